@@ -1,0 +1,320 @@
+#include "bundle/bundle.h"
+
+#include <algorithm>
+#include <archive.h>
+#include <archive_entry.h>
+#include <cstring>
+#include <filesystem>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "util/mapped_file.h"
+
+namespace fs = std::filesystem;
+
+namespace rl {
+
+namespace {
+
+class MappedBuffer final : public TextBuffer {
+public:
+    explicit MappedBuffer(MappedFile f) : m_file(std::move(f)) {}
+    std::string_view text() const override { return m_file.text(); }
+
+private:
+    MappedFile m_file;
+};
+
+class OwnedBuffer final : public TextBuffer {
+public:
+    explicit OwnedBuffer(std::string s) : m_text(std::move(s)) {}
+    std::string_view text() const override { return m_text; }
+
+private:
+    std::string m_text;
+};
+
+bool endsWith(std::string_view s, std::string_view suffix)
+{
+    if (s.size() < suffix.size())
+        return false;
+    for (std::size_t i = 0; i < suffix.size(); ++i) {
+        char a = s[s.size() - suffix.size() + i];
+        if (a >= 'A' && a <= 'Z')
+            a = static_cast<char>(a - 'A' + 'a');
+        if (a != suffix[i])
+            return false;
+    }
+    return true;
+}
+
+bool isArchiveName(std::string_view name)
+{
+    for (auto ext : {".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.zst", ".tzst", ".tar.bz2", ".tbz2", ".zip"})
+        if (endsWith(name, ext))
+            return true;
+    return false;
+}
+
+// A text log has no NUL bytes in its first 64 KiB; anything else is binary (core dumps, checkpoints).
+bool looksBinary(std::string_view text)
+{
+    std::string_view head = text.substr(0, 64 * 1024);
+    return std::memchr(head.data(), '\0', head.size()) != nullptr;
+}
+
+struct Reader {
+    const BundleLimits& limits;
+    const CancelFn& cancelled;
+    Bundle& out;
+
+    void skip(std::string file, std::string reason) { out.skipped.push_back({std::move(file), std::move(reason)}); }
+
+    void addText(std::string path, std::string display, std::shared_ptr<const TextBuffer> buf)
+    {
+        std::string_view t = buf->text();
+        if (t.empty()) {
+            skip(display, "empty file: nothing to read");
+            return;
+        }
+        if (looksBinary(t)) {
+            skip(display, "binary file (contains NUL bytes): not a text log, skipped");
+            return;
+        }
+        Source s;
+        s.path = std::move(path);
+        s.displayPath = std::move(display);
+        s.size = t.size();
+        s.buffer = std::move(buf);
+        out.sources.push_back(std::move(s));
+    }
+
+    void readGzip(const std::string& path, const std::string& display, std::string_view compressed)
+    {
+        z_stream zs{};
+        if (inflateInit2(&zs, 15 + 32) != Z_OK) {
+            skip(display, "cannot start gzip decoder");
+            return;
+        }
+        std::string outText;
+        zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
+        zs.avail_in = static_cast<uInt>(std::min<std::size_t>(compressed.size(), UINT32_MAX));
+        char chunk[1 << 16];
+        int rc = Z_OK;
+        bool capped = false;
+        while (rc != Z_STREAM_END) {
+            zs.next_out = reinterpret_cast<Bytef*>(chunk);
+            zs.avail_out = sizeof chunk;
+            rc = inflate(&zs, Z_NO_FLUSH);
+            if (rc != Z_OK && rc != Z_STREAM_END)
+                break;
+            outText.append(chunk, sizeof chunk - zs.avail_out);
+            if (outText.size() > limits.maxExpandedBytes ||
+                static_cast<double>(outText.size()) > limits.maxExpansionRatio * static_cast<double>(compressed.size() + 4096)) {
+                capped = true;
+                break;
+            }
+            if (zs.avail_in == 0 && zs.avail_out != 0 && rc != Z_STREAM_END) {
+                rc = Z_BUF_ERROR;
+                break;
+            }
+        }
+        inflateEnd(&zs);
+        if (capped) {
+            skip(display, "decompressed size exceeds the safety cap (possible decompression bomb); the first " +
+                              std::to_string(outText.size() >> 20) + " MiB were kept");
+        } else if (rc != Z_STREAM_END) {
+            skip(display, outText.empty() ? "corrupt gzip data: nothing could be decompressed"
+                                          : "gzip data is truncated or corrupt; the readable part was kept");
+            if (outText.empty())
+                return;
+        }
+        addText(path, display, std::make_shared<OwnedBuffer>(std::move(outText)));
+    }
+
+    void readArchive(const std::string& path, const std::string& display)
+    {
+        archive* a = archive_read_new();
+        archive_read_support_filter_all(a);
+        archive_read_support_format_all(a);
+        if (archive_read_open_filename(a, path.c_str(), 1 << 16) != ARCHIVE_OK) {
+            skip(display, std::string("cannot open archive: ") + archive_error_string(a) +
+                              " (check that the file is a complete tar/zip archive)");
+            archive_read_free(a);
+            return;
+        }
+        std::uint64_t expanded = 0;
+        std::uint64_t onDisk = fs::file_size(path);
+        archive_entry* entry = nullptr;
+        int rc;
+        while ((rc = archive_read_next_header(a, &entry)) == ARCHIVE_OK) {
+            if (cancelled && cancelled())
+                break;
+            if (archive_entry_filetype(entry) != AE_IFREG)
+                continue;
+            std::string member = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "?";
+            std::string memberDisplay = display + "!" + member;
+            std::string data;
+            char buf[1 << 16];
+            la_ssize_t n;
+            bool capped = false;
+            while ((n = archive_read_data(a, buf, sizeof buf)) > 0) {
+                data.append(buf, static_cast<std::size_t>(n));
+                expanded += static_cast<std::uint64_t>(n);
+                if (expanded > limits.maxExpandedBytes ||
+                    static_cast<double>(expanded) > limits.maxExpansionRatio * static_cast<double>(onDisk + 65536)) {
+                    capped = true;
+                    break;
+                }
+            }
+            if (n < 0)
+                skip(memberDisplay, std::string("archive member is damaged: ") + archive_error_string(a) +
+                                        "; the readable part was kept");
+            if (capped) {
+                skip(display, "archive expands beyond the safety cap (possible archive bomb); reading stopped after " +
+                                  std::to_string(expanded >> 20) + " MiB");
+                addText(path, memberDisplay, std::make_shared<OwnedBuffer>(std::move(data)));
+                break;
+            }
+            addText(path, memberDisplay, std::make_shared<OwnedBuffer>(std::move(data)));
+        }
+        if (rc != ARCHIVE_EOF && rc != ARCHIVE_OK && !(cancelled && cancelled()))
+            skip(display, std::string("archive is truncated or corrupt: ") + archive_error_string(a) +
+                              "; members read before the damage were kept");
+        archive_read_free(a);
+    }
+
+    void readFile(const std::string& path, const std::string& display)
+    {
+        if (isArchiveName(path)) {
+            readArchive(path, display);
+            return;
+        }
+        auto mapped = MappedFile::open(path);
+        if (!mapped) {
+            skip(display, mapped.error().cause + "; " + mapped.error().hint);
+            return;
+        }
+        if (endsWith(path, ".gz")) {
+            MappedFile f = std::move(*mapped);
+            readGzip(path, display, f.text());
+            return;
+        }
+        addText(path, display, std::make_shared<MappedBuffer>(std::move(*mapped)));
+    }
+
+    void readPath(const std::string& input, bool several)
+    {
+        std::error_code ec;
+        fs::path p(input);
+        auto st = fs::status(p, ec);
+        if (ec || !fs::exists(st)) {
+            skip(input, "no such file or folder; check the path");
+            return;
+        }
+        if (fs::is_directory(st)) {
+            std::string prefix = several ? p.filename().string() + "/" : std::string{};
+            if (prefix == "/" || prefix == "./")
+                prefix.clear();
+            std::vector<fs::path> files;
+            // Symlinked folders are not followed: that is how loops are avoided.
+            fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec), end;
+            if (ec) {
+                skip(input, "cannot list folder: " + ec.message() + "; check its permissions");
+                return;
+            }
+            for (; it != end; it.increment(ec)) {
+                if (ec) {
+                    skip(it->path().string(), "cannot list: " + ec.message());
+                    ec.clear();
+                    continue;
+                }
+                std::error_code sec;
+                auto s = it->symlink_status(sec);
+                std::string rel = prefix + fs::relative(it->path(), p, sec).generic_string();
+                if (fs::is_regular_file(s)) {
+                    files.push_back(it->path());
+                } else if (fs::is_symlink(s)) {
+                    auto target = fs::status(it->path(), sec);
+                    if (fs::is_regular_file(target))
+                        files.push_back(it->path());
+                    else if (!fs::is_directory(target))
+                        skip(rel, "broken or special symbolic link, skipped");
+                } else if (!fs::is_directory(s)) {
+                    skip(rel, "not a regular file (FIFO, socket or device): never opened, skipped");
+                }
+            }
+            std::sort(files.begin(), files.end());
+            for (const auto& f : files) {
+                if (cancelled && cancelled())
+                    return;
+                readFile(f.string(), prefix + fs::relative(f, p, ec).generic_string());
+            }
+            return;
+        }
+        std::string display = several ? input : p.filename().string();
+        if (!fs::is_regular_file(st)) {
+            skip(display, "not a regular file (FIFO, socket or device): never opened, skipped");
+            return;
+        }
+        readFile(p.string(), display);
+    }
+};
+
+} // namespace
+
+std::string_view Source::line(std::uint32_t index) const
+{
+    std::string_view t = text();
+    if (index >= lineStarts.size())
+        return {};
+    std::uint64_t b = lineStarts[index];
+    std::uint64_t e = index + 1 < lineStarts.size() ? lineStarts[index + 1] : t.size();
+    std::string_view l = t.substr(b, e - b);
+    while (!l.empty() && (l.back() == '\n' || l.back() == '\r'))
+        l.remove_suffix(1);
+    return l;
+}
+
+void indexLines(Source& source)
+{
+    std::string_view t = source.text();
+    source.lineStarts.clear();
+    source.lineStarts.reserve(t.size() / 80 + 1);
+    std::size_t pos = 0;
+    while (pos < t.size()) {
+        source.lineStarts.push_back(pos);
+        const void* nl = std::memchr(t.data() + pos, '\n', t.size() - pos);
+        if (!nl)
+            break;
+        pos = static_cast<std::size_t>(static_cast<const char*>(nl) - t.data()) + 1;
+    }
+}
+
+Source sourceFromText(std::string name, std::string text)
+{
+    Source s;
+    s.path = name;
+    s.displayPath = std::move(name);
+    s.size = text.size();
+    s.buffer = std::make_shared<OwnedBuffer>(std::move(text));
+    return s;
+}
+
+Bundle readBundle(const std::vector<std::string>& paths, const BundleLimits& limits, const CancelFn& cancelled)
+{
+    Bundle out;
+    Reader r{limits, cancelled, out};
+    for (const auto& p : paths) {
+        if (cancelled && cancelled())
+            break;
+        r.readPath(p, paths.size() > 1);
+    }
+    std::stable_sort(out.sources.begin(), out.sources.end(),
+                     [](const Source& a, const Source& b) { return a.displayPath < b.displayPath; });
+    for (std::size_t i = 0; i < out.sources.size(); ++i)
+        out.sources[i].id = SourceId(static_cast<std::uint32_t>(i));
+    return out;
+}
+
+} // namespace rl

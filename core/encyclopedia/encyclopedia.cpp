@@ -1,0 +1,373 @@
+#include "encyclopedia/encyclopedia.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <re2/re2.h>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace rl {
+
+namespace {
+
+// Longest run of literal text outside groups and classes, per top-level alternative.
+std::vector<std::string> extractLiterals(const std::string& re)
+{
+    std::vector<std::string> branches;
+    int depth = 0;
+    bool inClass = false;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < re.size(); ++i) {
+        char c = re[i];
+        if (c == '\\') {
+            ++i;
+            continue;
+        }
+        if (inClass) {
+            if (c == ']')
+                inClass = false;
+            continue;
+        }
+        if (c == '[')
+            inClass = true;
+        else if (c == '(')
+            ++depth;
+        else if (c == ')')
+            --depth;
+        else if (c == '|' && depth == 0) {
+            branches.push_back(re.substr(start, i - start));
+            start = i + 1;
+        }
+    }
+    branches.push_back(re.substr(start));
+
+    std::vector<std::string> out;
+    for (const std::string& b : branches) {
+        std::string best, run;
+        auto flush = [&] {
+            if (run.size() > best.size())
+                best = run;
+            run.clear();
+        };
+        int d = 0;
+        bool cls = false;
+        for (std::size_t i = 0; i < b.size(); ++i) {
+            char c = b[i];
+            char next = i + 1 < b.size() ? b[i + 1] : '\0';
+            bool optionalNext = next == '?' || next == '*' || next == '{';
+            if (cls) {
+                if (c == '\\')
+                    ++i;
+                else if (c == ']')
+                    cls = false;
+                continue;
+            }
+            if (c == '[') {
+                flush();
+                cls = true;
+                continue;
+            }
+            if (c == '(') {
+                flush();
+                ++d;
+                continue;
+            }
+            if (c == ')') {
+                --d;
+                continue;
+            }
+            if (d > 0) {
+                if (c == '\\')
+                    ++i;
+                continue;
+            }
+            char lit = '\0';
+            if (c == '\\') {
+                char e = next;
+                ++i;
+                next = i + 1 < b.size() ? b[i + 1] : '\0';
+                optionalNext = next == '?' || next == '*' || next == '{';
+                if (e != '\0' && !std::isalnum(static_cast<unsigned char>(e)))
+                    lit = e;
+                else {
+                    flush();
+                    continue;
+                }
+            } else if (std::string_view(".^$*+?{}|").find(c) != std::string_view::npos) {
+                flush();
+                continue;
+            } else {
+                lit = c;
+            }
+            if (optionalNext) {
+                flush();
+                continue;
+            }
+            run.push_back(lit);
+            if (next == '+')
+                flush();
+        }
+        flush();
+        out.push_back(best);
+    }
+    return out;
+}
+
+std::string str(const json& j, const char* key)
+{
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string{};
+}
+
+std::vector<std::string> strings(const json& j, const char* key)
+{
+    std::vector<std::string> out;
+    auto it = j.find(key);
+    if (it != j.end() && it->is_array())
+        for (const auto& v : *it)
+            if (v.is_string())
+                out.push_back(v.get<std::string>());
+    return out;
+}
+
+Expected<Version> versionField(const json& j, const char* key, const std::string& origin)
+{
+    std::string s = str(j, key);
+    auto v = Version::parse(s);
+    if (!v)
+        return Error{origin, std::string("field '") + key + "' is not a version: '" + s + "'",
+                     "write versions as X.Y.Z"};
+    return *v;
+}
+
+} // namespace
+
+Expected<Fingerprint> compileFingerprint(const std::string& pattern)
+{
+    RE2::Options opts;
+    opts.set_log_errors(false);
+    auto re = std::make_shared<RE2>(pattern, opts);
+    if (!re->ok())
+        return Error{"", "fingerprint does not compile: " + re->error() + " in /" + pattern + "/",
+                     "RE2 syntax: no lookarounds or backreferences"};
+    Fingerprint f;
+    f.pattern = pattern;
+    f.regex = re;
+    f.literals = extractLiterals(pattern);
+    for (const auto& l : f.literals)
+        if (l.size() < 4)
+            return Error{"", "fingerprint /" + pattern + "/ has an alternative with no literal text of 4+ characters",
+                         "add a fixed word to every alternative so the prefilter can skip lines cheaply"};
+    return f;
+}
+
+const Symptom* Entry::symptom(const std::string& symptomId) const
+{
+    for (const auto& s : symptoms)
+        if (s.id == symptomId)
+            return &s;
+    return nullptr;
+}
+
+const AffectedVersions* Entry::affected(const std::string& component) const
+{
+    for (const auto& a : affectedVersions)
+        if (a.component == component)
+            return &a;
+    return nullptr;
+}
+
+const Entry* Encyclopedia::find(const std::string& id) const
+{
+    for (const auto& e : entries)
+        if (e.id == id)
+            return &e;
+    return nullptr;
+}
+
+Expected<Entry> parseEntry(const std::string& jsonText, const std::string& origin)
+{
+    json j = json::parse(jsonText, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        return Error{origin, "not valid JSON", "check the file with python3 -m json.tool"};
+    Entry e;
+    e.id = str(j, "id");
+    if (e.id.empty())
+        return Error{origin, "entry has no 'id'", "every entry needs an id"};
+    std::string where = origin + " [" + e.id + "]";
+    e.title = str(j, "title");
+    e.category = str(j, "category");
+    e.tags = strings(j, "tags");
+    e.quickAnswer = str(j, "quick_answer");
+    e.mechanism = str(j, "mechanism");
+    e.observations = strings(j, "observations");
+    e.rootCause = str(j, "root_cause");
+    e.prevention = strings(j, "prevention");
+    e.related = strings(j, "related");
+    if (e.title.empty() || e.quickAnswer.empty() || e.rootCause.empty())
+        return Error{where, "entry lacks 'title', 'quick_answer' or 'root_cause'", "fill in every required field"};
+
+    std::set<std::string> symptomIds;
+    for (const auto& js : j.value("symptoms", json::array())) {
+        Symptom s;
+        s.id = str(js, "id");
+        if (s.id.empty() || !symptomIds.insert(s.id).second)
+            return Error{where, "symptom id '" + s.id + "' is empty or repeated", "give each symptom a unique id"};
+        s.signal = str(js, "signal");
+        s.why = str(js, "why");
+        std::string phase = str(js, "phase");
+        if (phase == "connect")
+            s.phase = Phase::Connect;
+        else if (phase == "trail")
+            s.phase = Phase::Trail;
+        else if (phase == "collateral")
+            s.phase = Phase::Collateral;
+        else if (phase == "context")
+            s.phase = Phase::Context;
+        else
+            return Error{where, "symptom '" + s.id + "' has unknown phase '" + phase + "'",
+                         "use connect, trail, collateral or context"};
+        s.primary = js.value("primary", false);
+        s.label = str(js, "label");
+        for (const auto& jf : js.value("fingerprints", json::array())) {
+            auto fp = compileFingerprint(str(jf, "re"));
+            if (!fp)
+                return Error{where, "symptom '" + s.id + "': " + fp.error().cause, fp.error().hint};
+            s.fingerprints.push_back(std::move(*fp));
+        }
+        s.samples = strings(js, "samples");
+        if (s.fingerprints.empty() || s.samples.empty())
+            return Error{where, "symptom '" + s.id + "' needs at least one fingerprint and one sample",
+                         "samples are the worked examples that keep fingerprints honest"};
+        for (const auto& sample : s.samples) {
+            bool matched = std::any_of(s.fingerprints.begin(), s.fingerprints.end(),
+                                       [&](const Fingerprint& f) { return RE2::PartialMatch(sample, *f.regex); });
+            if (!matched) {
+                std::string patterns;
+                for (const auto& f : s.fingerprints)
+                    patterns += " /" + f.pattern + "/";
+                return Error{where, "symptom '" + s.id + "': sample does not match any fingerprint:" + patterns +
+                                        " sample: " + sample,
+                             "fix the pattern or the sample"};
+            }
+        }
+        e.symptoms.push_back(std::move(s));
+    }
+    if (e.symptoms.empty() || std::none_of(e.symptoms.begin(), e.symptoms.end(), [](auto& s) { return s.primary; }))
+        return Error{where, "entry has no primary symptom", "mark the symptom that identifies the entry primary"};
+
+    if (auto a = j.find("affected"); a != j.end() && a->is_object()) {
+        e.affectedComponents = strings(*a, "components");
+        e.affectedSystems = str(*a, "systems");
+        for (const auto& jv : a->value("versions", json::array())) {
+            AffectedVersions av;
+            av.component = str(jv, "component");
+            auto from = versionField(jv, "from", where);
+            if (!from)
+                return from.error();
+            Version to{999, 0, 0};
+            if (jv.contains("to") && jv["to"].is_string()) {
+                auto t = versionField(jv, "to", where);
+                if (!t)
+                    return t.error();
+                to = *t;
+            }
+            av.range = {*from, to};
+            if (jv.contains("fixed_in") && jv["fixed_in"].is_string())
+                av.fixedIn = Version::parse(jv["fixed_in"].get<std::string>());
+            av.note = str(jv, "note");
+            e.affectedVersions.push_back(std::move(av));
+        }
+    }
+
+    for (const auto& jc : j.value("confirm", json::array())) {
+        ConfirmItem c;
+        c.id = str(jc, "id");
+        c.text = str(jc, "text");
+        c.why = str(jc, "why");
+        c.ifUnknown = str(jc, "if_unknown");
+        const json ev = jc.value("evaluator", json::object());
+        std::string kind = str(ev, "kind");
+        if (kind == "signal_present" || kind == "signal_absent") {
+            c.evaluator.kind = kind == "signal_present" ? Evaluator::Kind::SignalPresent : Evaluator::Kind::SignalAbsent;
+            c.evaluator.symptom = str(ev, "symptom");
+            if (!symptomIds.count(c.evaluator.symptom))
+                return Error{where, "checklist item '" + c.id + "' names unknown symptom '" + c.evaluator.symptom + "'",
+                             "use a symptom id of this entry"};
+        } else if (kind == "version_in_range") {
+            c.evaluator.kind = Evaluator::Kind::VersionInRange;
+            c.evaluator.component = str(ev, "component");
+            auto from = versionField(ev, "from", where);
+            auto to = versionField(ev, "to", where);
+            if (!from)
+                return from.error();
+            if (!to)
+                return to.error();
+            c.evaluator.range = {*from, *to};
+        } else if (kind == "connect_failed_fast") {
+            c.evaluator.kind = Evaluator::Kind::ConnectFailedFast;
+            c.evaluator.maxSeconds = ev.value("max_seconds", 20.0);
+        } else if (kind == "collateral_points_at_initiator") {
+            c.evaluator.kind = Evaluator::Kind::CollateralPointsAtInitiator;
+        } else {
+            return Error{where, "checklist item '" + c.id + "' has unknown evaluator kind '" + kind + "'",
+                         "see resources/encyclopedia/SCHEMA.md"};
+        }
+        e.confirm.push_back(std::move(c));
+    }
+
+    if (auto f = j.find("fix"); f != j.end() && f->is_object()) {
+        e.fixSteps = strings(*f, "steps");
+        e.verify = str(*f, "verify");
+    }
+    if (auto r = j.find("role"); r != j.end() && r->is_object()) {
+        e.canInitiate = r->value("can_initiate", false);
+        e.usualRole = str(*r, "usually");
+    }
+    for (const auto& x : j.value("examples", json::array()))
+        e.examples.push_back({str(x, "stack"), str(x, "snippet"), str(x, "why")});
+    for (const auto& x : j.value("faq", json::array()))
+        e.faq.push_back({str(x, "q"), str(x, "a")});
+    for (const auto& x : j.value("references", json::array()))
+        e.references.push_back({str(x, "title"), str(x, "url")});
+    return e;
+}
+
+Expected<Encyclopedia> loadEncyclopedia(const std::string& folder)
+{
+    std::error_code ec;
+    if (!fs::is_directory(folder, ec))
+        return Error{folder, "encyclopedia folder not found", "reinstall Rankline or set RANKLINE_RESOURCES"};
+    std::vector<fs::path> files;
+    for (const auto& de : fs::directory_iterator(folder, ec))
+        if (de.path().extension() == ".json")
+            files.push_back(de.path());
+    std::sort(files.begin(), files.end());
+    Encyclopedia enc;
+    for (const auto& f : files) {
+        std::ifstream in(f);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        auto e = parseEntry(ss.str(), f.string());
+        if (!e)
+            return e.error();
+        if (e->id != f.stem().string())
+            return Error{f.string(), "entry id '" + e->id + "' differs from its file name", "name the file <id>.json"};
+        enc.entries.push_back(std::move(*e));
+    }
+    if (enc.entries.empty())
+        return Error{folder, "no encyclopedia entries found", "the folder should hold <id>.json files"};
+    for (const auto& e : enc.entries)
+        for (const auto& r : e.related)
+            if (!enc.find(r))
+                return Error{folder + "/" + e.id + ".json", "related id '" + r + "' does not exist",
+                             "fix or remove the related id"};
+    return enc;
+}
+
+} // namespace rl

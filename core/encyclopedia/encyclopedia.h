@@ -1,0 +1,123 @@
+#pragma once
+// The encyclopedia: failure entries as JSON data, each carrying its own worked examples. Loading
+// compiles every fingerprint and checks it against every sample, so a bad entry fails at once
+// with the entry, the pattern and the sample named.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "util/expected.h"
+#include "util/version.h"
+
+namespace re2 {
+class RE2;
+}
+
+namespace rl {
+
+struct Fingerprint {
+    std::string pattern;
+    std::shared_ptr<const re2::RE2> regex;
+    // Literal text that every match contains (one per top-level alternative): the cheap prefilter
+    // that keeps adding entries from slowing ingestion.
+    std::vector<std::string> literals;
+};
+
+// Compiles `pattern` and extracts its prefilter literals; an error names the problem.
+Expected<Fingerprint> compileFingerprint(const std::string& pattern);
+
+enum class Phase { Connect, Trail, Collateral, Context };
+
+struct Symptom {
+    std::string id;
+    std::string signal;
+    std::string why;
+    Phase phase = Phase::Context;
+    bool primary = false;
+    std::string label;
+    std::vector<Fingerprint> fingerprints;
+    std::vector<std::string> samples;
+};
+
+struct Evaluator {
+    enum class Kind { SignalPresent, SignalAbsent, VersionInRange, ConnectFailedFast, CollateralPointsAtInitiator };
+    Kind kind = Kind::SignalPresent;
+    std::string symptom;
+    std::string component;
+    VersionRange range;
+    double maxSeconds = 0;
+};
+
+struct ConfirmItem {
+    std::string id;
+    std::string text;
+    std::string why;
+    std::string ifUnknown;
+    Evaluator evaluator;
+};
+
+struct AffectedVersions {
+    std::string component;
+    VersionRange range;
+    std::optional<Version> fixedIn;
+    std::string note;
+};
+
+struct Reference {
+    std::string title;
+    std::string url;
+};
+
+struct Example {
+    std::string stack;
+    std::string snippet;
+    std::string why;
+};
+
+struct Faq {
+    std::string q;
+    std::string a;
+};
+
+struct Entry {
+    std::string id;
+    std::string title;
+    std::string category;
+    std::vector<std::string> tags;
+    std::string quickAnswer;
+    std::string mechanism;
+    std::vector<std::string> observations;
+    std::vector<Symptom> symptoms;
+    std::vector<std::string> affectedComponents;
+    std::vector<AffectedVersions> affectedVersions;
+    std::string affectedSystems;
+    std::vector<ConfirmItem> confirm;
+    std::string rootCause;
+    std::vector<std::string> fixSteps;
+    std::string verify;
+    std::vector<std::string> prevention;
+    bool canInitiate = false;
+    std::string usualRole;
+    std::vector<Example> examples;
+    std::vector<Faq> faq;
+    std::vector<std::string> related;
+    std::vector<Reference> references;
+
+    const Symptom* symptom(const std::string& symptomId) const;
+    // The version range for `component` ("nccl"), if the entry declares one.
+    const AffectedVersions* affected(const std::string& component) const;
+};
+
+struct Encyclopedia {
+    std::vector<Entry> entries;
+    const Entry* find(const std::string& id) const;
+};
+
+// Parses one entry; `origin` names it in errors.
+Expected<Entry> parseEntry(const std::string& jsonText, const std::string& origin);
+// Loads every *.json in `folder`, checks samples and `related` ids.
+Expected<Encyclopedia> loadEncyclopedia(const std::string& folder);
+
+} // namespace rl

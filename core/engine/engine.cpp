@@ -1,0 +1,542 @@
+#include "engine/engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace rl {
+
+std::optional<VersionRange> connectAbortFamily(int warnLine, int trailLine)
+{
+    // Line numbers of the socketStartConnect WARN and of the NCCLCHECK trail right after it, per
+    // release family (see shared docs, nccl-log-formats §2.3).
+    struct Row {
+        int warn, trail;
+        VersionRange range;
+    };
+    static const Row rows[] = {
+        {480, 554, {{2, 16, 2}, {2, 16, 2}}}, {480, 561, {{2, 16, 5}, {2, 18, 1}}},
+        {483, 564, {{2, 18, 3}, {2, 18, 6}}}, {484, 565, {{2, 19, 3}, {2, 19, 4}}},
+        {484, 567, {{2, 20, 3}, {2, 22, 3}}}, {485, 569, {{2, 23, 4}, {2, 23, 4}}},
+    };
+    for (const auto& r : rows)
+        if (r.warn == warnLine && r.trail == trailLine)
+            return r.range;
+    return std::nullopt;
+}
+
+namespace {
+
+constexpr std::int64_t kSecond = 1000000;
+
+std::string seconds(std::int64_t us)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f s", static_cast<double>(us) / 1e6);
+    return buf;
+}
+
+std::string captureIn(const Hit& h, const char* name)
+{
+    for (const auto& c : h.captures)
+        if (c.name == name)
+            return c.value;
+    return {};
+}
+
+// "gpu004.ds-a4-r02.abc.com" names host "gpu004" as NCCL prints it (short name).
+std::string shortHost(std::string h)
+{
+    auto dot = h.find('.');
+    if (dot != std::string::npos && !std::isdigit(static_cast<unsigned char>(h[0])))
+        h.resize(dot);
+    return h;
+}
+
+class Builder {
+public:
+    Builder(Analysis& a, const std::vector<Hit>& hits) : m_a(a), m_hits(hits)
+    {
+        for (const auto& v : a.lines)
+            for (const auto& li : v)
+                if (li.level == Level::Info)
+                    ++m_ncclInfoLike;
+    }
+
+    void run();
+
+private:
+    const LineInfo& info(LineRef r) const { return m_a.info(r); }
+    const Entry& entry(int e) const { return m_a.entry(e); }
+    const Symptom& symptom(const Hit& h) const
+    {
+        return entry(h.entry).symptoms[static_cast<std::size_t>(h.symptom)];
+    }
+    bool earlier(LineRef x, LineRef y) const
+    {
+        return std::tie(info(x).time.lo, x) < std::tie(info(y).time.lo, y);
+    }
+
+    std::vector<const Hit*> hitsOf(int e, const std::string& symptomId, const std::set<ProcessId>* procs) const;
+    std::vector<ProcessId> processesAt(const std::string& address) const;
+    void addTrail(Finding& f, LineRef anchor);
+    void collateralTarget(Finding& f, const Hit& anchorHit);
+    void evaluate(Finding& f);
+    void summarize(Finding& f);
+    void versionVerdict();
+
+    Analysis& m_a;
+    const std::vector<Hit>& m_hits;
+    std::map<LineRef, const Hit*> m_anchorHit;
+    std::uint64_t m_ncclInfoLike = 0;
+};
+
+std::vector<const Hit*> Builder::hitsOf(int e, const std::string& symptomId, const std::set<ProcessId>* procs) const
+{
+    std::vector<const Hit*> out;
+    for (const auto& h : m_hits)
+        if (h.entry == e && symptom(h).id == symptomId && (!procs || procs->count(info(h.where).process)))
+            out.push_back(&h);
+    std::sort(out.begin(), out.end(), [this](const Hit* x, const Hit* y) { return earlier(x->where, y->where); });
+    return out;
+}
+
+std::vector<ProcessId> Builder::processesAt(const std::string& address) const
+{
+    std::vector<ProcessId> out;
+    if (address.empty())
+        return out;
+    std::string host = shortHost(address);
+    for (const auto& p : m_a.processes)
+        if ((!p.address.empty() && p.address == address) || (!p.host.empty() && p.host == host))
+            out.push_back(p.id);
+    return out;
+}
+
+void Builder::addTrail(Finding& f, LineRef anchor)
+{
+    // NCCLCHECK back-trace: the `-> N` lines the same thread printed right after the WARN. The
+    // first names the failing file; the code can change along the chain, so keep them all.
+    const Source& src = m_a.source(anchor.source);
+    const LineInfo& a = info(anchor);
+    bool first = true;
+    for (std::uint32_t i = anchor.line + 1; i < src.lineCount() && i < anchor.line + 400; ++i) {
+        const LineInfo& li = m_a.lines[anchor.source.value][i];
+        if (li.process != a.process || li.tid != a.tid)
+            continue;
+        ParsedLine p = parseLine(src.line(i));
+        if (!p.trail)
+            break;
+        f.evidence.push_back({{anchor.source, i}, li.process, "return-code-trail",
+                              first ? "first return-code line: names the call that failed (code " +
+                                          std::to_string(p.trail->code) + ")"
+                                    : std::string{}});
+        if (first && p.nccl && a.level == Level::Warn) {
+            ParsedLine w = parseLine(src.line(anchor.line));
+            if (w.nccl && w.nccl->file == "misc/socket.cc" && p.trail->file == "misc/socket.cc")
+                if (auto r = connectAbortFamily(w.nccl->fileLine, p.trail->fileLine))
+                    m_a.nccl.hints.push_back({*r,
+                                              "socketStartConnect WARN at misc/socket.cc:" +
+                                                  std::to_string(w.nccl->fileLine) + " followed by misc/socket.cc:" +
+                                                  std::to_string(p.trail->fileLine) + " is printed only by NCCL " +
+                                                  r->toString(),
+                                              anchor});
+        }
+        first = false;
+    }
+}
+
+void Builder::collateralTarget(Finding& f, const Hit& anchorHit)
+{
+    const Finding* init = m_a.initiatingFinding();
+    std::string peer = captureIn(anchorHit, "peer");
+    if (peer.empty())
+        peer = captureIn(anchorHit, "addr");
+    if (!peer.empty()) {
+        auto targets = processesAt(peer);
+        if (init && std::find(targets.begin(), targets.end(), init->process) != targets.end()) {
+            f.pointsAt = init->process;
+            f.pointsAtNote = "names " + peer + ", the host of the initiating " + m_a.process(init->process).label();
+        } else if (targets.size() == 1) {
+            f.pointsAt = targets[0];
+            f.pointsAtNote = "names " + peer + ", which is " + m_a.process(targets[0]).label();
+        } else if (!targets.empty()) {
+            f.pointsAtNote = "names " + peer + ", shared by " + std::to_string(targets.size()) + " processes";
+        } else {
+            f.pointsAtNote = "names " + peer + ", which no log in the bundle identifies";
+        }
+        return;
+    }
+    if (init) {
+        f.pointsAt = init->process;
+        f.pointsAtNote = info(init->anchor).time.lo <= f.time.lo
+                             ? "reported after the initiating failure on " + m_a.process(init->process).label() +
+                                   ", whose cause is elsewhere"
+                             : "its raw clock puts it before the initiating failure; check clock offsets";
+    }
+}
+
+void Builder::evaluate(Finding& f)
+{
+    const Entry& e = entry(f.entry);
+    std::set<ProcessId> procs(f.processes.begin(), f.processes.end());
+    const Process& proc = m_a.process(f.process);
+    for (const auto& item : e.confirm) {
+        ChecklistResult r;
+        r.id = item.id;
+        r.text = item.text;
+        const Evaluator& ev = item.evaluator;
+        switch (ev.kind) {
+        case Evaluator::Kind::SignalPresent: {
+            auto hs = hitsOf(f.entry, ev.symptom, &procs);
+            if (!hs.empty()) {
+                r.status = CheckStatus::Confirmed;
+                r.line = hs.front()->where;
+                r.detail = "seen on " + m_a.process(info(hs.front()->where).process).label();
+            } else {
+                r.detail = item.ifUnknown;
+            }
+            break;
+        }
+        case Evaluator::Kind::SignalAbsent: {
+            auto hs = hitsOf(f.entry, ev.symptom, nullptr);
+            if (!hs.empty()) {
+                r.status = CheckStatus::Contradicted;
+                r.line = hs.front()->where;
+                r.detail = "present on " + m_a.process(info(hs.front()->where).process).label();
+            } else if (m_ncclInfoLike > 0) {
+                r.status = CheckStatus::Confirmed;
+                r.detail = "no such line in " + std::to_string(m_a.sources.size()) + " files with " +
+                           std::to_string(m_ncclInfoLike) + " INFO lines";
+            } else {
+                r.detail = "the logs have no INFO lines, so absence proves nothing; " + item.ifUnknown;
+            }
+            break;
+        }
+        case Evaluator::Kind::VersionInRange: {
+            std::optional<Version> v = proc.ncclVersion;
+            std::optional<LineRef> where = proc.ncclVersionLine;
+            std::string basis = "this rank's log";
+            if (!v && m_a.nccl.logs.size() == 1) {
+                v = m_a.nccl.logs[0].version;
+                where = m_a.nccl.logs[0].firstLine;
+                basis = "the bundle (one version everywhere)";
+            }
+            if (v) {
+                bool in = ev.range.contains(*v);
+                r.status = in ? CheckStatus::Confirmed : CheckStatus::Contradicted;
+                r.line = where;
+                r.detail = "NCCL " + v->toString() + " from " + basis + (in ? " is within " : " is outside ") +
+                           ev.range.toString();
+            } else if (!m_a.nccl.hints.empty()) {
+                const auto& h = m_a.nccl.hints.front();
+                bool in = ev.range.contains(h.range.from) && ev.range.contains(h.range.to);
+                r.status = in ? CheckStatus::Confirmed : CheckStatus::NotEvidenced;
+                r.line = h.where;
+                r.detail = h.basis;
+            } else {
+                r.detail = item.ifUnknown;
+            }
+            break;
+        }
+        case Evaluator::Kind::ConnectFailedFast: {
+            // The connect began after this process's previous logged line, so the time from that
+            // line to the failure bounds how long the connect can have taken.
+            const TimeInterval t = info(f.anchor).time;
+            std::optional<LineRef> prev;
+            for (std::uint32_t i = f.anchor.line; i-- > 0;) {
+                const LineInfo& li = m_a.lines[f.anchor.source.value][i];
+                if (li.process == f.process && li.time.knownLo()) {
+                    prev = LineRef{f.anchor.source, i};
+                    break;
+                }
+            }
+            auto maxUs = static_cast<std::int64_t>(ev.maxSeconds * 1e6);
+            if (prev && t.knownHi()) {
+                std::int64_t bound = t.hi - info(*prev).time.lo;
+                std::int64_t least = t.knownLo() ? t.lo - info(*prev).time.hi : 0;
+                if (bound <= maxUs) {
+                    r.status = CheckStatus::Confirmed;
+                    r.line = prev;
+                    r.detail = "the connect phase lasted at most " + seconds(bound) +
+                               " (from this rank's previous logged line to the next timestamp after the failure); "
+                               "a timed-out connect takes minutes, so the first attempt was refused";
+                    f.connectVerdict = "refused";
+                } else if (least >= 60 * kSecond) {
+                    r.status = CheckStatus::Contradicted;
+                    r.line = prev;
+                    r.detail = "at least " + seconds(least) +
+                               " passed with no output before the failure: consistent with a connect that timed "
+                               "out (packets dropped), not a refusal";
+                    f.connectVerdict = "timed-out";
+                } else {
+                    r.detail = "the timestamps around the failure span " + seconds(bound) +
+                               ", too wide to tell a refusal from a timeout; " + item.ifUnknown;
+                    f.connectVerdict = "undecided";
+                }
+            } else {
+                r.detail = "no timestamps around the failure; " + item.ifUnknown;
+                f.connectVerdict = "undecided";
+            }
+            break;
+        }
+        case Evaluator::Kind::CollateralPointsAtInitiator: {
+            if (f.role != Role::Initiating) {
+                r.detail = "evaluated for the initiating finding only";
+                break;
+            }
+            int pointing = 0, elsewhere = 0;
+            for (const auto& other : m_a.findings) {
+                if (other.role != Role::Collateral)
+                    continue;
+                if (other.pointsAt && *other.pointsAt == f.process) {
+                    if (!r.line)
+                        r.line = other.anchor;
+                    pointing += static_cast<int>(other.processes.size());
+                } else if (other.pointsAt) {
+                    elsewhere += static_cast<int>(other.processes.size());
+                }
+            }
+            if (pointing > 0) {
+                r.status = CheckStatus::Confirmed;
+                r.detail = std::to_string(pointing) + " collateral report(s) on other ranks point at " + proc.label();
+            } else if (elsewhere > 0) {
+                r.status = CheckStatus::Contradicted;
+                r.detail = "collateral reports point at another process";
+            } else {
+                r.detail = item.ifUnknown;
+            }
+            break;
+        }
+        }
+        f.checklist.push_back(std::move(r));
+    }
+
+    for (const auto& s : e.symptoms) {
+        SymptomResult sr;
+        sr.id = s.id;
+        sr.signal = s.signal;
+        sr.why = s.why;
+        auto hs = hitsOf(f.entry, s.id, &procs);
+        if (!hs.empty()) {
+            sr.observed = true;
+            sr.line = hs.front()->where;
+        }
+        f.symptoms.push_back(std::move(sr));
+    }
+
+    double c = 0.5;
+    for (const auto& r : f.checklist) {
+        if (r.status == CheckStatus::Confirmed)
+            c += 0.1;
+        else if (r.status == CheckStatus::Contradicted)
+            c -= 0.25;
+    }
+    if (f.role == Role::Initiating)
+        c += 0.05;
+    f.confidence = std::round(std::clamp(c, 0.05, 0.99) * 100.0) / 100.0;
+}
+
+void Builder::summarize(Finding& f)
+{
+    const Entry& e = entry(f.entry);
+    const Process& p = m_a.process(f.process);
+    const Hit* h = m_anchorHit.count(f.anchor) ? m_anchorHit[f.anchor] : nullptr;
+    std::string addr = h ? captureIn(*h, "addr") : std::string{};
+    if (!addr.empty()) {
+        std::string target = addr + " port " + captureIn(*h, "port");
+        auto targets = processesAt(addr);
+        if (!targets.empty())
+            target += " (host " + m_a.process(targets[0]).host + ")";
+        std::string how = f.connectVerdict == "refused"     ? "its first attempt was refused"
+                          : f.connectVerdict == "timed-out" ? "its first attempt most likely timed out"
+                                                            : "its first attempt was refused or timed out";
+        f.summary = p.label() + " could not connect to " + target + ": " + how +
+                    ", and NCCL's retry on the same socket failed with \"Software caused connection abort\".";
+        return;
+    }
+    if (f.role == Role::Collateral) {
+        f.summary = e.title + " on " + std::to_string(f.processes.size()) + " process(es), first " + p.label();
+        if (!f.pointsAtNote.empty())
+            f.summary += "; " + f.pointsAtNote;
+        f.summary += ".";
+        return;
+    }
+    f.summary = e.title + " on " + p.label() + ".";
+}
+
+void Builder::versionVerdict()
+{
+    NcclVersions& n = m_a.nccl;
+    const Finding* init = m_a.initiatingFinding();
+    const AffectedVersions* range = init ? entry(init->entry).affected("nccl") : nullptr;
+    if (!range) {
+        n.verdict = init ? "The initiating failure does not depend on the NCCL version."
+                         : "No initiating failure was identified, so no NCCL fix is assessed.";
+        return;
+    }
+    std::string fixed = range->fixedIn ? range->fixedIn->toString() : std::string{};
+    std::vector<Version> versions;
+    for (const auto& lv : n.logs)
+        versions.push_back(lv.version);
+    std::string listed;
+    for (const auto& v : versions)
+        listed += (listed.empty() ? "" : ", ") + v.toString();
+    bool anyFixed = range->fixedIn && std::any_of(versions.begin(), versions.end(),
+                                                  [&](const Version& v) { return v >= *range->fixedIn; });
+    bool allAffected = !versions.empty() && std::all_of(versions.begin(), versions.end(),
+                                                        [&](const Version& v) { return range->range.contains(v); });
+    if (allAffected) {
+        n.fixApplies = true;
+        n.verdict = "The job ran NCCL " + listed + ", inside the affected range " + range->range.toString() +
+                    (fixed.empty() ? "." : "; upgrading to NCCL " + fixed + " or later applies the fix.");
+    } else if (anyFixed) {
+        n.fixApplies = false;
+        n.verdict = "The job ran NCCL " + listed + ", which already has the " + fixed +
+                    " fix: this failure is not the masked-retry bug; read the errno literally.";
+    } else if (!versions.empty()) {
+        n.fixApplies = false;
+        n.verdict = "The job ran NCCL " + listed + ", outside the affected range " + range->range.toString() + ".";
+    } else if (!n.hints.empty() && range->range.contains(n.hints[0].range.from) &&
+               range->range.contains(n.hints[0].range.to)) {
+        n.fixApplies = true;
+        n.verdict = "No version line in the logs, but the WARN's source line numbers pin NCCL " +
+                    n.hints[0].range.toString() + (fixed.empty() ? "." : "; upgrading to " + fixed + " applies the fix.");
+    } else {
+        n.verdict = "The logs do not say which NCCL the job ran; rerun with NCCL_DEBUG=INFO (or print "
+                    "torch.cuda.nccl.version()) to find out.";
+    }
+    if (n.local && n.local->found) {
+        bool localFixed = range->fixedIn && n.local->version >= *range->fixedIn;
+        n.verdict += " This machine's libnccl.so.2 is " + n.local->version.toString() +
+                     (localFixed ? " (has the fix)." : " (does not have the fix).");
+    }
+}
+
+void Builder::run()
+{
+    const Encyclopedia& enc = *m_a.encyclopedia;
+    std::vector<Finding> initiating, collateral;
+    for (std::size_t ei = 0; ei < enc.entries.size(); ++ei) {
+        const Entry& e = enc.entries[ei];
+        std::map<ProcessId, const Hit*> firstByProcess;
+        for (const auto& h : m_hits) {
+            if (h.entry != static_cast<int>(ei) || !symptom(h).primary)
+                continue;
+            ProcessId p = info(h.where).process;
+            auto it = firstByProcess.find(p);
+            if (it == firstByProcess.end() || earlier(h.where, it->second->where))
+                firstByProcess[p] = &h;
+        }
+        if (firstByProcess.empty())
+            continue;
+        auto makeFinding = [&](const Hit& anchor) {
+            Finding f;
+            f.entry = static_cast<int>(ei);
+            f.anchor = anchor.where;
+            f.process = info(anchor.where).process;
+            f.time = info(anchor.where).time;
+            m_anchorHit[anchor.where] = &anchor;
+            return f;
+        };
+        if (e.canInitiate) {
+            for (const auto& [p, h] : firstByProcess) {
+                Finding f = makeFinding(*h);
+                f.processes = {p};
+                initiating.push_back(std::move(f));
+            }
+        } else {
+            std::vector<const Hit*> firsts;
+            for (const auto& [p, h] : firstByProcess)
+                firsts.push_back(h);
+            std::sort(firsts.begin(), firsts.end(),
+                      [this](const Hit* x, const Hit* y) { return earlier(x->where, y->where); });
+            Finding f = makeFinding(*firsts.front());
+            for (const Hit* h : firsts) {
+                f.processes.push_back(info(h->where).process);
+                if (f.evidence.size() < 64)
+                    f.evidence.push_back({h->where, info(h->where).process, symptom(*h).id, {}});
+            }
+            f.role = Role::Collateral;
+            collateral.push_back(std::move(f));
+        }
+    }
+
+    // Initiating: the earliest failure that can start a cascade and whose version checks do not
+    // rule it out; the others of its kind are context.
+    auto versionRuledOut = [&](const Finding& f) {
+        const AffectedVersions* r = entry(f.entry).affected("nccl");
+        const Process& p = m_a.process(f.process);
+        return r && p.ncclVersion && !r->range.contains(*p.ncclVersion);
+    };
+    std::sort(initiating.begin(), initiating.end(), [&](const Finding& x, const Finding& y) {
+        bool rx = versionRuledOut(x), ry = versionRuledOut(y);
+        if (rx != ry)
+            return !rx;
+        return earlier(x.anchor, y.anchor);
+    });
+    for (std::size_t i = 0; i < initiating.size(); ++i)
+        initiating[i].role = i == 0 && !versionRuledOut(initiating[i]) ? Role::Initiating : Role::Context;
+
+    std::vector<Finding> all;
+    for (auto& f : initiating)
+        all.push_back(std::move(f));
+    std::sort(collateral.begin(), collateral.end(),
+              [this](const Finding& x, const Finding& y) { return earlier(x.anchor, y.anchor); });
+    for (auto& f : collateral)
+        all.push_back(std::move(f));
+    m_a.findings = std::move(all);
+    m_a.initiating.reset();
+    if (!m_a.findings.empty() && m_a.findings[0].role == Role::Initiating)
+        m_a.initiating = 0;
+
+    // Evidence of initiating-type findings: labelled symptom lines, the earliest connect failure in
+    // the bundle, and the return-code trail.
+    for (auto& f : m_a.findings) {
+        if (f.role == Role::Collateral)
+            continue;
+        const Entry& e = entry(f.entry);
+        std::set<ProcessId> procs{f.process};
+        const Hit* earliestConnect = nullptr;
+        for (const auto& h : m_hits)
+            if (h.entry == f.entry && symptom(h).phase == Phase::Connect &&
+                (!earliestConnect || earlier(h.where, earliestConnect->where)))
+                earliestConnect = &h;
+        if (earliestConnect) {
+            bool same = earliestConnect->where == f.anchor;
+            f.evidence.push_back({earliestConnect->where, info(earliestConnect->where).process,
+                                  "earliest-connect-failure",
+                                  same ? "NCCL 2.16–2.23 does not log the first refused or timed-out attempt; this "
+                                         "abort is the earliest connect failure in the logs"
+                                       : "earliest connect-phase failure in the bundle"});
+        }
+        for (const auto& s : e.symptoms) {
+            auto hs = hitsOf(f.entry, s.id, &procs);
+            if (hs.empty())
+                continue;
+            const Hit* chosen = hs.front();
+            if (s.primary)
+                chosen = m_anchorHit[f.anchor];
+            f.evidence.push_back({chosen->where, f.process, s.label.empty() ? s.id : s.label, {}});
+        }
+        addTrail(f, f.anchor);
+    }
+    for (auto& f : m_a.findings)
+        if (f.role == Role::Collateral)
+            collateralTarget(f, *m_anchorHit[f.anchor]);
+    for (auto& f : m_a.findings) {
+        evaluate(f);
+        summarize(f);
+    }
+    versionVerdict();
+}
+
+} // namespace
+
+void buildFindings(Analysis& analysis, const std::vector<Hit>& hits)
+{
+    Builder(analysis, hits).run();
+}
+
+} // namespace rl

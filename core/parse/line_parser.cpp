@@ -1,0 +1,488 @@
+#include "parse/line_parser.h"
+
+#include <array>
+#include <charconv>
+#include <cstring>
+
+namespace rl {
+
+const char* levelName(Level level)
+{
+    switch (level) {
+    case Level::None:
+        return "";
+    case Level::Trace:
+        return "TRACE";
+    case Level::Info:
+        return "INFO";
+    case Level::Warn:
+        return "WARN";
+    case Level::Error:
+        return "ERROR";
+    case Level::Fatal:
+        return "FATAL";
+    }
+    return "";
+}
+
+namespace {
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Reads exactly `n` digits at `pos`.
+bool digits(std::string_view s, std::size_t pos, std::size_t n, int& out)
+{
+    if (pos + n > s.size())
+        return false;
+    int v = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        char c = s[pos + i];
+        if (!isDigit(c))
+            return false;
+        v = v * 10 + (c - '0');
+    }
+    out = v;
+    return true;
+}
+
+// Reads 1..max digits; returns count read.
+std::size_t someDigits(std::string_view s, std::size_t pos, std::int64_t& out, std::size_t max = 18)
+{
+    std::size_t i = 0;
+    std::int64_t v = 0;
+    while (pos + i < s.size() && i < max && isDigit(s[pos + i])) {
+        v = v * 10 + (s[pos + i] - '0');
+        ++i;
+    }
+    out = v;
+    return i;
+}
+
+// Fractional seconds "123" / "123456789" -> microseconds and resolution.
+std::size_t fraction(std::string_view s, std::size_t pos, std::int64_t& us, std::int64_t& resolution)
+{
+    std::size_t n = 0;
+    std::int64_t v = 0;
+    while (pos + n < s.size() && isDigit(s[pos + n])) {
+        if (n < 6)
+            v = v * 10 + (s[pos + n] - '0');
+        ++n;
+    }
+    std::size_t used = n < 6 ? n : 6;
+    std::int64_t scale = 1;
+    for (std::size_t i = used; i < 6; ++i)
+        scale *= 10;
+    us = v * scale;
+    resolution = scale;
+    return n;
+}
+
+bool validDate(int month, int day, int hour, int minute, int second)
+{
+    return month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && minute <= 59 && second <= 60;
+}
+
+// "YYYY-MM-DD[ T]HH:MM:SS[.,frac][Z|+hh:mm]" at pos.
+std::optional<Timestamp> isoAt(std::string_view s, std::size_t pos, std::size_t& end)
+{
+    int y, mo, d, h, mi, se;
+    if (!digits(s, pos, 4, y) || pos + 19 > s.size() || s[pos + 4] != '-' || !digits(s, pos + 5, 2, mo) ||
+        s[pos + 7] != '-' || !digits(s, pos + 8, 2, d) || (s[pos + 10] != ' ' && s[pos + 10] != 'T') ||
+        !digits(s, pos + 11, 2, h) || s[pos + 13] != ':' || !digits(s, pos + 14, 2, mi) || s[pos + 16] != ':' ||
+        !digits(s, pos + 17, 2, se) || !validDate(mo, d, h, mi, se))
+        return std::nullopt;
+    Timestamp ts;
+    ts.us = civilToUnixSeconds(y, mo, d, h, mi, se) * 1000000;
+    ts.resolutionUs = 1000000;
+    std::size_t p = pos + 19;
+    if (p < s.size() && (s[p] == '.' || s[p] == ',')) {
+        std::int64_t us = 0, res = 1000000;
+        std::size_t n = fraction(s, p + 1, us, res);
+        if (n > 0) {
+            ts.us += us;
+            ts.resolutionUs = res;
+            p += 1 + n;
+        }
+    }
+    if (p < s.size() && s[p] == 'Z') {
+        ++p;
+    } else if (p + 5 < s.size() + 0 && (s[p] == '+' || s[p] == '-') && isDigit(s[p + 1])) {
+        int oh = 0, om = 0;
+        std::size_t q = p + 1;
+        if (digits(s, q, 2, oh)) {
+            q += 2;
+            if (q < s.size() && s[q] == ':')
+                ++q;
+            if (digits(s, q, 2, om))
+                q += 2;
+            std::int64_t off = (oh * 3600 + om * 60) * std::int64_t{1000000};
+            ts.us += s[p] == '+' ? -off : off;
+            p = q;
+        }
+    }
+    end = p;
+    return ts;
+}
+
+// glog: "[IWEF]MMDD HH:MM:SS[.frac]" at pos.
+std::optional<Timestamp> glogAt(std::string_view s, std::size_t pos, int year, std::size_t& end, Level& level)
+{
+    if (pos + 14 > s.size())
+        return std::nullopt;
+    char c = s[pos];
+    Level lv;
+    switch (c) {
+    case 'I':
+        lv = Level::Info;
+        break;
+    case 'W':
+        lv = Level::Warn;
+        break;
+    case 'E':
+        lv = Level::Error;
+        break;
+    case 'F':
+        lv = Level::Fatal;
+        break;
+    default:
+        return std::nullopt;
+    }
+    int mo, d, h, mi, se;
+    if (!digits(s, pos + 1, 2, mo) || !digits(s, pos + 3, 2, d) || s[pos + 5] != ' ' || !digits(s, pos + 6, 2, h) ||
+        s[pos + 8] != ':' || !digits(s, pos + 9, 2, mi) || s[pos + 11] != ':' || !digits(s, pos + 12, 2, se) ||
+        !validDate(mo, d, h, mi, se))
+        return std::nullopt;
+    Timestamp ts;
+    ts.us = civilToUnixSeconds(year, mo, d, h, mi, se) * 1000000;
+    ts.resolutionUs = 1000000;
+    ts.yearGuessed = true;
+    std::size_t p = pos + 14;
+    if (p < s.size() && s[p] == '.') {
+        std::int64_t us = 0, res = 1000000;
+        std::size_t n = fraction(s, p + 1, us, res);
+        ts.us += us;
+        ts.resolutionUs = res;
+        p += 1 + n;
+    }
+    end = p;
+    level = lv;
+    return ts;
+}
+
+Level pythonLevel(std::string_view word)
+{
+    if (word == "INFO")
+        return Level::Info;
+    if (word == "WARNING" || word == "WARN")
+        return Level::Warn;
+    if (word == "ERROR")
+        return Level::Error;
+    if (word == "CRITICAL" || word == "FATAL")
+        return Level::Fatal;
+    if (word == "DEBUG")
+        return Level::Trace;
+    return Level::None;
+}
+
+// One launcher decoration at the start of `s`; returns the characters consumed (0 if none).
+std::size_t decorationAt(std::string_view s, Decoration& kind, int& rank)
+{
+    std::int64_t n = 0;
+    if (s.starts_with("[rank") || s.starts_with("[default")) {
+        std::size_t p = s[1] == 'r' ? 5 : 8;
+        std::size_t k = someDigits(s, p, n, 7);
+        if (k > 0 && s.size() > p + k + 1 && s[p + k] == ']' && s[p + k + 1] == ':') {
+            kind = s[1] == 'r' ? Decoration::TorchrunRank : Decoration::TorchrunDefault;
+            rank = static_cast<int>(n);
+            std::size_t used = p + k + 2;
+            if (used < s.size() && s[used] == ' ')
+                ++used;
+            return used;
+        }
+        return 0;
+    }
+    if (s.starts_with("[1,") || s.starts_with("[0,")) {
+        std::size_t k = someDigits(s, 3, n, 7);
+        std::size_t p = 3 + k;
+        if (k > 0 && p < s.size() && s[p] == ']') {
+            std::string_view rest = s.substr(p + 1);
+            for (std::string_view tag : {std::string_view("<stdout>:"), std::string_view("<stderr>:")}) {
+                if (rest.starts_with(tag)) {
+                    kind = Decoration::MpirunTag;
+                    rank = static_cast<int>(n);
+                    std::size_t used = p + 1 + tag.size();
+                    if (used < s.size() && s[used] == ' ')
+                        ++used;
+                    return used;
+                }
+            }
+        }
+        return 0;
+    }
+    if (!s.empty() && isDigit(s[0])) {
+        // srun -l: "3: " — but never the start of a date ("2025-") or a time ("14:03:17").
+        std::size_t k = someDigits(s, 0, n, 6);
+        if (k > 0 && k + 1 < s.size() && s[k] == ':' && s[k + 1] == ' ') {
+            kind = Decoration::Srun;
+            rank = static_cast<int>(n);
+            return k + 2;
+        }
+    }
+    return 0;
+}
+
+std::optional<NcclPrefix> ncclAt(std::string_view body)
+{
+    // Find " NCCL <LEVEL> " and read the prefix backwards from there, so decorations before the
+    // host:pid:tid (launchers, collectors, the 2.26+ "[date time] ") never confuse it.
+    std::size_t from = 0;
+    while (true) {
+        std::size_t at = body.find(" NCCL ", from);
+        if (at == std::string_view::npos)
+            return std::nullopt;
+        from = at + 1;
+        std::string_view after = body.substr(at + 6);
+        Level level;
+        std::size_t levelLen;
+        if (after.starts_with("INFO ") || after == "INFO") {
+            level = Level::Info;
+            levelLen = 4;
+        } else if (after.starts_with("WARN ") || after == "WARN") {
+            level = Level::Warn;
+            levelLen = 4;
+        } else if (after.starts_with("TRACE ")) {
+            level = Level::Trace;
+            levelLen = 5;
+        } else if (after.starts_with("CALL ")) {
+            level = Level::Trace;
+            levelLen = 4;
+        } else {
+            continue;
+        }
+        NcclPrefix p;
+        p.level = level;
+        std::size_t msgStart = at + 6 + levelLen + 1;
+        p.message = msgStart <= body.size() ? body.substr(msgStart) : std::string_view{};
+
+        std::string_view left = body.substr(0, at);
+        auto lastToken = [&left]() {
+            std::size_t sp = left.rfind(' ');
+            std::string_view tok = sp == std::string_view::npos ? left : left.substr(sp + 1);
+            left = sp == std::string_view::npos ? std::string_view{} : left.substr(0, sp);
+            return tok;
+        };
+        std::string_view tok = lastToken();
+        if (level == Level::Warn && tok.size() >= 2 && tok.front() == '(' && tok.back() == ')') {
+            // 2.30.7+: "file:line (function) NCCL WARN"
+            p.function = tok.substr(1, tok.size() - 2);
+            tok = lastToken();
+        }
+        if (level == Level::Warn || level == Level::Trace) {
+            std::size_t colon = tok.rfind(':');
+            if (colon != std::string_view::npos && colon + 1 < tok.size() && isDigit(tok[colon + 1])) {
+                std::int64_t ln = 0;
+                someDigits(tok, colon + 1, ln, 9);
+                p.file = tok.substr(0, colon);
+                p.fileLine = static_cast<int>(ln);
+                tok = lastToken();
+                if (level == Level::Trace && !tok.empty() && isDigit(tok[0]))
+                    tok = lastToken(); // TRACE's "ms since init" float
+            }
+        }
+        // "[dev]" (absent on CALL lines)
+        if (tok.size() >= 3 && tok.front() == '[' && tok.back() == ']') {
+            std::int64_t dev = 0;
+            std::size_t k = someDigits(tok, tok[1] == '-' ? 2 : 1, dev, 6);
+            if (k > 0)
+                p.device = static_cast<int>(tok[1] == '-' ? -dev : dev);
+            tok = lastToken();
+        }
+        // host:pid:tid, or a redacted "host"
+        std::size_t c2 = tok.rfind(':');
+        std::size_t c1 = c2 == std::string_view::npos || c2 == 0 ? std::string_view::npos : tok.rfind(':', c2 - 1);
+        std::int64_t pid = 0, tid = 0;
+        if (c1 != std::string_view::npos && c1 > 0 && someDigits(tok, c1 + 1, pid) == c2 - c1 - 1 &&
+            someDigits(tok, c2 + 1, tid) == tok.size() - c2 - 1 && c2 + 1 < tok.size()) {
+            p.host = tok.substr(0, c1);
+            p.pid = pid;
+            p.tid = tid;
+        } else if (!tok.empty() && tok.find(':') == std::string_view::npos && tok.find('[') == std::string_view::npos) {
+            p.host = tok;
+        } else {
+            continue;
+        }
+        // A bracketed or decorated host (e.g. "[1,0]<stdout>:host") keeps only the host part.
+        std::size_t lastColon = p.host.rfind(':');
+        if (lastColon != std::string_view::npos)
+            p.host = p.host.substr(lastColon + 1);
+        if (p.host.empty())
+            continue;
+        return p;
+    }
+}
+
+std::optional<TrailStep> trailAt(std::string_view msg)
+{
+    // "file:line -> code", "file:line -> code (strerror)", "... [Async thread]", 2.30.7's
+    // "file:line (function) -> code".
+    std::size_t arrow = msg.find(" -> ");
+    if (arrow == std::string_view::npos || arrow == 0)
+        return std::nullopt;
+    std::string_view left = msg.substr(0, arrow);
+    std::size_t paren = left.find(" (");
+    if (paren != std::string_view::npos)
+        left = left.substr(0, paren);
+    if (left.find(' ') != std::string_view::npos)
+        return std::nullopt;
+    std::size_t colon = left.rfind(':');
+    if (colon == std::string_view::npos || colon + 1 >= left.size())
+        return std::nullopt;
+    std::int64_t ln = 0, code = 0;
+    if (someDigits(left, colon + 1, ln, 9) != left.size() - colon - 1)
+        return std::nullopt;
+    if (someDigits(msg, arrow + 4, code, 4) == 0)
+        return std::nullopt;
+    return TrailStep{left.substr(0, colon), static_cast<int>(ln), static_cast<int>(code)};
+}
+
+} // namespace
+
+std::int64_t civilToUnixSeconds(int year, int month, int day, int hour, int minute, int second)
+{
+    // Days from civil (Howard Hinnant's algorithm), valid for the proleptic Gregorian calendar.
+    year -= month <= 2;
+    const std::int64_t era = (year >= 0 ? year : year - 399) / 400;
+    const unsigned yoe = static_cast<unsigned>(year - era * 400);
+    const unsigned mp = static_cast<unsigned>(month > 2 ? month - 3 : month + 9);
+    const unsigned doy = (153 * mp + 2) / 5 + static_cast<unsigned>(day) - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    const std::int64_t days = era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+    return days * 86400 + hour * 3600 + minute * 60 + second;
+}
+
+std::optional<Timestamp> parseTimestampAt(std::string_view s, int defaultYear, std::size_t* consumed,
+                                          Level* glogLevel)
+{
+    if (s.empty())
+        return std::nullopt;
+    std::size_t end = 0;
+    bool bracket = s[0] == '[';
+    std::size_t start = bracket ? 1 : 0;
+    std::optional<Timestamp> ts = isoAt(s, start, end);
+    Level lv = Level::None;
+    if (!ts)
+        ts = glogAt(s, start, defaultYear, end, lv);
+    if (!ts)
+        return std::nullopt;
+    if (bracket) {
+        // "[2025-03-20 14:02:11] " closes right away; "[E0612 14:03:17.1 file.cpp:12] " runs on.
+        std::size_t close = s.find(']', end);
+        if (close == std::string_view::npos)
+            return std::nullopt;
+        end = close + 1;
+    }
+    if (end < s.size() && s[end] == ' ')
+        ++end;
+    if (consumed)
+        *consumed = end;
+    if (glogLevel)
+        *glogLevel = lv;
+    return ts;
+}
+
+ParsedLine parseLine(std::string_view line, int defaultYear)
+{
+    ParsedLine out;
+    while (!line.empty() && (line.back() == '\r' || line.back() == '\n'))
+        line.remove_suffix(1);
+    out.text = line;
+    std::string_view rest = line;
+
+    // Collector stamp and launcher decorations can nest ("[rank3]:[E0612 ...]",
+    // "2024-05-01T12:00:00.1Z 3: ...", "[80746] [rank0]:..."); peel them off a few times.
+    for (int round = 0; round < 4 && !rest.empty(); ++round) {
+        Decoration kind = Decoration::None;
+        int rank = -1;
+        if (std::size_t used = decorationAt(rest, kind, rank)) {
+            if (out.decoration == Decoration::None) {
+                out.decoration = kind;
+                out.decorationRank = rank;
+            }
+            rest.remove_prefix(used);
+            continue;
+        }
+        std::size_t used = 0;
+        Level glog = Level::None;
+        if (!out.stamp) {
+            if (auto ts = parseTimestampAt(rest, defaultYear, &used, &glog)) {
+                out.stamp = ts;
+                if (glog != Level::None)
+                    out.level = glog;
+                rest.remove_prefix(used);
+                continue;
+            }
+        }
+        // A bare "[12345] " (line numbers or pids that some reporters prepend) before a decoration.
+        if (rest.size() > 3 && rest[0] == '[' && isDigit(rest[1])) {
+            std::int64_t n = 0;
+            std::size_t k = someDigits(rest, 1, n, 9);
+            if (1 + k + 1 < rest.size() && rest[1 + k] == ']' && rest[2 + k] == ' ' && rest.size() > 3 + k &&
+                rest[3 + k] == '[') {
+                rest.remove_prefix(3 + k);
+                continue;
+            }
+        }
+        break;
+    }
+    out.body = rest;
+
+    if (auto nccl = ncclAt(rest)) {
+        out.nccl = nccl;
+        out.level = nccl->level;
+        if (nccl->level == Level::Info)
+            out.trail = trailAt(nccl->message);
+        return out;
+    }
+    // glog without time: "[E ProcessGroupNCCL.cpp:475] ..."
+    if (out.level == Level::None && rest.size() > 4 && rest[0] == '[' && rest[2] == ' ') {
+        switch (rest[1]) {
+        case 'I':
+            out.level = Level::Info;
+            break;
+        case 'W':
+            out.level = Level::Warn;
+            break;
+        case 'E':
+            out.level = Level::Error;
+            break;
+        case 'F':
+            out.level = Level::Fatal;
+            break;
+        default:
+            break;
+        }
+    }
+    // Python logging: "<stamp> LEVEL ..." or "<stamp> - name - LEVEL - ..."
+    if (out.level == Level::None && out.stamp) {
+        std::string_view r = rest;
+        for (int i = 0; i < 4 && !r.empty(); ++i) {
+            std::size_t sp = r.find_first_of(" \t");
+            std::string_view word = r.substr(0, sp);
+            if (!word.empty() && (word.front() == '[' || word.front() == '('))
+                word = word.substr(1, word.size() >= 2 ? word.size() - 2 : 0);
+            Level lv = pythonLevel(word);
+            if (lv != Level::None) {
+                out.level = lv;
+                break;
+            }
+            if (sp == std::string_view::npos)
+                break;
+            r = r.substr(sp + 1);
+            while (!r.empty() && (r.front() == ' ' || r.front() == '-' || r.front() == '|'))
+                r.remove_prefix(1);
+        }
+    }
+    return out;
+}
+
+} // namespace rl

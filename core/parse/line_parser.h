@@ -1,0 +1,71 @@
+#pragma once
+// Pure functions over one physical log line: launcher decorations, timestamps, the NCCL prefix
+// in every version form, and NCCLCHECK return-code trail lines. Nothing here allocates.
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace rl {
+
+enum class Level : std::uint8_t { None, Trace, Info, Warn, Error, Fatal };
+const char* levelName(Level level);
+
+// Microseconds since 1970-01-01 in the clock of the host that wrote the line. Stamps without a
+// zone are taken as written (the host's local wall clock); alignment happens in the timeline.
+struct Timestamp {
+    std::int64_t us = 0;
+    std::int64_t resolutionUs = 1; // a stamp printed to the second covers [us, us + 1 s)
+    bool yearGuessed = false;      // glog stamps carry no year
+};
+
+enum class Decoration : std::uint8_t {
+    None,
+    TorchrunRank,    // [rank3]:
+    TorchrunDefault, // [default3]:
+    Srun,            // 3:
+    MpirunTag,       // [1,3]<stdout>:
+};
+
+struct NcclPrefix {
+    std::string_view host;
+    std::int64_t pid = -1; // -1 when a reporter redacted it
+    std::int64_t tid = -1;
+    int device = -1;
+    std::string_view file; // WARN only: source file relative to NCCL's src/
+    int fileLine = 0;
+    std::string_view function; // 2.30.7+ WARN only
+    Level level = Level::None;
+    std::string_view message;
+};
+
+// `file:line -> code` (NCCLCHECK back-trace); first one after a WARN names the failing file.
+struct TrailStep {
+    std::string_view file;
+    int fileLine = 0;
+    int code = 0;
+};
+
+struct ParsedLine {
+    std::string_view text; // the line without its end-of-line characters
+    std::string_view body; // text after launcher decorations and a leading timestamp
+    Decoration decoration = Decoration::None;
+    int decorationRank = -1;
+    std::optional<Timestamp> stamp;
+    Level level = Level::None; // NCCL level, glog letter, or Python logging level
+    std::optional<NcclPrefix> nccl;
+    std::optional<TrailStep> trail;
+};
+
+// `defaultYear` is used for glog stamps, which have no year.
+ParsedLine parseLine(std::string_view line, int defaultYear = 1970);
+
+// Timestamp at the start of `text`, with the number of characters it took (including one trailing
+// space or bracket). Understands ISO 8601 / RFC 3339, Python logging ("2025-06-12 14:03:16,902"),
+// NCCL 2.26+ "[2025-03-20 14:02:11] ", glog "I0612 14:03:17.123456" and "[E0612 14:03:17.1 ...]".
+std::optional<Timestamp> parseTimestampAt(std::string_view text, int defaultYear, std::size_t* consumed = nullptr,
+                                          Level* glogLevel = nullptr);
+
+std::int64_t civilToUnixSeconds(int year, int month, int day, int hour, int minute, int second);
+
+} // namespace rl

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <compare>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace rl {
+
+// A dotted three-part version such as NCCL's 2.18.3.
+struct Version {
+    int major = 0;
+    int minor = 0;
+    int patch = 0;
+
+    auto operator<=>(const Version&) const = default;
+    std::string toString() const;
+    // Accepts "2.18.3", "2.18.3+cuda12.2", "2.18" (patch 0); nullopt for anything else.
+    static std::optional<Version> parse(std::string_view text);
+    // NCCL's version code: X*1000+Y*100+Z up to 2.8, X*10000+Y*100+Z from 2.9 on.
+    static Version fromNcclCode(int code);
+};
+
+// An inclusive range [from, to].
+struct VersionRange {
+    Version from;
+    Version to;
+    bool contains(const Version& v) const { return from <= v && v <= to; }
+    std::string toString() const { return from == to ? from.toString() : from.toString() + "–" + to.toString(); }
+};
+
+} // namespace rl

@@ -1,7 +1,62 @@
 #include <QApplication>
+#include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QTimer>
 
 #include "cli/cli.h"
+#include "window/mainwindow.h"
+
+namespace {
+
+int runWindow(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("Rankline"));
+    QApplication::setApplicationVersion(QStringLiteral(RANKLINE_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("rankline"));
+
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral("Offline investigator for failed distributed-training jobs."));
+    p.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Folders, files or archives to open."), QStringLiteral("[PATH...]"));
+    QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                  QStringLiteral("After loading, save a picture of the window to FILE and quit."),
+                                  QStringLiteral("FILE"));
+    QCommandLineOption sample(QStringLiteral("sample"), QStringLiteral("Open the bundled sample incident."));
+    p.addOptions({screenshot, sample});
+    p.process(app);
+
+    auto enc = rl::loadEncyclopedia(rl::resourcesDir() + "/encyclopedia");
+    if (!enc) {
+        QMessageBox::critical(nullptr, QStringLiteral("Rankline"),
+                              QStringLiteral("Cannot load the encyclopedia: %1").arg(QString::fromStdString(enc.error().message())));
+        return 3;
+    }
+    rl::MainWindow window(std::make_shared<const rl::Encyclopedia>(std::move(*enc)));
+    window.show();
+
+    const QString shot = p.value(screenshot);
+    if (!shot.isEmpty()) {
+        auto save = [&window, shot] {
+            QTimer::singleShot(300, &window, [&window, shot] {
+                bool ok = window.grab().save(shot);
+                QCoreApplication::exit(ok ? 0 : 1);
+            });
+        };
+        QObject::connect(&window, &rl::MainWindow::analysisReady, &window, save);
+        QObject::connect(&window, &rl::MainWindow::loadFailed, &window, save);
+        if (p.positionalArguments().isEmpty() && !p.isSet(sample))
+            save();
+    }
+    if (p.isSet(sample))
+        window.openSample();
+    else if (!p.positionalArguments().isEmpty())
+        window.openPaths(p.positionalArguments());
+    return app.exec();
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -15,6 +70,5 @@ int main(int argc, char** argv)
         QCoreApplication::setApplicationVersion(QStringLiteral(RANKLINE_VERSION));
         return rl::cli::run(args);
     }
-    QApplication app(argc, argv);
-    return 0;
+    return runWindow(argc, argv);
 }

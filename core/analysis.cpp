@@ -207,6 +207,11 @@ std::optional<int> rankFromFileName(const std::string& displayPath)
     return v;
 }
 
+bool isBlank(std::string_view line)
+{
+    return line.find_first_not_of(" \t\r") == std::string_view::npos;
+}
+
 std::string captureOf(const ScanHit& h, const char* name)
 {
     for (const auto& [k, v] : h.captures)
@@ -377,6 +382,15 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                     it = rankProcess.emplace(r, found).first;
                 }
                 pid = it->second;
+            }
+            if (!pid.valid() && keyProcess[s].size() > 1 && isBlank(a.sources[s].line(i))) {
+                // In a stream shared by several processes, a blank line is the newline NCCL prints
+                // in front of each WARN: it belongs to the next prefixed line.
+                for (std::uint32_t j = i + 1; j < sc.lines.size() && j < i + 8; ++j)
+                    if (sc.key[j] >= 0) {
+                        pid = lineProcessByKey(s, j);
+                        break;
+                    }
             }
             if (!pid.valid())
                 pid = defaultProcess[s];

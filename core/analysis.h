@@ -36,6 +36,9 @@ struct TimeInterval {
     bool known() const { return knownLo() || knownHi(); }
     // A representative instant for drawing and sorting: the start when known, else the end.
     std::int64_t anchor() const { return knownLo() ? lo : hi; }
+    // The middle of a bounded interval (the fairest single guess for an unstamped line), else the
+    // known end; unknown sorts first.
+    std::int64_t mid() const { return knownLo() && knownHi() ? lo + (hi - lo) / 2 : knownLo() ? lo : hi; }
 };
 
 // Per-line facts, parallel to Source::lineStarts.
@@ -129,6 +132,9 @@ struct Finding {
     std::vector<SymptomResult> symptoms;
     std::string summary;               // one sentence for people
     std::string connectVerdict;        // connect entries: refused / timed-out / undecided
+    // Connect entries: the last line the failing process logged before the connect began; the
+    // unlogged first attempt happened between it and the abort.
+    std::optional<LineRef> connectPhaseStart;
     std::optional<ProcessId> pointsAt; // collateral: the process its reports name
     std::string pointsAtNote;
 };

@@ -98,7 +98,13 @@ std::vector<std::string> extractLiterals(const std::string& re)
                     flush();
                     continue;
                 }
-            } else if (std::string_view(".^$*+?{}|").find(c) != std::string_view::npos) {
+            } else if (c == '{') {
+                // Counted repetition: "{2,5}" is not literal text.
+                flush();
+                while (i < b.size() && b[i] != '}')
+                    ++i;
+                continue;
+            } else if (std::string_view(".^$*+?}|").find(c) != std::string_view::npos) {
                 flush();
                 continue;
             } else {

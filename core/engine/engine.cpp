@@ -75,7 +75,8 @@ private:
     }
     bool earlier(LineRef x, LineRef y) const
     {
-        return std::tie(info(x).time.lo, x) < std::tie(info(y).time.lo, y);
+        const std::int64_t tx = info(x).time.mid(), ty = info(y).time.mid();
+        return std::tie(tx, x) < std::tie(ty, y);
     }
 
     std::vector<const Hit*> hitsOf(int e, const std::string& symptomId, const std::set<ProcessId>* procs) const;
@@ -170,10 +171,12 @@ void Builder::collateralTarget(Finding& f, const Hit& anchorHit)
     }
     if (init) {
         f.pointsAt = init->process;
-        f.pointsAtNote = info(init->anchor).time.lo <= f.time.lo
-                             ? "reported after the initiating failure on " + m_a.process(init->process).label() +
-                                   ", whose cause is elsewhere"
-                             : "its raw clock puts it before the initiating failure; check clock offsets";
+        // Only a report that provably precedes the failure (its whole interval ends before the
+        // failure's begins) contradicts the causal story.
+        bool provablyBefore = f.time.knownHi() && info(init->anchor).time.knownLo() && f.time.hi < info(init->anchor).time.lo;
+        f.pointsAtNote = provablyBefore ? "its raw clock puts it before the initiating failure; check clock offsets"
+                                        : "a symptom whose cause is elsewhere: it follows the initiating failure on " +
+                                              m_a.process(init->process).label();
     }
 }
 
@@ -247,12 +250,14 @@ void Builder::evaluate(Finding& f)
             std::optional<LineRef> prev;
             for (std::uint32_t i = f.anchor.line; i-- > 0;) {
                 const LineInfo& li = m_a.lines[f.anchor.source.value][i];
-                if (li.process == f.process && li.time.knownLo()) {
+                bool blank = m_a.text({f.anchor.source, i}).find_first_not_of(" \t\r") == std::string_view::npos;
+                if (li.process == f.process && li.time.knownLo() && !blank) {
                     prev = LineRef{f.anchor.source, i};
                     break;
                 }
             }
             auto maxUs = static_cast<std::int64_t>(ev.maxSeconds * 1e6);
+            f.connectPhaseStart = prev;
             if (prev && t.knownHi()) {
                 std::int64_t bound = t.hi - info(*prev).time.lo;
                 std::int64_t least = t.knownLo() ? t.lo - info(*prev).time.hi : 0;

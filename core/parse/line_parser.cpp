@@ -127,7 +127,7 @@ std::optional<Timestamp> isoAt(std::string_view s, std::size_t pos, std::size_t&
 // glog: "[IWEF]MMDD HH:MM:SS[.frac]" at pos.
 std::optional<Timestamp> glogAt(std::string_view s, std::size_t pos, int year, std::size_t& end, Level& level)
 {
-    if (pos + 14 > s.size())
+    if (pos + 13 > s.size())
         return std::nullopt;
     char c = s[pos];
     Level lv;
@@ -148,15 +148,21 @@ std::optional<Timestamp> glogAt(std::string_view s, std::size_t pos, int year, s
         return std::nullopt;
     }
     int mo, d, h, mi, se;
-    if (!digits(s, pos + 1, 2, mo) || !digits(s, pos + 3, 2, d) || s[pos + 5] != ' ' || !digits(s, pos + 6, 2, h) ||
-        s[pos + 8] != ':' || !digits(s, pos + 9, 2, mi) || s[pos + 11] != ':' || !digits(s, pos + 12, 2, se) ||
-        !validDate(mo, d, h, mi, se))
+    // glog prints MMDD; PyTorch's own c10 logger prints the month unpadded ("E321" is March 21).
+    std::size_t md = 4;
+    if (pos + 4 < s.size() && s[pos + 4] == ' ')
+        md = 3;
+    if (!digits(s, pos + 1, md - 2, mo) || !digits(s, pos + md - 1, 2, d))
+        return std::nullopt;
+    const std::size_t t = pos + 1 + md + 1; // first digit of the hour
+    if (t + 8 > s.size() || s[t - 1] != ' ' || !digits(s, t, 2, h) || s[t + 2] != ':' || !digits(s, t + 3, 2, mi) ||
+        s[t + 5] != ':' || !digits(s, t + 6, 2, se) || !validDate(mo, d, h, mi, se))
         return std::nullopt;
     Timestamp ts;
     ts.us = civilToUnixSeconds(year, mo, d, h, mi, se) * 1000000;
     ts.resolutionUs = 1000000;
     ts.yearGuessed = true;
-    std::size_t p = pos + 14;
+    std::size_t p = t + 8;
     if (p < s.size() && s[p] == '.') {
         std::int64_t us = 0, res = 1000000;
         std::size_t n = fraction(s, p + 1, us, res);

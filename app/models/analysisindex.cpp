@@ -1,0 +1,56 @@
+#include "models/analysisindex.h"
+
+#include <QDateTime>
+
+namespace rl {
+
+AnalysisIndex::AnalysisIndex(std::shared_ptr<const Analysis> analysis) : m_analysis(std::move(analysis))
+{
+    const Analysis& a = *m_analysis;
+    m_rows.resize(a.sources.size());
+    for (std::size_t s = 0; s < a.sources.size(); ++s)
+        m_rows[s].resize(a.lines[s].size());
+    for (std::size_t r = 0; r < a.merged.size(); ++r)
+        m_rows[a.merged[r].source.value][a.merged[r].line] = static_cast<int>(r);
+    m_hasTime = a.span.knownLo() && a.span.knownHi() && a.span.hi > a.span.lo;
+    if (const Finding* f = a.initiatingFinding())
+        for (const auto& e : f->evidence)
+            if (!m_evidence.count(e.where))
+                m_evidence[e.where] = QString::fromStdString(e.label);
+    for (const auto& f : a.findings)
+        if (f.role == Role::Collateral)
+            for (const auto& e : f.evidence)
+                m_collateral[e.where] = true;
+}
+
+std::int64_t AnalysisIndex::axisPos(LineRef where) const
+{
+    if (!m_hasTime)
+        return rowOf(where);
+    const TimeInterval t = m_analysis->info(where).time;
+    if (t.knownLo() && t.knownHi()) {
+        // An inferred interval is drawn at its middle: the honest single point for "somewhere in here".
+        return t.lo + (t.hi - t.lo) / 2;
+    }
+    if (t.knownLo())
+        return t.lo;
+    if (t.knownHi())
+        return t.hi;
+    return m_analysis->span.lo;
+}
+
+QString AnalysisIndex::evidenceLabel(LineRef where) const
+{
+    auto it = m_evidence.find(where);
+    return it == m_evidence.end() ? QString() : it->second;
+}
+
+bool AnalysisIndex::isCollateral(LineRef where) const { return m_collateral.count(where) > 0; }
+
+QString AnalysisIndex::formatTime(std::int64_t us, bool withDate)
+{
+    QDateTime dt = QDateTime::fromMSecsSinceEpoch(us / 1000, Qt::UTC);
+    return dt.toString(withDate ? QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz") : QStringLiteral("HH:mm:ss.zzz"));
+}
+
+} // namespace rl

@@ -1,0 +1,129 @@
+#include "models/logmodel.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+#include <QFontDatabase>
+
+namespace rl {
+
+namespace {
+// Very long lines are shown cut, with a marker; the full text stays in the file.
+constexpr int kMaxShownChars = 4000;
+} // namespace
+
+LogModel::LogModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void LogModel::setIndex(std::shared_ptr<const AnalysisIndex> index)
+{
+    beginResetModel();
+    m_index = std::move(index);
+    endResetModel();
+}
+
+LineRef LogModel::lineAt(int row) const { return m_index->analysis().merged[static_cast<std::size_t>(row)]; }
+
+int LogModel::rowCount(const QModelIndex& parent) const
+{
+    if (parent.isValid() || !m_index)
+        return 0;
+    return static_cast<int>(m_index->analysis().merged.size());
+}
+
+int LogModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant LogModel::data(const QModelIndex& index, int role) const
+{
+    if (!m_index || !index.isValid())
+        return {};
+    const Analysis& a = m_index->analysis();
+    const LineRef ref = lineAt(index.row());
+    const LineInfo& li = a.info(ref);
+    if (role == LineRefRole)
+        return QVariant::fromValue(QPoint(static_cast<int>(ref.source.value), static_cast<int>(ref.line)));
+    if (role == EvidenceLabelRole)
+        return m_index->evidenceLabel(ref);
+    if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
+        const Process& p = a.process(li.process);
+        switch (index.column()) {
+        case TimeColumn: {
+            if (!li.time.known())
+                return QString();
+            QString t = AnalysisIndex::formatTime(li.time.knownLo() ? li.time.lo : li.time.hi);
+            if (li.timeSource == TimeSource::Inferred)
+                return role == Qt::ToolTipRole
+                           ? QStringLiteral("No timestamp on this line; it lies between %1 and %2")
+                                 .arg(li.time.knownLo() ? AnalysisIndex::formatTime(li.time.lo) : QStringLiteral("?"),
+                                      li.time.knownHi() ? AnalysisIndex::formatTime(li.time.hi) : QStringLiteral("?"))
+                           : QStringLiteral("~") + t;
+            return t;
+        }
+        case RankColumn:
+            return p.rank ? QVariant(*p.rank) : QVariant(QStringLiteral("?"));
+        case HostColumn:
+            return QString::fromStdString(p.host);
+        case LevelColumn:
+            return QString::fromLatin1(levelName(li.level));
+        case SourceColumn:
+            return QStringLiteral("%1:%2").arg(QString::fromStdString(a.source(ref.source).displayPath)).arg(ref.line + 1);
+        case TextColumn: {
+            std::string_view t = a.text(ref);
+            QString s = QString::fromUtf8(t.data(), static_cast<qsizetype>(std::min<std::size_t>(t.size(), kMaxShownChars)));
+            if (t.size() > kMaxShownChars)
+                s += QStringLiteral(" … [line cut at %1 of %2 bytes]").arg(kMaxShownChars).arg(t.size());
+            return s;
+        }
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::BackgroundRole) {
+        QString label = m_index->evidenceLabel(ref);
+        if (label == QLatin1String("aborted-retry") || label == QLatin1String("earliest-connect-failure"))
+            return QBrush(QColor(255, 205, 205));
+        if (!label.isEmpty())
+            return QBrush(QColor(255, 232, 225));
+        if (m_index->isCollateral(ref))
+            return QBrush(QColor(255, 243, 214));
+        return {};
+    }
+    if (role == Qt::ForegroundRole) {
+        if (li.level == Level::Warn)
+            return QBrush(QColor(150, 90, 0));
+        if (li.level == Level::Error || li.level == Level::Fatal)
+            return QBrush(QColor(170, 20, 20));
+        if (index.column() != TextColumn)
+            return QBrush(QColor(90, 90, 90));
+        return {};
+    }
+    if (role == Qt::FontRole && index.column() == TextColumn)
+    {
+        static const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        return mono;
+    }
+    return {};
+}
+
+QVariant LogModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case TimeColumn:
+        return tr("Time");
+    case RankColumn:
+        return tr("Rank");
+    case HostColumn:
+        return tr("Host");
+    case LevelColumn:
+        return tr("Level");
+    case SourceColumn:
+        return tr("File:line");
+    case TextColumn:
+        return tr("Text");
+    default:
+        return {};
+    }
+}
+
+} // namespace rl

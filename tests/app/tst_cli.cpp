@@ -1,0 +1,127 @@
+// The command line as users and scripts run it: a real process, real exit codes, the JSON contract.
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+
+namespace {
+struct Run {
+    int code = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run run(const QStringList& args, const QByteArray& input = {})
+{
+    QProcess p;
+    p.start(QStringLiteral(RANKLINE_EXE), args);
+    if (!input.isNull()) {
+        p.write(input);
+        p.closeWriteChannel();
+    }
+    p.waitForFinished(60000);
+    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+    const QString sample = QStringLiteral(RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4");
+
+private slots:
+    void diagnoseJsonOnSample()
+    {
+        Run r = run({QStringLiteral("diagnose"), sample, QStringLiteral("--json")});
+        QCOMPARE(r.code, 0);
+        json d = json::parse(r.out.toStdString());
+        for (const char* key : {"findings", "initiating", "nccl", "ranks", "skipped"})
+            QVERIFY2(d.contains(key), key);
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 5);
+        QCOMPARE(QString::fromStdString(d["initiating"]["file"]), QStringLiteral("gpu-b/rank5.log"));
+        QCOMPARE(d["nccl"]["fix_applies"].get<bool>(), true);
+        const json& f = d["findings"][0];
+        for (const char* key : {"entry", "title", "role", "confidence", "rank", "host", "evidence"})
+            QVERIFY2(f.contains(key), key);
+        for (const char* key : {"file", "line", "text", "label"})
+            QVERIFY2(f["evidence"][0].contains(key), key);
+        QVERIFY(d["nccl"].contains("local"));
+    }
+
+    void humanOutputOnSample()
+    {
+        Run r = run({QStringLiteral("diagnose"), sample});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("INITIATING"));
+        QVERIFY(r.out.contains("rank 5 (gpu-b"));
+        QVERIFY(r.out.contains("gpu-b/rank5.log:26"));
+        QVERIFY(r.out.contains("refused"));
+    }
+
+    void standardInput()
+    {
+        Run r = run({QStringLiteral("diagnose"), QStringLiteral("-"), QStringLiteral("--json"), QStringLiteral("--no-local-nccl")},
+                    "`socketStartConnect: Connect to 10.45.234.83<47527> failed : Software caused connection abort`\n");
+        QCOMPARE(r.code, 0);
+        json d = json::parse(r.out.toStdString());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-socket-connect-abort"));
+        QCOMPARE(QString::fromStdString(d["initiating"]["file"]), QStringLiteral("<stdin>"));
+    }
+
+    void brokenFileDoesNotStopTheRest()
+    {
+        QTemporaryDir dir;
+        QFile good(dir.filePath(QStringLiteral("rank0.log")));
+        QVERIFY(good.open(QIODevice::WriteOnly));
+        good.write("h:1:2 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.1<1> failed : Software caused connection abort\n");
+        good.close();
+        QFile bin(dir.filePath(QStringLiteral("core.dump")));
+        QVERIFY(bin.open(QIODevice::WriteOnly));
+        bin.write(QByteArray("\x7f" "ELF\0\0\0\0", 8));
+        bin.close();
+        Run r = run({QStringLiteral("diagnose"), dir.path(), QStringLiteral("--json"), QStringLiteral("--no-local-nccl")});
+        QCOMPARE(r.code, 0);
+        json d = json::parse(r.out.toStdString());
+        QCOMPARE(d["skipped"].size(), std::size_t{1});
+        QCOMPARE(QString::fromStdString(d["skipped"][0]["file"]), QStringLiteral("core.dump"));
+        QVERIFY(QString::fromStdString(d["skipped"][0]["reason"]).contains(QStringLiteral("binary")));
+        QVERIFY(r.err.contains("core.dump")); // said on stderr too, for people
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-socket-connect-abort"));
+    }
+
+    void exitCodes()
+    {
+        QCOMPARE(run({QStringLiteral("diagnose")}).code, 2); // usage
+        Run nothing = run({QStringLiteral("diagnose"), QStringLiteral("/nonexistent/bundle")});
+        QCOMPARE(nothing.code, 1);
+        QVERIFY(nothing.err.contains("/nonexistent/bundle"));
+        QVERIFY(nothing.err.contains("no such file"));
+        QCOMPARE(run({QStringLiteral("--version")}).code, 0);
+    }
+
+    void probe()
+    {
+        Run r = run({QStringLiteral("probe"), QStringLiteral("--json")});
+        QCOMPARE(r.code, 0);
+        json d = json::parse(r.out.toStdString());
+        QVERIFY(d.contains("nccl"));
+    }
+
+    // Headless sub-commands never need a display.
+    void noDisplayNeeded()
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(RANKLINE_EXE), {QStringLiteral("diagnose"), sample, QStringLiteral("--json")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

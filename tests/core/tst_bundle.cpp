@@ -1,0 +1,174 @@
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <archive.h>
+#include <archive_entry.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "bundle/bundle.h"
+
+using namespace rl;
+
+namespace {
+
+void write(const QString& path, const QByteArray& bytes)
+{
+    QDir().mkpath(QFileInfo(path).path());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+void writeGzip(const QString& path, const QByteArray& bytes)
+{
+    gzFile g = gzopen(path.toLocal8Bit().constData(), "wb");
+    QVERIFY(g);
+    gzwrite(g, bytes.constData(), static_cast<unsigned>(bytes.size()));
+    gzclose(g);
+}
+
+void writeTarGz(const QString& path, const QList<QPair<QString, QByteArray>>& members)
+{
+    archive* a = archive_write_new();
+    archive_write_add_filter_gzip(a);
+    archive_write_set_format_pax_restricted(a);
+    archive_write_open_filename(a, path.toLocal8Bit().constData());
+    for (const auto& [name, data] : members) {
+        archive_entry* e = archive_entry_new();
+        archive_entry_set_pathname(e, name.toLocal8Bit().constData());
+        archive_entry_set_size(e, data.size());
+        archive_entry_set_filetype(e, AE_IFREG);
+        archive_entry_set_perm(e, 0644);
+        archive_write_header(a, e);
+        archive_write_data(a, data.constData(), static_cast<size_t>(data.size()));
+        archive_entry_free(e);
+    }
+    archive_write_close(a);
+    archive_write_free(a);
+}
+
+const Skipped* skippedFor(const Bundle& b, const QString& name)
+{
+    for (const auto& s : b.skipped)
+        if (QString::fromStdString(s.file).endsWith(name))
+            return &s;
+    return nullptr;
+}
+
+QStringList names(const Bundle& b)
+{
+    QStringList out;
+    for (const auto& s : b.sources)
+        out << QString::fromStdString(s.displayPath);
+    return out;
+}
+
+} // namespace
+
+class TestBundle : public QObject {
+    Q_OBJECT
+private slots:
+    void folderRecursiveSortedAndRelative()
+    {
+        QTemporaryDir dir;
+        write(dir.filePath(QStringLiteral("node-b/rank4.log")), "b\n");
+        write(dir.filePath(QStringLiteral("node-a/deep/rank0.log")), "a\n");
+        write(dir.filePath(QStringLiteral("top.txt")), "t\n");
+        Bundle b = readBundle({dir.path().toStdString()});
+        QCOMPARE(names(b), (QStringList{QStringLiteral("node-a/deep/rank0.log"), QStringLiteral("node-b/rank4.log"),
+                                        QStringLiteral("top.txt")}));
+        QVERIFY(b.skipped.empty());
+        for (std::size_t i = 0; i < b.sources.size(); ++i)
+            QCOMPARE(b.sources[i].id.value, static_cast<std::uint32_t>(i));
+    }
+
+    void badFilesAreSkippedWithAReasonAndTheRestIsRead()
+    {
+        QTemporaryDir dir;
+        write(dir.filePath(QStringLiteral("good.log")), "ok line\n");
+        write(dir.filePath(QStringLiteral("core.bin")), QByteArray("ELF\0\0\0binary", 12));
+        write(dir.filePath(QStringLiteral("empty.log")), "");
+        QVERIFY(::mkfifo(dir.filePath(QStringLiteral("pipe")).toLocal8Bit().constData(), 0600) == 0);
+        QVERIFY(::symlink("/nonexistent/target", dir.filePath(QStringLiteral("dangling.log")).toLocal8Bit().constData()) == 0);
+        Bundle b = readBundle({dir.path().toStdString()});
+        QCOMPARE(names(b), QStringList{QStringLiteral("good.log")});
+        QVERIFY(skippedFor(b, QStringLiteral("core.bin")));
+        QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("core.bin"))->reason).contains(QStringLiteral("binary")));
+        QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("empty.log"))->reason).contains(QStringLiteral("empty")));
+        QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("pipe"))->reason).contains(QStringLiteral("FIFO")));
+        QVERIFY(skippedFor(b, QStringLiteral("dangling.log")));
+    }
+
+    void unreadableFile()
+    {
+        if (::geteuid() == 0)
+            QSKIP("running as root: permissions do not stop reading");
+        QTemporaryDir dir;
+        write(dir.filePath(QStringLiteral("secret.log")), "x\n");
+        QFile::setPermissions(dir.filePath(QStringLiteral("secret.log")), QFileDevice::Permissions{});
+        Bundle b = readBundle({dir.path().toStdString()});
+        QVERIFY(b.sources.empty());
+        QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("secret.log"))->reason).contains(QStringLiteral("ermission")));
+    }
+
+    void missingPath()
+    {
+        Bundle b = readBundle({"/nonexistent/bundle"});
+        QVERIFY(b.sources.empty());
+        QCOMPARE(b.skipped.size(), std::size_t{1});
+        QVERIFY(QString::fromStdString(b.skipped[0].reason).contains(QStringLiteral("no such file")));
+    }
+
+    void gzipAndTarGzAreReadInPlace()
+    {
+        QTemporaryDir dir;
+        writeGzip(dir.filePath(QStringLiteral("rank1.log.gz")), "line one\nline two\n");
+        writeTarGz(dir.filePath(QStringLiteral("bundle.tar.gz")),
+                   {{QStringLiteral("host-a/rank0.log"), "zero\n"}, {QStringLiteral("host-b/rank4.log"), "four\nmore\n"}});
+        Bundle b = readBundle({dir.path().toStdString()});
+        QCOMPARE(names(b), (QStringList{QStringLiteral("bundle.tar.gz!host-a/rank0.log"),
+                                        QStringLiteral("bundle.tar.gz!host-b/rank4.log"), QStringLiteral("rank1.log.gz")}));
+        Source& gz = b.sources[2];
+        indexLines(gz);
+        QCOMPARE(gz.lineCount(), std::size_t{2});
+        QCOMPARE(QString::fromStdString(std::string(gz.line(1))), QStringLiteral("line two"));
+        // Nothing was extracted next to the archive.
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::NoDotAndDotDot).size(), 2);
+    }
+
+    void truncatedGzipKeepsWhatWasReadable()
+    {
+        QTemporaryDir dir;
+        QByteArray text;
+        for (int i = 0; i < 20000; ++i)
+            text += "gpu-a:1:1 [0] NCCL INFO line " + QByteArray::number(i) + "\n";
+        writeGzip(dir.filePath(QStringLiteral("full.gz")), text);
+        QFile f(dir.filePath(QStringLiteral("full.gz")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray gz = f.readAll();
+        f.close();
+        write(dir.filePath(QStringLiteral("cut.log.gz")), gz.left(gz.size() / 2));
+        Bundle b = readBundle({dir.filePath(QStringLiteral("cut.log.gz")).toStdString()});
+        QCOMPARE(b.sources.size(), std::size_t{1});
+        QVERIFY(b.sources[0].size > 0 && b.sources[0].size < static_cast<std::uint64_t>(text.size()));
+        QVERIFY(skippedFor(b, QStringLiteral("cut.log.gz")));
+        QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("cut.log.gz"))->reason).contains(QStringLiteral("truncated")));
+    }
+
+    void linesAndCrlf()
+    {
+        Source s = sourceFromText("t", "a\r\nbb\n\nlast-without-newline");
+        indexLines(s);
+        QCOMPARE(s.lineCount(), std::size_t{4});
+        QCOMPARE(QString::fromStdString(std::string(s.line(0))), QStringLiteral("a"));
+        QCOMPARE(QString::fromStdString(std::string(s.line(2))), QString());
+        QCOMPARE(QString::fromStdString(std::string(s.line(3))), QStringLiteral("last-without-newline"));
+        QVERIFY(s.line(4).empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBundle)
+#include "tst_bundle.moc"

@@ -1,0 +1,123 @@
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "encyclopedia/encyclopedia.h"
+
+using namespace rl;
+
+namespace {
+std::string entryJson(const std::string& fingerprint, const std::string& sample, const std::string& related = "")
+{
+    return "{\"schema_version\":1,\"id\":\"x\",\"title\":\"T\",\"quick_answer\":\"Q\",\"root_cause\":\"R\","
+           "\"symptoms\":[{\"id\":\"s\",\"signal\":\"sig\",\"why\":\"w\",\"phase\":\"connect\",\"primary\":true,"
+           "\"fingerprints\":[{\"re\":" +
+           fingerprint + ",\"on\":\"line\"}],\"samples\":[" + sample + "]}],\"related\":[" + related + "]}";
+}
+} // namespace
+
+class TestEncyclopedia : public QObject {
+    Q_OBJECT
+private slots:
+    // The shipped entries load, and every sample matches (the loader checks it).
+    void shippedEntriesLoad()
+    {
+        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
+        QVERIFY2(enc.ok(), enc.ok() ? "" : enc.error().message().c_str());
+        QVERIFY(enc->find("nccl-socket-connect-abort"));
+        QVERIFY(enc->find("nccl-peer-connection-lost"));
+        QVERIFY(enc->find("torch-watchdog-timeout"));
+    }
+
+    void connectAbortEntryFacts()
+    {
+        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
+        QVERIFY(enc.ok());
+        const Entry* e = enc->find("nccl-socket-connect-abort");
+        QVERIFY(e->canInitiate);
+        const AffectedVersions* v = e->affected("nccl");
+        QVERIFY(v);
+        QCOMPARE(v->range.from, (Version{2, 16, 2}));
+        QCOMPARE(v->range.to, (Version{2, 23, 4}));
+        QVERIFY(v->fixedIn && *v->fixedIn == (Version{2, 24, 3}));
+        QVERIFY(e->symptom("aborted-retry"));
+        QCOMPARE(QString::fromStdString(e->symptom("aborted-retry")->label), QStringLiteral("aborted-retry"));
+        bool has1515 = false, hasRelease = false;
+        for (const auto& r : e->references) {
+            has1515 |= r.url.find("NVIDIA/nccl/issues/1515") != std::string::npos;
+            hasRelease |= r.url.find("v2.24.3") != std::string::npos;
+        }
+        QVERIFY(has1515);
+        QVERIFY(hasRelease);
+        QVERIFY(!e->fixSteps.empty());
+        QVERIFY(!e->verify.empty());
+        QVERIFY(!e->confirm.empty());
+    }
+
+    void badEntries_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("mustMention");
+        QTest::newRow("not json") << "{nope" << "not valid JSON";
+        QTest::newRow("bad regex") << QString::fromStdString(entryJson("\"Connect to (unclosed\"", "\"Connect to x\""))
+                                   << "does not compile";
+        QTest::newRow("lookahead") << QString::fromStdString(entryJson("\"Connect (?=to)\"", "\"Connect to\""))
+                                   << "does not compile";
+        QTest::newRow("sample mismatch")
+            << QString::fromStdString(entryJson("\"Software caused connection abort\"", "\"Connection refused\""))
+            << "sample: Connection refused";
+        QTest::newRow("no literal") << QString::fromStdString(entryJson("\"\\\\d+\\\\.\\\\d+\"", "\"2.18\""))
+                                    << "no literal text";
+        QTest::newRow("no samples") << QString::fromStdString(entryJson("\"Connect to\"", ""))
+                                    << "at least one fingerprint and one sample";
+    }
+    void badEntries()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, mustMention);
+        auto e = parseEntry(json.toStdString(), "bad.json");
+        QVERIFY(!e.ok());
+        QString msg = QString::fromStdString(e.error().message());
+        QVERIFY2(msg.contains(mustMention), qPrintable(msg));
+        QVERIFY2(msg.contains(QStringLiteral("bad.json")), qPrintable(msg));
+    }
+
+    void unknownRelatedFailsTheFolder()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("x.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(entryJson("\"Connect to\"", "\"Connect to x\"", "\"missing-entry\"")));
+        f.close();
+        auto enc = loadEncyclopedia(dir.path().toStdString());
+        QVERIFY(!enc.ok());
+        QVERIFY(QString::fromStdString(enc.error().message()).contains(QStringLiteral("missing-entry")));
+    }
+
+    void literals_data()
+    {
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QStringList>("literals");
+        QTest::newRow("plain") << "socketStartConnect: Connect to (?P<addr>[^\\s<]+)<(?P<port>\\d+)> failed : Software caused connection abort"
+                               << QStringList{QStringLiteral("> failed : Software caused connection abort")};
+        QTest::newRow("escaped parens") << "Traceback \\(most recent call last\\):"
+                                        << QStringList{QStringLiteral("Traceback (most recent call last):")};
+        QTest::newRow("alternatives") << "Broken pipe|Connection reset by peer"
+                                      << QStringList{QStringLiteral("Broken pipe"), QStringLiteral("Connection reset by peer")};
+        QTest::newRow("optional char") << "Bootstrap ?: Using" << QStringList{QStringLiteral("Bootstrap")};
+        QTest::newRow("counted repetition") << "abc\\d{2,5}defgh" << QStringList{QStringLiteral("defgh")};
+    }
+    void literals()
+    {
+        QFETCH(QString, pattern);
+        QFETCH(QStringList, literals);
+        auto fp = compileFingerprint(pattern.toStdString());
+        QVERIFY2(fp.ok(), fp.ok() ? "" : fp.error().message().c_str());
+        QStringList got;
+        for (const auto& l : fp->literals)
+            got << QString::fromStdString(l);
+        QCOMPARE(got, literals);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEncyclopedia)
+#include "tst_encyclopedia.moc"

@@ -1,0 +1,194 @@
+#include <QTest>
+
+#include "parse/line_parser.h"
+
+using namespace rl;
+
+class TestLineParser : public QObject {
+    Q_OBJECT
+private slots:
+    void ncclPrefix_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<qint64>("pid");
+        QTest::addColumn<qint64>("tid");
+        QTest::addColumn<int>("dev");
+        QTest::addColumn<QString>("level");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("fileLine");
+        QTest::addColumn<QString>("message");
+
+        QTest::newRow("2.18 INFO") << "gpu-a:48213:48213 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.11<0>" << "gpu-a"
+                                   << qint64(48213) << qint64(48213) << 0 << "INFO" << "" << 0
+                                   << "Bootstrap : Using eth0:10.0.0.11<0>";
+        QTest::newRow("2.18 WARN")
+            << "gpu-b:39964:40075 [3] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.11<45763> failed : Software caused connection abort"
+            << "gpu-b" << qint64(39964) << qint64(40075) << 3 << "WARN" << "misc/socket.cc" << 483
+            << "socketStartConnect: Connect to 10.0.0.11<45763> failed : Software caused connection abort";
+        QTest::newRow("2.26 stamped WARN")
+            << "[2025-03-20 14:02:11] gpu-b:39964:40075 [3] misc/socket.cc:544 NCCL WARN socketPollConnect: connect returned Connection refused, exceeded error retry count (35)"
+            << "gpu-b" << qint64(39964) << qint64(40075) << 3 << "WARN" << "misc/socket.cc" << 544
+            << "socketPollConnect: connect returned Connection refused, exceeded error retry count (35)";
+        QTest::newRow("2.30 function")
+            << "[2026-01-10 09:15:42] gpu-b:39964:40075 [3] os/linux.cc:288 (socketConnectCheck) NCCL WARN ncclOsSocketPollConnect: boom"
+            << "gpu-b" << qint64(39964) << qint64(40075) << 3 << "WARN" << "os/linux.cc" << 288
+            << "ncclOsSocketPollConnect: boom";
+        QTest::newRow("mpirun tag") << "[1,3]<stdout>:node7:1234:1290 [3] NCCL INFO Using network IB" << "node7"
+                                    << qint64(1234) << qint64(1290) << 3 << "INFO" << "" << 0 << "Using network IB";
+        QTest::newRow("srun -l") << "10: node7:1234:1234 [2] NCCL INFO comm 0x1 rank 10 nranks 16" << "node7"
+                                 << qint64(1234) << qint64(1234) << 2 << "INFO" << "" << 0
+                                 << "comm 0x1 rank 10 nranks 16";
+        QTest::newRow("torchrun rank") << "[rank3]:gpu-a:7:9 [3] NCCL INFO x" << "gpu-a" << qint64(7) << qint64(9) << 3
+                                       << "INFO" << "" << 0 << "x";
+        QTest::newRow("k8s stamp") << "2024-05-01T12:00:00.123456789Z pod-1:55:60 [0] NCCL INFO hello" << "pod-1"
+                                   << qint64(55) << qint64(60) << 0 << "INFO" << "" << 0 << "hello";
+        QTest::newRow("redacted pid") << "host [5] misc/socket.cc:49 NCCL WARN socketProgress: gone" << "host"
+                                      << qint64(-1) << qint64(-1) << 5 << "WARN" << "misc/socket.cc" << 49
+                                      << "socketProgress: gone";
+        QTest::newRow("plugin WARN")
+            << "kolyoz2:25146:25854 [0] ib_plugin.c:1105 NCCL WARN NET/IB : Got completion from peer 10.0.35.1<49189> with error 4"
+            << "kolyoz2" << qint64(25146) << qint64(25854) << 0 << "WARN" << "ib_plugin.c" << 1105
+            << "NET/IB : Got completion from peer 10.0.35.1<49189> with error 4";
+        QTest::newRow("CRLF") << "gpu-a:1:2 [0] NCCL INFO x\r" << "gpu-a" << qint64(1) << qint64(2) << 0 << "INFO" << ""
+                              << 0 << "x";
+    }
+    void ncclPrefix()
+    {
+        QFETCH(QString, line);
+        QByteArray bytes = line.toUtf8();
+        ParsedLine p = parseLine(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+        QVERIFY(p.nccl.has_value());
+        QFETCH(QString, host);
+        QFETCH(qint64, pid);
+        QFETCH(qint64, tid);
+        QFETCH(int, dev);
+        QFETCH(QString, level);
+        QFETCH(QString, file);
+        QFETCH(int, fileLine);
+        QFETCH(QString, message);
+        QCOMPARE(QString::fromUtf8(p.nccl->host.data(), static_cast<qsizetype>(p.nccl->host.size())), host);
+        QCOMPARE(qint64(p.nccl->pid), pid);
+        QCOMPARE(qint64(p.nccl->tid), tid);
+        QCOMPARE(p.nccl->device, dev);
+        QCOMPARE(QString::fromLatin1(levelName(p.nccl->level)), level);
+        QCOMPARE(QString::fromUtf8(p.nccl->file.data(), static_cast<qsizetype>(p.nccl->file.size())), file);
+        QCOMPARE(p.nccl->fileLine, fileLine);
+        QCOMPARE(QString::fromUtf8(p.nccl->message.data(), static_cast<qsizetype>(p.nccl->message.size())), message);
+    }
+
+    void notNccl_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::newRow("empty") << "";
+        QTest::newRow("python") << "2025-06-12 14:03:16,902 INFO train.py:57 starting";
+        QTest::newRow("bare version") << "NCCL version 2.18.3+cuda12.2";
+        QTest::newRow("NCCL word only") << "see NCCL docs for NCCL INFOrmation";
+        QTest::newRow("traceback") << "Traceback (most recent call last):";
+    }
+    void notNccl()
+    {
+        QFETCH(QString, line);
+        QByteArray b = line.toUtf8();
+        QVERIFY(!parseLine(std::string_view(b.constData(), static_cast<std::size_t>(b.size()))).nccl);
+    }
+
+    void decorations_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<int>("rank");
+        QTest::newRow("torchrun rank") << "[rank12]:[E612 14:03:17.1 x.cpp:1] boom" << int(Decoration::TorchrunRank) << 12;
+        QTest::newRow("torchrun default") << "[default3]:hello" << int(Decoration::TorchrunDefault) << 3;
+        QTest::newRow("srun") << "7: hello" << int(Decoration::Srun) << 7;
+        QTest::newRow("mpirun stderr") << "[1,15]<stderr>:hello" << int(Decoration::MpirunTag) << 15;
+        QTest::newRow("line number then rank") << "[80746] [rank0]:[E321 02:07:08.408271257 P.cpp:607] x"
+                                               << int(Decoration::TorchrunRank) << 0;
+        QTest::newRow("a time is not srun") << "14:03:17 hello" << int(Decoration::None) << -1;
+        QTest::newRow("a date is not srun") << "2025-06-12 14:03:16,902 INFO x" << int(Decoration::None) << -1;
+    }
+    void decorations()
+    {
+        QFETCH(QString, line);
+        QFETCH(int, kind);
+        QFETCH(int, rank);
+        QByteArray b = line.toUtf8();
+        ParsedLine p = parseLine(std::string_view(b.constData(), static_cast<std::size_t>(b.size())), 2025);
+        QCOMPARE(int(p.decoration), kind);
+        QCOMPARE(p.decorationRank, rank);
+    }
+
+    void timestamps_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<qint64>("us");
+        QTest::addColumn<qint64>("resolution");
+        QTest::addColumn<QString>("level");
+        const qint64 base = civilToUnixSeconds(2025, 6, 12, 14, 3, 16) * 1000000;
+        QTest::newRow("python logging") << "2025-06-12 14:03:16,902 ERROR train.py:57 x" << base + 902000 << qint64(1000)
+                                        << "ERROR";
+        QTest::newRow("iso T micro") << "2025-06-12T14:03:16.000123 x" << base + 123 << qint64(1) << "";
+        QTest::newRow("rfc3339 nanos Z") << "2025-06-12T14:03:16.123456789Z x" << base + 123456 << qint64(1) << "";
+        QTest::newRow("rfc3339 offset") << "2025-06-12T16:03:16+02:00 x" << base << qint64(1000000) << "";
+        QTest::newRow("nccl 2.26 warn stamp") << "[2025-06-12 14:03:16] h:1:2 [0] a.cc:1 NCCL WARN x" << base
+                                              << qint64(1000000) << "WARN";
+        QTest::newRow("glog in brackets") << "[E0612 14:03:16.500000 ProcessGroupNCCL.cpp:607] x" << base + 500000
+                                          << qint64(1) << "ERROR";
+        QTest::newRow("pytorch c10 unpadded month")
+            << "[rank0]:[E612 14:03:16.408271257 ProcessGroupNCCL.cpp:607] x" << base + 408271 << qint64(1) << "ERROR";
+        QTest::newRow("glog bare") << "W0612 14:03:16.25 x" << base + 250000 << qint64(10000) << "WARN";
+    }
+    void timestamps()
+    {
+        QFETCH(QString, line);
+        QFETCH(qint64, us);
+        QFETCH(qint64, resolution);
+        QFETCH(QString, level);
+        QByteArray b = line.toUtf8();
+        ParsedLine p = parseLine(std::string_view(b.constData(), static_cast<std::size_t>(b.size())), 2025);
+        QVERIFY(p.stamp.has_value());
+        QCOMPARE(qint64(p.stamp->us), us);
+        QCOMPARE(qint64(p.stamp->resolutionUs), resolution);
+        QCOMPARE(QString::fromLatin1(levelName(p.level)), level);
+    }
+
+    void invalidDatesAreNotStamps()
+    {
+        for (const char* l : {"2025-13-12 14:03:16 x", "2025-06-12 25:03:16 x", "E1399 12:00:00 x"})
+            QVERIFY2(!parseLine(l, 2025).stamp, l);
+    }
+
+    void trails_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("fileLine");
+        QTest::addColumn<int>("code");
+        QTest::newRow("plain") << "h:1:2 [0] NCCL INFO misc/socket.cc:564 -> 2" << "misc/socket.cc" << 564 << 2;
+        QTest::newRow("strerror") << "h:1:2 [0] NCCL INFO misc/socket.cc:504 -> 2 (Operation now in progress)"
+                                  << "misc/socket.cc" << 504 << 2;
+        QTest::newRow("async") << "h:1:2 [4] NCCL INFO group.cc:65 -> 2 [Async thread]" << "group.cc" << 65 << 2;
+        QTest::newRow("2.30 function") << "h:1:2 [4] NCCL INFO init.cc:10 (ncclCommInitRank) -> 6" << "init.cc" << 10 << 6;
+    }
+    void trails()
+    {
+        QFETCH(QString, line);
+        QFETCH(QString, file);
+        QFETCH(int, fileLine);
+        QFETCH(int, code);
+        QByteArray b = line.toUtf8();
+        ParsedLine p = parseLine(std::string_view(b.constData(), static_cast<std::size_t>(b.size())));
+        QVERIFY(p.trail.has_value());
+        QCOMPARE(QString::fromUtf8(p.trail->file.data(), static_cast<qsizetype>(p.trail->file.size())), file);
+        QCOMPARE(p.trail->fileLine, fileLine);
+        QCOMPARE(p.trail->code, code);
+    }
+
+    void notATrail()
+    {
+        QVERIFY(!parseLine("h:1:2 [0] NCCL INFO Channel 00 : 5[5] -> 4[4] via SHM/direct/direct").trail);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLineParser)
+#include "tst_lineparser.moc"

@@ -1,0 +1,142 @@
+// The sample incident shipped in resources/ (described in resources/samples/connect-abort-2x4.md):
+// rank 5 on gpu-b aborts its retried connect to gpu-a, everything else is collateral.
+#include <QTest>
+#include <nlohmann/json.hpp>
+
+#include "analysis.h"
+#include "report/diagnosis_report.h"
+
+using namespace rl;
+using nlohmann::json;
+
+class TestSample : public QObject {
+    Q_OBJECT
+    json m_d;
+    std::shared_ptr<const Analysis> m_a;
+
+    const json* evidence(const json& finding, const char* label)
+    {
+        for (const auto& e : finding["evidence"])
+            if (e["label"] == label)
+                return &e;
+        return nullptr;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
+        QVERIFY2(enc.ok(), enc.ok() ? "" : enc.error().message().c_str());
+        AnalyzeOptions opts;
+        opts.probeLocalNccl = false;
+        m_a = analyzePaths({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"},
+                           std::make_shared<const Encyclopedia>(std::move(*enc)), opts);
+        QVERIFY(m_a);
+        m_d = json::parse(diagnosisJson(*m_a));
+    }
+
+    void bundleShape()
+    {
+        QCOMPARE(m_d["skipped"].size(), std::size_t{0});
+        QCOMPARE(m_d["ranks"].size(), std::size_t{8});
+        for (int r = 0; r < 8; ++r) {
+            const json& rk = m_d["ranks"][static_cast<std::size_t>(r)];
+            QCOMPARE(rk["rank"].get<int>(), r);
+            QCOMPARE(QString::fromStdString(rk["host"]), r < 4 ? QStringLiteral("gpu-a") : QStringLiteral("gpu-b"));
+            QVERIFY(rk["pid"].is_number());
+            QCOMPARE(rk["files"].size(), std::size_t{1});
+            QCOMPARE(QString::fromStdString(rk["files"][0]),
+                     QStringLiteral("%1/rank%2.log").arg(r < 4 ? QStringLiteral("gpu-a") : QStringLiteral("gpu-b")).arg(r));
+            QCOMPARE(QString::fromStdString(rk["identity_source"]), QStringLiteral("nccl-init"));
+        }
+    }
+
+    void initiatingIsRank5()
+    {
+        const json& i = m_d["initiating"];
+        QCOMPARE(QString::fromStdString(i["entry"]), QStringLiteral("nccl-socket-connect-abort"));
+        QCOMPARE(i["rank"].get<int>(), 5);
+        QCOMPARE(QString::fromStdString(i["host"]), QStringLiteral("gpu-b"));
+        QCOMPARE(QString::fromStdString(i["file"]), QStringLiteral("gpu-b/rank5.log"));
+        QCOMPARE(i["line"].get<int>(), 26);
+    }
+
+    void labelledEvents()
+    {
+        const json& f = m_d["findings"][0];
+        QCOMPARE(QString::fromStdString(f["role"]), QStringLiteral("initiating"));
+        QVERIFY(f["confidence"].get<double>() > 0.8);
+        const json* abort = evidence(f, "aborted-retry");
+        QVERIFY(abort);
+        QCOMPARE(QString::fromStdString((*abort)["file"]), QStringLiteral("gpu-b/rank5.log"));
+        QCOMPARE((*abort)["line"].get<int>(), 26);
+        // NCCL 2.18.3 does not log the refused first attempt: the abort is the earliest connect
+        // failure in the bundle, and the evidence says why.
+        const json* earliest = evidence(f, "earliest-connect-failure");
+        QVERIFY(earliest);
+        QCOMPARE(QString::fromStdString((*earliest)["file"]), QStringLiteral("gpu-b/rank5.log"));
+        QCOMPARE((*earliest)["line"].get<int>(), 26);
+        QVERIFY(QString::fromStdString((*earliest)["note"]).contains(QStringLiteral("does not log the first")));
+        const json* trail = evidence(f, "return-code-trail");
+        QVERIFY(trail);
+        QCOMPARE((*trail)["line"].get<int>(), 27);
+    }
+
+    // The bracketing Python stamps are 0.57 s apart: the connect failed fast, so it was refused.
+    void refusedNotTimedOut()
+    {
+        const json& f = m_d["findings"][0];
+        QCOMPARE(QString::fromStdString(f["connect_failure"]), QStringLiteral("refused"));
+        bool fast = false;
+        for (const auto& c : f["checklist"])
+            if (c["id"] == "failed-fast")
+                fast = c["status"] == "confirmed";
+        QVERIFY(fast);
+    }
+
+    void collateralPointsAtRank5()
+    {
+        int collateral = 0;
+        for (const auto& f : m_d["findings"]) {
+            if (f["role"] != "collateral")
+                continue;
+            ++collateral;
+            QCOMPARE(f["points_at"]["rank"].get<int>(), 5);
+            for (const auto& r : f["ranks"])
+                QVERIFY(r.get<int>() != 5);
+        }
+        QCOMPARE(collateral, 2); // peer connection lost on gpu-b, watchdog timeouts on gpu-a
+        for (const auto& c : m_d["findings"][0]["checklist"])
+            if (c["id"] == "collateral-points-here")
+                QCOMPARE(QString::fromStdString(c["status"]), QStringLiteral("confirmed"));
+    }
+
+    void ncclVersionVerdict()
+    {
+        const json& n = m_d["nccl"];
+        QCOMPARE(n["logs"].size(), std::size_t{1});
+        QCOMPARE(QString::fromStdString(n["logs"][0]["version"]), QStringLiteral("2.18.3"));
+        bool rank0 = false, rank5 = false;
+        for (const auto& r : n["logs"][0]["ranks"]) {
+            rank0 |= r == 0;
+            rank5 |= r == 5;
+        }
+        QVERIFY(rank0 && rank5);
+        QCOMPARE(n["fix_applies"].get<bool>(), true);
+        QVERIFY(n["local"].is_null()); // probing was switched off for this test
+    }
+
+    // Unstamped NCCL lines get the interval between their stamped neighbours.
+    void inferredTimes()
+    {
+        const Finding* f = m_a->initiatingFinding();
+        QVERIFY(f);
+        const LineInfo& li = m_a->info(f->anchor);
+        QCOMPARE(int(li.timeSource), int(TimeSource::Inferred));
+        QVERIFY(li.time.knownLo() && li.time.knownHi());
+        QCOMPARE(li.time.hi - li.time.lo, std::int64_t{569000} + 1000); // ,412 .. ,981 (+1 ms resolution)
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSample)
+#include "tst_sample.moc"

@@ -107,7 +107,7 @@ void TimelineWidget::rebuildLanes()
         m_fullStart = 0;
         m_fullEnd = std::max<std::int64_t>(1, static_cast<std::int64_t>(a.merged.size()));
     }
-    setMinimumHeight(static_cast<int>(laneTop() + static_cast<double>(m_lanes.size()) * laneHeight() + 8));
+    setMinimumHeight(static_cast<int>(laneTop() + static_cast<double>(m_lanes.size()) * laneHeight() + 34));
     updateGeometry();
 }
 
@@ -139,7 +139,7 @@ void TimelineWidget::zoomToInitiating()
         lo = std::min(lo, m_index->axisPos(*f->connectPhaseStart));
     // Leave room for the first collateral reports, which follow within about a second.
     std::int64_t span = std::max<std::int64_t>(hi - lo, m_index->hasTime() ? 1000000 : 20);
-    setCoords(TimeCoords(lo - span, hi + span * 2, width() - laneAreaLeft() - 12));
+    setCoords(TimeCoords(lo - span * 2, hi + span * 2, width() - laneAreaLeft() - 12));
 }
 
 void TimelineWidget::zoomBy(double factor)
@@ -169,6 +169,16 @@ double TimelineWidget::laneCenterY(ProcessId p) const
         if (!m_lanes[i].hostHeader && m_lanes[i].process == p)
             return laneTop() + static_cast<double>(i) * laneHeight() + laneHeight() / 2;
     return -1;
+}
+
+std::optional<QPointF> TimelineWidget::markPosition(LineRef where) const
+{
+    if (!m_index)
+        return std::nullopt;
+    double y = laneCenterY(m_index->analysis().info(where).process);
+    if (y < 0)
+        return std::nullopt;
+    return QPointF(xOf(m_index->axisPos(where)), y);
 }
 
 int TimelineWidget::laneAt(double y) const
@@ -270,7 +280,7 @@ void TimelineWidget::paintEvent(QPaintEvent*)
     p.setFont(labelFont);
     p.setPen(pal.color(QPalette::Text));
     p.fillRect(QRectF(0, 0, width(), laneTop() - 2), pal.window());
-    std::int64_t step = tickStep(m_coords, 110);
+    std::int64_t step = tickStep(m_coords, 190);
     std::int64_t first = (m_coords.start() / step) * step;
     const Finding* init = a.initiatingFinding();
     std::int64_t ref = init ? m_index->axisPos(init->anchor) : 0;
@@ -294,7 +304,7 @@ void TimelineWidget::paintEvent(QPaintEvent*)
         p.drawText(QRectF(x + 3, 2, 220, laneTop() - 8), Qt::AlignLeft | Qt::AlignVCenter, label);
     }
     p.drawText(QRectF(6, 2, left - 8, laneTop() - 8), Qt::AlignLeft | Qt::AlignVCenter,
-               m_index->hasTime() ? tr("time (UTC as logged)") : tr("merged order"));
+               m_index->hasTime() ? tr("time (as logged)") : tr("merged order"));
 
     p.setClipRect(QRectF(left - kMarkRadius - 1, laneTop(), right - left + 2 * kMarkRadius + 2, height()));
     p.setRenderHint(QPainter::Antialiasing, true);
@@ -381,11 +391,12 @@ void TimelineWidget::paintEvent(QPaintEvent*)
                     p.setBrush(pal.base());
                     p.drawEllipse(start, 4.5, 4.5);
                     p.setPen(QColor(150, 20, 30));
-                    p.drawText(QRectF(start.x() - 60, cy - laneHeight() * 1.1, 140, laneHeight() * 0.6),
-                               Qt::AlignLeft | Qt::AlignVCenter, tr("first attempt (not logged)"));
+                    p.drawText(QRectF(start.x() - 240, cy - laneHeight() / 2, 232, laneHeight()),
+                               Qt::AlignRight | Qt::AlignVCenter, tr("first attempt (not logged)"));
                 }
             }
             int drawn = 0;
+            int later = 0; // collateral reports beyond the right edge
             for (const auto& f : a.findings) {
                 if (f.role != Role::Collateral || !f.pointsAt || *f.pointsAt != init->process)
                     continue;
@@ -396,11 +407,42 @@ void TimelineWidget::paintEvent(QPaintEvent*)
                     if (ey < 0)
                         continue;
                     QPointF to(xOf(m_index->axisPos(e.where)) - 5, ey);
-                    if (to.x() - abortPt.x() < 4 || to.x() < left || abortPt.x() > right)
+                    if (to.x() - abortPt.x() < 4 || to.x() < left || to.x() > right || abortPt.x() > right) {
+                        if (to.x() > right)
+                            ++later;
                         continue;
+                    }
                     arrow(abortPt + QPointF(6, 0), to, QColor(230, 140, 0, 170), true);
                 }
             }
+            if (later > 0) {
+                p.setPen(QColor(190, 110, 0));
+                p.drawText(QRectF(right - 260, cy - laneHeight() / 2, 256, laneHeight()), Qt::AlignRight | Qt::AlignVCenter,
+                           tr("%n more collateral report(s) later →", nullptr, later));
+            }
+        }
+    }
+
+    // Legend, under the lanes.
+    p.setClipping(false);
+    {
+        double y = laneTop() + static_cast<double>(m_lanes.size()) * laneHeight() + 8;
+        double x = 12;
+        p.setFont(labelFont);
+        const struct {
+            int weight;
+            QString text;
+        } items[] = {{5, tr("initiating evidence")}, {4, tr("collateral")}, {3, tr("error / traceback")},
+                     {2, tr("WARN")}, {1, tr("other event")}};
+        for (const auto& it : items) {
+            Mark m{0, {}, 0, it.weight};
+            p.setPen(Qt::NoPen);
+            p.setBrush(colorFor(m));
+            p.drawEllipse(QPointF(x, y + 7), kMarkRadius + 0.5, kMarkRadius + 0.5);
+            p.setPen(pal.color(QPalette::Text));
+            QRectF r(x + 8, y, 200, 14);
+            p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, it.text);
+            x += 16 + p.fontMetrics().horizontalAdvance(it.text) + 14;
         }
     }
 

@@ -22,6 +22,9 @@ public:
     QSize minimumSizeHint() const override { return {300, 120}; }
 
     const TimeCoords& coords() const { return m_coords; }
+    // Where the mark for `where` is drawn, if its lane is shown (for tests and hit checks).
+    std::optional<QPointF> markPosition(LineRef where) const;
+    std::optional<LineRef> selectedLine() const { return m_selected; }
 
 public slots:
     void fitAll();

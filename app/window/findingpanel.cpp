@@ -93,13 +93,14 @@ QString FindingPanel::renderHtml(const Analysis& a)
         h += QStringLiteral("<p><b>%1</b></p>").arg(esc(f->summary));
         h += QStringLiteral("<p>%1</p>").arg(esc(e.quickAnswer));
 
-        h += QStringLiteral("<h3>Evidence</h3><table>");
+        h += QStringLiteral("<h3>Evidence</h3>");
         for (const auto& x : f->evidence) {
-            h += QStringLiteral("<tr><td><b>%1</b><br>%2</td><td><div class='ev'>%3</div><div>%4</div></td></tr>")
-                     .arg(esc(x.label), where(a, x.where), escView(a.text(x.where)),
-                          x.note.empty() ? QString() : QStringLiteral("<span class='small'>%1</span>").arg(esc(x.note)));
+            h += QStringLiteral("<p style='margin:6px 0 1px 0'><b>%1</b> &nbsp;%2 &nbsp;<span class='small'>%3</span></p>"
+                                "<div class='ev'>%4</div>")
+                     .arg(esc(x.label), where(a, x.where), esc(a.process(x.process).label()), escView(a.text(x.where)));
+            if (!x.note.empty())
+                h += QStringLiteral("<div class='small'>%1</div>").arg(esc(x.note));
         }
-        h += QStringLiteral("</table>");
 
         h += QStringLiteral("<h3>Symptoms</h3><table>");
         for (const auto& s : f->symptoms) {

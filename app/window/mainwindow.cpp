@@ -238,7 +238,7 @@ QWidget* MainWindow::buildInvestigation()
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 3);
     split->setStretchFactor(2, 2);
-    split->setSizes({250, 720, 430});
+    split->setSizes({330, 660, 410});
     return split;
 }
 
@@ -353,12 +353,12 @@ void MainWindow::fillRanks()
         auto* rank = new QStandardItem(p.rank ? tr("rank %1").arg(*p.rank) : tr("unknown"));
         rank->setData(p.id.value, ProcessRole);
         if (init && init->process == p.id) {
-            rank->setText(rank->text() + tr("  ◆ initiating"));
+            rank->setText(rank->text() + tr(" ◆ initiating"));
             rank->setForeground(QColor(180, 20, 30));
         } else {
             for (const auto& f : a.findings)
                 if (f.role == Role::Collateral && std::find(f.processes.begin(), f.processes.end(), p.id) != f.processes.end()) {
-                    rank->setText(rank->text() + tr("  ● collateral"));
+                    rank->setText(rank->text() + tr(" ● collateral"));
                     rank->setForeground(QColor(190, 110, 0));
                     break;
                 }

@@ -1,3 +1,6 @@
+#include "cli/cli.h"
+#include "window/mainwindow.h"
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -5,10 +8,8 @@
 #include <QMessageBox>
 #include <QTimer>
 
-#include "cli/cli.h"
-#include "window/mainwindow.h"
-
-namespace {
+namespace
+{
 
 int runWindow(int argc, char** argv)
 {
@@ -19,10 +20,12 @@ int runWindow(int argc, char** argv)
 
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral("Offline investigator for failed distributed-training jobs."));
-    p.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Folders, files or archives to open."), QStringLiteral("[PATH...]"));
-    QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                  QStringLiteral("After loading, save a picture of the window to FILE and quit."),
-                                  QStringLiteral("FILE"));
+    p.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Folders, files or archives to open."),
+                            QStringLiteral("[PATH...]"));
+    QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("After loading, save a picture of the window to FILE and quit."),
+        QStringLiteral("FILE"));
     QCommandLineOption sample(QStringLiteral("sample"), QStringLiteral("Open the bundled sample incident."));
     p.addOptions({screenshot, sample});
     p.process(app);
@@ -30,7 +33,8 @@ int runWindow(int argc, char** argv)
     auto enc = rl::loadEncyclopedia(rl::resourcesDir() + "/encyclopedia");
     if (!enc) {
         QMessageBox::critical(nullptr, QStringLiteral("Rankline"),
-                              QStringLiteral("Cannot load the encyclopedia: %1").arg(QString::fromStdString(enc.error().message())));
+                              QStringLiteral("Cannot load the encyclopedia: %1")
+                                  .arg(QString::fromStdString(enc.error().message())));
         return 3;
     }
     rl::MainWindow window(std::make_shared<const rl::Encyclopedia>(std::move(*enc)));

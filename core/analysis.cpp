@@ -1,5 +1,8 @@
 #include "analysis.h"
 
+#include "engine/engine.h"
+#include "engine/scanner.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -9,12 +12,10 @@
 #include <thread>
 #include <unistd.h>
 
-#include "engine/engine.h"
-#include "engine/scanner.h"
-
 namespace fs = std::filesystem;
 
-namespace rl {
+namespace rl
+{
 
 std::string Process::label() const
 {
@@ -84,7 +85,8 @@ std::string resourcesDir()
 #endif
 }
 
-namespace {
+namespace
+{
 
 // A process as a source sees it before processes are merged across the bundle.
 struct LocalKey {
@@ -115,7 +117,8 @@ int yearHint(const Source& s)
     for (std::uint32_t i = 0; i < n; ++i) {
         std::string_view l = s.line(i);
         for (std::size_t pos = 0; pos + 4 < l.size() && pos < 64; ++pos) {
-            if (l[pos] >= '1' && l[pos] <= '2' && pos + 10 <= l.size() && l[pos + 4] == '-' && l[pos + 7] == '-') {
+            if (l[pos] >= '1' && l[pos] <= '2' && pos + 10 <= l.size() && l[pos + 4] == '-' &&
+                l[pos + 7] == '-') {
                 int y = 0;
                 bool ok = true;
                 for (int k = 0; k < 4; ++k) {
@@ -240,8 +243,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         std::uint64_t totalBytes = 0;
         for (const auto& s : a.sources)
             totalBytes += s.size;
-        unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-        threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, a.sources.size())));
+        unsigned threads =
+            options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+        threads =
+            static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, a.sources.size())));
         auto work = [&] {
             for (std::size_t i; (i = next.fetch_add(1)) < a.sources.size();) {
                 if (progress.isCancelled())
@@ -519,7 +524,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         }
         for (std::uint32_t i = 0; i < a.lines[s].size(); ++i) {
             const LineInfo& li = a.lines[s][i];
-            if (hasSymptom[i] || (li.level != Level::Warn && li.level != Level::Error && li.level != Level::Fatal))
+            if (hasSymptom[i] ||
+                (li.level != Level::Warn && li.level != Level::Error && li.level != Level::Fatal))
                 continue;
             Event e;
             e.where = {sid, i};

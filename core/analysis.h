@@ -3,6 +3,13 @@
 //   bundle -> sources -> line index -> events -> timeline -> findings
 // Both front ends read it; nothing in it changes after analyze() returns.
 
+#include "bundle/bundle.h"
+#include "encyclopedia/encyclopedia.h"
+#include "parse/line_parser.h"
+#include "probe/nccl_probe.h"
+#include "util/strong_id.h"
+#include "util/version.h"
+
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -12,14 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "bundle/bundle.h"
-#include "encyclopedia/encyclopedia.h"
-#include "parse/line_parser.h"
-#include "probe/nccl_probe.h"
-#include "util/strong_id.h"
-#include "util/version.h"
-
-namespace rl {
+namespace rl
+{
 
 constexpr std::int64_t kTimeUnknownLo = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t kTimeUnknownHi = std::numeric_limits<std::int64_t>::max();
@@ -123,15 +124,15 @@ struct Finding {
     int entry = -1;
     Role role = Role::Context;
     double confidence = 0;
-    ProcessId process;                 // the process the finding is about (the earliest reporter)
-    std::vector<ProcessId> processes;  // every process that showed it
-    LineRef anchor;                    // the line that makes it a finding
+    ProcessId process;                // the process the finding is about (the earliest reporter)
+    std::vector<ProcessId> processes; // every process that showed it
+    LineRef anchor;                   // the line that makes it a finding
     TimeInterval time;
     std::vector<Evidence> evidence;
     std::vector<ChecklistResult> checklist;
     std::vector<SymptomResult> symptoms;
-    std::string summary;               // one sentence for people
-    std::string connectVerdict;        // connect entries: refused / timed-out / undecided
+    std::string summary;        // one sentence for people
+    std::string connectVerdict; // connect entries: refused / timed-out / undecided
     // Connect entries: the last line the failing process logged before the connect began; the
     // unlogged first attempt happened between it and the abort.
     std::optional<LineRef> connectPhaseStart;
@@ -165,9 +166,9 @@ struct Analysis {
     std::vector<Skipped> skipped;
     std::vector<std::vector<LineInfo>> lines; // per source
     std::vector<Process> processes;
-    std::vector<Event> events;       // sorted by time (anchor), then by position
-    std::vector<LineRef> merged;     // every line, in merged chronological order
-    std::vector<Finding> findings;   // best first
+    std::vector<Event> events;             // sorted by time (anchor), then by position
+    std::vector<LineRef> merged;           // every line, in merged chronological order
+    std::vector<Finding> findings;         // best first
     std::optional<std::size_t> initiating; // index into findings
     NcclVersions nccl;
     std::shared_ptr<const Encyclopedia> encyclopedia;
@@ -199,12 +200,14 @@ struct ProgressSink {
 
 // Runs the whole pipeline over an already-read bundle. Returns null only when cancelled.
 std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Encyclopedia> encyclopedia,
-                                        const AnalyzeOptions& options = {}, const ProgressSink& progress = {});
+                                        const AnalyzeOptions& options = {},
+                                        const ProgressSink& progress = {});
 
 // Convenience: read the paths, then analyze.
 std::shared_ptr<const Analysis> analyzePaths(const std::vector<std::string>& paths,
                                              std::shared_ptr<const Encyclopedia> encyclopedia,
-                                             const AnalyzeOptions& options = {}, const ProgressSink& progress = {});
+                                             const AnalyzeOptions& options = {},
+                                             const ProgressSink& progress = {});
 
 // Where Rankline's data files are: $RANKLINE_RESOURCES, <exe>/../share/rankline, or the source tree.
 std::string resourcesDir();

@@ -1,5 +1,10 @@
 #include "cli/cli.h"
 
+#include "analysis.h"
+#include "bundle/bundle.h"
+#include "probe/nccl_probe.h"
+#include "report/diagnosis_report.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -7,22 +12,23 @@
 #include <iostream>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "bundle/bundle.h"
-#include "probe/nccl_probe.h"
-#include "report/diagnosis_report.h"
+namespace rl::cli
+{
 
-namespace rl::cli {
+namespace
+{
 
-namespace {
-
-void printErr(const QString& s) { std::fprintf(stderr, "%s\n", s.toLocal8Bit().constData()); }
+void printErr(const QString& s)
+{
+    std::fprintf(stderr, "%s\n", s.toLocal8Bit().constData());
+}
 
 std::shared_ptr<const Encyclopedia> loadEntries()
 {
     auto enc = loadEncyclopedia(resourcesDir() + "/encyclopedia");
     if (!enc) {
-        printErr(QStringLiteral("rankline: cannot load the encyclopedia: %1").arg(QString::fromStdString(enc.error().message())));
+        printErr(QStringLiteral("rankline: cannot load the encyclopedia: %1")
+                     .arg(QString::fromStdString(enc.error().message())));
         return nullptr;
     }
     return std::make_shared<const Encyclopedia>(std::move(*enc));
@@ -36,7 +42,8 @@ ProgressSink terminalProgress()
         sink.report = [](const std::string& stage, std::uint64_t done, std::uint64_t total) {
             int pct = total ? static_cast<int>(done * 100 / total) : 100;
             int bars = pct / 4;
-            std::fprintf(stderr, "\r%-8s [%-25s] %3d%%", stage.c_str(), std::string(static_cast<std::size_t>(bars), '#').c_str(), pct);
+            std::fprintf(stderr, "\r%-8s [%-25s] %3d%%", stage.c_str(),
+                         std::string(static_cast<std::size_t>(bars), '#').c_str(), pct);
             if (stage == "done")
                 std::fprintf(stderr, "\r%60s\r", "");
             std::fflush(stderr);
@@ -51,17 +58,21 @@ int diagnose(const QStringList& args)
     p.setApplicationDescription(QStringLiteral("Diagnose a failed distributed-training job from its logs."));
     p.addHelpOption();
     p.addPositionalArgument(QStringLiteral("diagnose"), QStringLiteral("the sub-command"));
-    p.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Log files, folders or archives; - reads standard input."),
+    p.addPositionalArgument(QStringLiteral("paths"),
+                            QStringLiteral("Log files, folders or archives; - reads standard input."),
                             QStringLiteral("PATH..."));
     QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON object on stdout."));
-    QCommandLineOption noProbe(QStringLiteral("no-local-nccl"), QStringLiteral("Do not look for this machine's libnccl.so.2."));
-    QCommandLineOption lib(QStringLiteral("nccl-lib"), QStringLiteral("Probe this NCCL library instead of libnccl.so.2."),
+    QCommandLineOption noProbe(QStringLiteral("no-local-nccl"),
+                               QStringLiteral("Do not look for this machine's libnccl.so.2."));
+    QCommandLineOption lib(QStringLiteral("nccl-lib"),
+                           QStringLiteral("Probe this NCCL library instead of libnccl.so.2."),
                            QStringLiteral("path"));
     p.addOptions({json, noProbe, lib});
     p.process(args);
     QStringList paths = p.positionalArguments().mid(1);
     if (paths.isEmpty()) {
-        printErr(QStringLiteral("rankline diagnose: no PATH given\nusage: rankline diagnose PATH... [--json]"));
+        printErr(
+            QStringLiteral("rankline diagnose: no PATH given\nusage: rankline diagnose PATH... [--json]"));
         return 2;
     }
     auto enc = loadEntries();
@@ -92,7 +103,8 @@ int diagnose(const QStringList& args)
     for (std::size_t i = 0; i < bundle.sources.size(); ++i)
         bundle.sources[i].id = SourceId(static_cast<std::uint32_t>(i));
     for (const auto& s : bundle.skipped)
-        printErr(QStringLiteral("rankline: skipped %1: %2").arg(QString::fromStdString(s.file), QString::fromStdString(s.reason)));
+        printErr(QStringLiteral("rankline: skipped %1: %2")
+                     .arg(QString::fromStdString(s.file), QString::fromStdString(s.reason)));
     if (bundle.sources.empty()) {
         printErr(QStringLiteral("rankline diagnose: nothing could be read from the given paths"));
         return 1;
@@ -109,25 +121,62 @@ int probe(const QStringList& args)
     p.setApplicationDescription(QStringLiteral("Print what this machine's NCCL library is."));
     p.addHelpOption();
     p.addPositionalArgument(QStringLiteral("probe"), QStringLiteral("the sub-command"));
-    QCommandLineOption lib(QStringLiteral("nccl-lib"), QStringLiteral("Library path or soname to load."), QStringLiteral("path"),
-                           QStringLiteral("libnccl.so.2"));
+    QCommandLineOption lib(QStringLiteral("nccl-lib"), QStringLiteral("Library path or soname to load."),
+                           QStringLiteral("path"), QStringLiteral("libnccl.so.2"));
     QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
     p.addOptions({lib, json});
     p.process(args);
     NcclProbeResult r = probeNccl(p.value(lib).toStdString());
     if (p.isSet(json)) {
         if (r.found)
-            std::printf("{\"nccl\": {\"version\": \"%s\", \"code\": %d, \"path\": \"%s\"}}\n", r.version.toString().c_str(), r.code,
-                        r.path.c_str());
+            std::printf("{\"nccl\": {\"version\": \"%s\", \"code\": %d, \"path\": \"%s\"}}\n",
+                        r.version.toString().c_str(), r.code, r.path.c_str());
         else
             std::printf("{\"nccl\": null}\n");
     } else if (r.found) {
-        std::printf("NCCL %s (code %d)\n  library: %s\n", r.version.toString().c_str(), r.code, r.path.c_str());
+        std::printf("NCCL %s (code %d)\n  library: %s\n", r.version.toString().c_str(), r.code,
+                    r.path.c_str());
         bool fixed = r.version >= Version{2, 24, 3};
-        std::printf("  connect-abort retry fix (2.24.3): %s\n", fixed ? "present" : "absent (2.16.2–2.23.4 mask connect errors)");
+        std::printf("  connect-abort retry fix (2.24.3): %s\n",
+                    fixed ? "present" : "absent (2.16.2–2.23.4 mask connect errors)");
     } else {
         std::printf("NCCL: no library found (%s)\n", r.error.c_str());
     }
+    return 0;
+}
+
+int encyclopedia(const QStringList& args)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(
+        QStringLiteral("Load and self-check encyclopedia entries: every fingerprint compiles, "
+                       "matches each of its samples, and every related id exists."));
+    p.addHelpOption();
+    p.addPositionalArgument(QStringLiteral("encyclopedia"), QStringLiteral("the sub-command"));
+    p.addPositionalArgument(QStringLiteral("dir"),
+                            QStringLiteral("Folder of <id>.json entries (default: the installed one)."),
+                            QStringLiteral("[DIR]"));
+    QCommandLineOption list(QStringLiteral("list"), QStringLiteral("List the entries."));
+    p.addOption(list);
+    p.process(args);
+    const QStringList pos = p.positionalArguments();
+    std::string dir = pos.size() > 1 ? pos.at(1).toStdString() : resourcesDir() + "/encyclopedia";
+    auto enc = loadEncyclopedia(dir);
+    if (!enc) {
+        printErr(
+            QStringLiteral("rankline encyclopedia: %1").arg(QString::fromStdString(enc.error().message())));
+        return 1;
+    }
+    std::size_t symptoms = 0, samples = 0;
+    for (const auto& e : enc->entries) {
+        symptoms += e.symptoms.size();
+        for (const auto& s : e.symptoms)
+            samples += s.samples.size();
+        if (p.isSet(list))
+            std::printf("%-32s %-18s %s\n", e.id.c_str(), e.category.c_str(), e.title.c_str());
+    }
+    std::printf("%zu entries, %zu symptoms, %zu samples: all fingerprints compile and match their samples\n",
+                enc->entries.size(), symptoms, samples);
     return 0;
 }
 
@@ -138,8 +187,9 @@ bool isSubcommand(const QStringList& args)
     if (args.size() < 2)
         return false;
     const QString& c = args.at(1);
-    return c == QLatin1String("diagnose") || c == QLatin1String("probe") || c == QLatin1String("--help") || c == QLatin1String("-h") || c == QLatin1String("--version") ||
-           c == QLatin1String("-v");
+    return c == QLatin1String("diagnose") || c == QLatin1String("probe") ||
+           c == QLatin1String("encyclopedia") || c == QLatin1String("--help") || c == QLatin1String("-h") ||
+           c == QLatin1String("--version") || c == QLatin1String("-v");
 }
 
 int run(const QStringList& args)
@@ -149,6 +199,8 @@ int run(const QStringList& args)
         return diagnose(args);
     if (c == QLatin1String("probe"))
         return probe(args);
+    if (c == QLatin1String("encyclopedia"))
+        return encyclopedia(args);
     if (c == QLatin1String("--version") || c == QLatin1String("-v")) {
         std::printf("rankline %s\n", RANKLINE_VERSION);
         return 0;
@@ -156,6 +208,7 @@ int run(const QStringList& args)
     std::printf("Usage: rankline [PATH...]            open the window (on PATH if given)\n"
                 "       rankline diagnose PATH... [--json] [--no-local-nccl] [--nccl-lib PATH]\n"
                 "       rankline probe [--json] [--nccl-lib PATH]\n"
+                "       rankline encyclopedia [DIR] [--list]   check encyclopedia entries\n"
                 "       rankline --version\n");
     return 0;
 }

@@ -2,7 +2,8 @@
 
 #include <QStringList>
 
-namespace rl::cli {
+namespace rl::cli
+{
 
 // True when argv names a headless sub-command (diagnose, probe, report).
 bool isSubcommand(const QStringList& args);

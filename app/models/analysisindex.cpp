@@ -2,7 +2,8 @@
 
 #include <QDateTime>
 
-namespace rl {
+namespace rl
+{
 
 AnalysisIndex::AnalysisIndex(std::shared_ptr<const Analysis> analysis) : m_analysis(std::move(analysis))
 {
@@ -45,7 +46,10 @@ QString AnalysisIndex::evidenceLabel(LineRef where) const
     return it == m_evidence.end() ? QString() : it->second;
 }
 
-bool AnalysisIndex::isCollateral(LineRef where) const { return m_collateral.count(where) > 0; }
+bool AnalysisIndex::isCollateral(LineRef where) const
+{
+    return m_collateral.count(where) > 0;
+}
 
 QString AnalysisIndex::formatTime(std::int64_t us, bool withDate)
 {

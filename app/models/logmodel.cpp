@@ -5,9 +5,11 @@
 #include <QFont>
 #include <QFontDatabase>
 
-namespace rl {
+namespace rl
+{
 
-namespace {
+namespace
+{
 // Very long lines are shown cut, with a marker; the full text stays in the file.
 constexpr int kMaxShownChars = 4000;
 } // namespace
@@ -21,7 +23,10 @@ void LogModel::setIndex(std::shared_ptr<const AnalysisIndex> index)
     endResetModel();
 }
 
-LineRef LogModel::lineAt(int row) const { return m_index->analysis().merged[static_cast<std::size_t>(row)]; }
+LineRef LogModel::lineAt(int row) const
+{
+    return m_index->analysis().merged[static_cast<std::size_t>(row)];
+}
 
 int LogModel::rowCount(const QModelIndex& parent) const
 {
@@ -30,7 +35,10 @@ int LogModel::rowCount(const QModelIndex& parent) const
     return static_cast<int>(m_index->analysis().merged.size());
 }
 
-int LogModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int LogModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant LogModel::data(const QModelIndex& index, int role) const
 {
@@ -53,8 +61,10 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
             if (li.timeSource == TimeSource::Inferred)
                 return role == Qt::ToolTipRole
                            ? QStringLiteral("No timestamp on this line; it lies between %1 and %2")
-                                 .arg(li.time.knownLo() ? AnalysisIndex::formatTime(li.time.lo) : QStringLiteral("?"),
-                                      li.time.knownHi() ? AnalysisIndex::formatTime(li.time.hi) : QStringLiteral("?"))
+                                 .arg(li.time.knownLo() ? AnalysisIndex::formatTime(li.time.lo)
+                                                        : QStringLiteral("?"),
+                                      li.time.knownHi() ? AnalysisIndex::formatTime(li.time.hi)
+                                                        : QStringLiteral("?"))
                            : QStringLiteral("~") + t;
             return t;
         }
@@ -65,10 +75,13 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
         case LevelColumn:
             return QString::fromLatin1(levelName(li.level));
         case SourceColumn:
-            return QStringLiteral("%1:%2").arg(QString::fromStdString(a.source(ref.source).displayPath)).arg(ref.line + 1);
+            return QStringLiteral("%1:%2")
+                .arg(QString::fromStdString(a.source(ref.source).displayPath))
+                .arg(ref.line + 1);
         case TextColumn: {
             std::string_view t = a.text(ref);
-            QString s = QString::fromUtf8(t.data(), static_cast<qsizetype>(std::min<std::size_t>(t.size(), kMaxShownChars)));
+            QString s = QString::fromUtf8(
+                t.data(), static_cast<qsizetype>(std::min<std::size_t>(t.size(), kMaxShownChars)));
             if (t.size() > kMaxShownChars)
                 s += QStringLiteral(" … [line cut at %1 of %2 bytes]").arg(kMaxShownChars).arg(t.size());
             return s;
@@ -96,8 +109,7 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
             return QBrush(QColor(90, 90, 90));
         return {};
     }
-    if (role == Qt::FontRole && index.column() == TextColumn)
-    {
+    if (role == Qt::FontRole && index.column() == TextColumn) {
         static const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
         return mono;
     }

@@ -2,14 +2,16 @@
 // Every line of the bundle in merged chronological order. Text is read from the source's memory
 // map when a row is painted, so the model holds no copy of the log.
 
+#include "models/analysisindex.h"
+
 #include <QAbstractTableModel>
 #include <memory>
 
-#include "models/analysisindex.h"
+namespace rl
+{
 
-namespace rl {
-
-class LogModel final : public QAbstractTableModel {
+class LogModel final : public QAbstractTableModel
+{
     Q_OBJECT
 public:
     enum Column { TimeColumn, RankColumn, HostColumn, LevelColumn, SourceColumn, TextColumn, ColumnCount };

@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace rl {
+namespace rl
+{
 
-class TimeCoords {
+class TimeCoords
+{
 public:
     TimeCoords() = default;
     // A zero or negative width, or an empty range, still maps (everything to x = 0).

@@ -10,9 +10,11 @@
 #include <algorithm>
 #include <cmath>
 
-namespace rl {
+namespace rl
+{
 
-namespace {
+namespace
+{
 constexpr double kMarkRadius = 3.5;
 
 QString ellipsize(std::string_view s, int max = 220)
@@ -65,7 +67,8 @@ void TimelineWidget::rebuildLanes()
             count += p.host == h;
         header.label = QStringLiteral("%1  ·  %2").arg(header.host).arg(count);
         m_lanes.push_back(header);
-        bool collapsed = std::find(m_collapsedHosts.begin(), m_collapsedHosts.end(), header.host) != m_collapsedHosts.end();
+        bool collapsed = std::find(m_collapsedHosts.begin(), m_collapsedHosts.end(), header.host) !=
+                         m_collapsedHosts.end();
         if (collapsed)
             continue;
         for (const auto& p : a.processes) {
@@ -74,9 +77,10 @@ void TimelineWidget::rebuildLanes()
             Lane lane;
             lane.process = p.id;
             lane.host = header.host;
-            lane.label = p.rank ? tr("rank %1").arg(*p.rank)
-                                : QString::fromStdString(p.pid >= 0 ? "pid " + std::to_string(p.pid)
-                                                                    : a.source(p.sources.front()).displayPath);
+            lane.label = p.rank
+                             ? tr("rank %1").arg(*p.rank)
+                             : QString::fromStdString(p.pid >= 0 ? "pid " + std::to_string(p.pid)
+                                                                 : a.source(p.sources.front()).displayPath);
             laneOfProcess[p.id.value] = m_lanes.size();
             m_lanes.push_back(lane);
         }
@@ -153,7 +157,8 @@ void TimelineWidget::setSelectedLine(LineRef where)
     if (m_index) {
         std::int64_t pos = m_index->axisPos(where);
         if (!m_coords.visible(pos))
-            setCoords(TimeCoords(pos - m_coords.duration() / 2, pos + m_coords.duration() / 2, m_coords.width()));
+            setCoords(
+                TimeCoords(pos - m_coords.duration() / 2, pos + m_coords.duration() / 2, m_coords.width()));
     }
     update();
 }
@@ -197,7 +202,8 @@ const TimelineWidget::Mark* TimelineWidget::markAt(QPointF pos) const
     const auto& marks = m_lanes[static_cast<std::size_t>(lane)].marks;
     // Nearest mark within a few pixels; lower_bound on time, then look both ways.
     std::int64_t t = m_coords.toTime(pos.x() - laneAreaLeft());
-    auto it = std::lower_bound(marks.begin(), marks.end(), t, [](const Mark& m, std::int64_t v) { return m.pos < v; });
+    auto it = std::lower_bound(marks.begin(), marks.end(), t,
+                               [](const Mark& m, std::int64_t v) { return m.pos < v; });
     const Mark* best = nullptr;
     double bestD = 6;
     for (auto j = it; j != marks.end() && xOf(j->pos) - pos.x() < bestD; ++j) {
@@ -262,12 +268,14 @@ void TimelineWidget::paintEvent(QPaintEvent*)
             p.fillRect(row, pal.alternateBase());
             p.setFont(headerFont);
             p.setPen(pal.color(QPalette::Text));
-            bool collapsed = std::find(m_collapsedHosts.begin(), m_collapsedHosts.end(), lane.host) != m_collapsedHosts.end();
+            bool collapsed = std::find(m_collapsedHosts.begin(), m_collapsedHosts.end(), lane.host) !=
+                             m_collapsedHosts.end();
             p.drawText(QRectF(6, y, width() - 12, laneHeight()), Qt::AlignVCenter | Qt::AlignLeft,
                        (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + lane.label);
             continue;
         }
-        if (m_index->analysis().initiatingFinding() && m_index->analysis().initiatingFinding()->process == lane.process)
+        if (m_index->analysis().initiatingFinding() &&
+            m_index->analysis().initiatingFinding()->process == lane.process)
             p.fillRect(row, QColor(255, 235, 235));
         p.setFont(labelFont);
         p.setPen(pal.color(QPalette::Text));
@@ -296,7 +304,9 @@ void TimelineWidget::paintEvent(QPaintEvent*)
             label = AnalysisIndex::formatTime(t);
             if (init) {
                 double rel = static_cast<double>(t - ref) / 1e6;
-                label += QStringLiteral("  (%1%2 s)").arg(rel >= 0 ? QStringLiteral("+") : QString()).arg(rel, 0, 'g', 4);
+                label += QStringLiteral("  (%1%2 s)")
+                             .arg(rel >= 0 ? QStringLiteral("+") : QString())
+                             .arg(rel, 0, 'g', 4);
             }
         } else {
             label = tr("line %1").arg(t);
@@ -327,7 +337,8 @@ void TimelineWidget::paintEvent(QPaintEvent*)
             p.setPen(Qt::NoPen);
             p.setBrush(colorFor(*m));
             if (m->weight >= 5) {
-                QPolygonF diamond({QPointF(x, cy - r - 1), QPointF(x + r + 1, cy), QPointF(x, cy + r + 1), QPointF(x - r - 1, cy)});
+                QPolygonF diamond({QPointF(x, cy - r - 1), QPointF(x + r + 1, cy), QPointF(x, cy + r + 1),
+                                   QPointF(x - r - 1, cy)});
                 p.drawPolygon(diamond);
             } else {
                 p.drawEllipse(QPointF(x, cy), r, r);
@@ -417,7 +428,8 @@ void TimelineWidget::paintEvent(QPaintEvent*)
             }
             if (later > 0) {
                 p.setPen(QColor(190, 110, 0));
-                p.drawText(QRectF(right - 260, cy - laneHeight() / 2, 256, laneHeight()), Qt::AlignRight | Qt::AlignVCenter,
+                p.drawText(QRectF(right - 260, cy - laneHeight() / 2, 256, laneHeight()),
+                           Qt::AlignRight | Qt::AlignVCenter,
                            tr("%n more collateral report(s) later →", nullptr, later));
             }
         }
@@ -432,8 +444,11 @@ void TimelineWidget::paintEvent(QPaintEvent*)
         const struct {
             int weight;
             QString text;
-        } items[] = {{5, tr("initiating evidence")}, {4, tr("collateral")}, {3, tr("error / traceback")},
-                     {2, tr("WARN")}, {1, tr("other event")}};
+        } items[] = {{5, tr("initiating evidence")},
+                     {4, tr("collateral")},
+                     {3, tr("error / traceback")},
+                     {2, tr("WARN")},
+                     {1, tr("other event")}};
         for (const auto& it : items) {
             Mark m{0, {}, 0, it.weight};
             p.setPen(Qt::NoPen);
@@ -467,13 +482,15 @@ bool TimelineWidget::event(QEvent* ev)
             const Analysis& a = m_index->analysis();
             const LineInfo& li = a.info(m->where);
             QString label = m_index->evidenceLabel(m->where);
-            QString when = li.time.known() && m_index->hasTime() ? AnalysisIndex::formatTime(m_index->axisPos(m->where))
-                                                                 : QString();
+            QString when = li.time.known() && m_index->hasTime()
+                               ? AnalysisIndex::formatTime(m_index->axisPos(m->where))
+                               : QString();
             QString text = QStringLiteral("%1  %2:%3\n%4%5")
                                .arg(QString::fromStdString(a.process(li.process).label()),
                                     QString::fromStdString(a.source(m->where.source).displayPath))
                                .arg(m->where.line + 1)
-                               .arg(when.isEmpty() ? QString() : when + QStringLiteral("  "), ellipsize(a.text(m->where)));
+                               .arg(when.isEmpty() ? QString() : when + QStringLiteral("  "),
+                                    ellipsize(a.text(m->where)));
             if (!label.isEmpty())
                 text += QStringLiteral("\n[%1]").arg(label);
             QToolTip::showText(help->globalPos(), text, this);
@@ -491,7 +508,8 @@ void TimelineWidget::wheelEvent(QWheelEvent* event)
     if (steps == 0)
         return;
     double factor = std::pow(0.8, steps);
-    setCoords(m_coords.zoomed(factor, event->position().x() - laneAreaLeft(), m_index && m_index->hasTime() ? 1000 : 2));
+    setCoords(m_coords.zoomed(factor, event->position().x() - laneAreaLeft(),
+                              m_index && m_index->hasTime() ? 1000 : 2));
     event->accept();
 }
 
@@ -542,7 +560,10 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* event)
     }
 }
 
-void TimelineWidget::mouseDoubleClickEvent(QMouseEvent*) { fitAll(); }
+void TimelineWidget::mouseDoubleClickEvent(QMouseEvent*)
+{
+    fitAll();
+}
 
 void TimelineWidget::keyPressEvent(QKeyEvent* event)
 {

@@ -3,16 +3,18 @@
 // finding's evidence is emphasised and linked by an arrow from the earliest connect failure to the
 // aborted retry, and on to the collateral reports that point at it.
 
+#include "models/analysisindex.h"
+#include "timeline/timecoords.h"
+
 #include <QWidget>
 #include <memory>
 #include <vector>
 
-#include "models/analysisindex.h"
-#include "timeline/timecoords.h"
+namespace rl
+{
 
-namespace rl {
-
-class TimelineWidget final : public QWidget {
+class TimelineWidget final : public QWidget
+{
     Q_OBJECT
 public:
     explicit TimelineWidget(QWidget* parent = nullptr);

@@ -2,14 +2,20 @@
 
 #include <QUrl>
 
-namespace rl {
+namespace rl
+{
 
-namespace {
+namespace
+{
 
-QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+QString esc(const std::string& s)
+{
+    return QString::fromStdString(s).toHtmlEscaped();
+}
 QString escView(std::string_view s)
 {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(std::min<std::size_t>(s.size(), 2000))).toHtmlEscaped();
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(std::min<std::size_t>(s.size(), 2000)))
+        .toHtmlEscaped();
 }
 
 QString where(const Analysis& a, LineRef r)
@@ -71,21 +77,24 @@ void FindingPanel::setIndex(std::shared_ptr<const AnalysisIndex> index)
 QString FindingPanel::renderHtml(const Analysis& a)
 {
     QString h;
-    h += QStringLiteral("<style>h2{margin:2px 0 4px 0} h3{margin:12px 0 4px 0;color:#333} "
-                        ".small{color:#555} .ev{font-family:monospace;white-space:pre-wrap;background:#f6f6f6} "
-                        "td{padding:2px 6px 2px 0;vertical-align:top} .badge{color:white;background:#b42318;padding:1px 4px}"
-                        "</style>");
+    h += QStringLiteral(
+        "<style>h2{margin:2px 0 4px 0} h3{margin:12px 0 4px 0;color:#333} "
+        ".small{color:#555} .ev{font-family:monospace;white-space:pre-wrap;background:#f6f6f6} "
+        "td{padding:2px 6px 2px 0;vertical-align:top} .badge{color:white;background:#b42318;padding:1px 4px}"
+        "</style>");
     const Finding* f = a.initiatingFinding();
     if (!f && !a.findings.empty())
         f = &a.findings.front();
     if (!f) {
-        h += QStringLiteral("<h2>No known failure recognised</h2><p>None of the %1 encyclopedia entries matched the %2 lines "
+        h += QStringLiteral("<h2>No known failure recognised</h2><p>None of the %1 encyclopedia entries "
+                            "matched the %2 lines "
                             "read. Look at the merged log for the first WARN or traceback.</p>")
                  .arg(a.encyclopedia->entries.size())
                  .arg(a.totalLines);
     } else {
         const Entry& e = a.entry(f->entry);
-        h += QStringLiteral("<p><span class='badge'>%1</span> &nbsp;confidence %2 &nbsp;·&nbsp; <span class='small'>%3</span></p>")
+        h += QStringLiteral("<p><span class='badge'>%1</span> &nbsp;confidence %2 &nbsp;·&nbsp; <span "
+                            "class='small'>%3</span></p>")
                  .arg(QString::fromLatin1(roleName(f->role)).toUpper())
                  .arg(f->confidence, 0, 'f', 2)
                  .arg(esc(e.id));
@@ -95,9 +104,12 @@ QString FindingPanel::renderHtml(const Analysis& a)
 
         h += QStringLiteral("<h3>Evidence</h3>");
         for (const auto& x : f->evidence) {
-            h += QStringLiteral("<p style='margin:6px 0 1px 0'><b>%1</b> &nbsp;%2 &nbsp;<span class='small'>%3</span></p>"
-                                "<div class='ev'>%4</div>")
-                     .arg(esc(x.label), where(a, x.where), esc(a.process(x.process).label()), escView(a.text(x.where)));
+            h +=
+                QStringLiteral(
+                    "<p style='margin:6px 0 1px 0'><b>%1</b> &nbsp;%2 &nbsp;<span class='small'>%3</span></p>"
+                    "<div class='ev'>%4</div>")
+                    .arg(esc(x.label), where(a, x.where), esc(a.process(x.process).label()),
+                         escView(a.text(x.where)));
             if (!x.note.empty())
                 h += QStringLiteral("<div class='small'>%1</div>").arg(esc(x.note));
         }
@@ -114,7 +126,8 @@ QString FindingPanel::renderHtml(const Analysis& a)
         h += QStringLiteral("<h3>Confirmation checklist</h3><table>");
         for (const auto& c : f->checklist) {
             h += QStringLiteral("<tr><td>%1</td><td>%2<br><span class='small'>%3 %4</span></td></tr>")
-                     .arg(statusIcon(c.status), esc(c.text), esc(c.detail), c.line ? where(a, *c.line) : QString());
+                     .arg(statusIcon(c.status), esc(c.text), esc(c.detail),
+                          c.line ? where(a, *c.line) : QString());
         }
         h += QStringLiteral("</table>");
 
@@ -139,7 +152,8 @@ QString FindingPanel::renderHtml(const Analysis& a)
         for (auto pid : lv.processes)
             ranks << QString::fromStdString(a.process(pid).label());
         h += QStringLiteral("<tr><td>logs: <b>%1</b></td><td>%2 %3</td></tr>")
-                 .arg(esc(lv.version.toString()), ranks.join(QStringLiteral(", ")).toHtmlEscaped(), where(a, lv.firstLine));
+                 .arg(esc(lv.version.toString()), ranks.join(QStringLiteral(", ")).toHtmlEscaped(),
+                      where(a, lv.firstLine));
     }
     for (const auto& hint : a.nccl.hints)
         h += QStringLiteral("<tr><td>inferred: <b>%1</b></td><td>%2 %3</td></tr>")
@@ -162,7 +176,8 @@ QString FindingPanel::renderHtml(const Analysis& a)
             header = true;
         }
         h += QStringLiteral("<li><b>%1</b> (%2): %3 %4</li>")
-                 .arg(esc(a.entry(o.entry).title), QString::fromLatin1(roleName(o.role)), esc(o.summary), where(a, o.anchor));
+                 .arg(esc(a.entry(o.entry).title), QString::fromLatin1(roleName(o.role)), esc(o.summary),
+                      where(a, o.anchor));
     }
     if (header)
         h += QStringLiteral("</ul>");

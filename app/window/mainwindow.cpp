@@ -1,5 +1,9 @@
 #include "window/mainwindow.h"
 
+#include "models/logmodel.h"
+#include "timeline/timelinewidget.h"
+#include "window/findingpanel.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QDir>
@@ -27,13 +31,11 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "models/logmodel.h"
-#include "timeline/timelinewidget.h"
-#include "window/findingpanel.h"
+namespace rl
+{
 
-namespace rl {
-
-namespace {
+namespace
+{
 enum RankRoles { ProcessRole = Qt::UserRole + 1 };
 }
 
@@ -94,7 +96,8 @@ void MainWindow::buildMenus()
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    QAction* toFailure = view->addAction(tr("Zoom to &Failure"), this, [this] { m_timeline->zoomToInitiating(); });
+    QAction* toFailure =
+        view->addAction(tr("Zoom to &Failure"), this, [this] { m_timeline->zoomToInitiating(); });
     toFailure->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
     QAction* fit = view->addAction(tr("&Fit Whole Run"), this, [this] { m_timeline->fitAll(); });
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
@@ -106,12 +109,13 @@ void MainWindow::buildMenus()
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Rankline"), this, [this] {
         NcclProbeResult r = probeNccl();
-        QMessageBox::about(this, tr("About Rankline"),
-                           tr("<h3>Rankline %1</h3><p>Offline investigator for failed distributed-training jobs.</p>"
-                              "<p>Nothing you open leaves this machine.</p><p>Qt %2<br>Local NCCL: %3</p>")
-                               .arg(QStringLiteral(RANKLINE_VERSION), QString::fromLatin1(qVersion()),
-                                    r.found ? QString::fromStdString(r.version.toString() + " (" + r.path + ")")
-                                            : tr("not found")));
+        QMessageBox::about(
+            this, tr("About Rankline"),
+            tr("<h3>Rankline %1</h3><p>Offline investigator for failed distributed-training jobs.</p>"
+               "<p>Nothing you open leaves this machine.</p><p>Qt %2<br>Local NCCL: %3</p>")
+                .arg(QStringLiteral(RANKLINE_VERSION), QString::fromLatin1(qVersion()),
+                     r.found ? QString::fromStdString(r.version.toString() + " (" + r.path + ")")
+                             : tr("not found")));
     });
 }
 
@@ -122,10 +126,11 @@ QWidget* MainWindow::buildWelcome()
     outer->addStretch(2);
     auto* title = new QLabel(tr("<h1>Rankline</h1>"), w);
     title->setAlignment(Qt::AlignCenter);
-    auto* text = new QLabel(tr("Open the logs of a failed multi-GPU job: every rank on one time axis,<br>"
-                               "the failure that started it separated from the collateral, and what to do about it.<br>"
-                               "Everything stays on this machine."),
-                            w);
+    auto* text = new QLabel(
+        tr("Open the logs of a failed multi-GPU job: every rank on one time axis,<br>"
+           "the failure that started it separated from the collateral, and what to do about it.<br>"
+           "Everything stays on this machine."),
+        w);
     text->setAlignment(Qt::AlignCenter);
     auto* buttons = new QHBoxLayout;
     buttons->addStretch(1);
@@ -242,7 +247,10 @@ QWidget* MainWindow::buildInvestigation()
     return split;
 }
 
-void MainWindow::openSample() { openPaths({samplePath()}); }
+void MainWindow::openSample()
+{
+    openPaths({samplePath()});
+}
 
 void MainWindow::openPaths(const QStringList& paths)
 {
@@ -303,7 +311,8 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
     if (analysis->sources.empty()) {
         QString why;
         for (const auto& s : analysis->skipped)
-            why += QStringLiteral("\n• %1: %2").arg(QString::fromStdString(s.file), QString::fromStdString(s.reason));
+            why += QStringLiteral("\n• %1: %2")
+                       .arg(QString::fromStdString(s.file), QString::fromStdString(s.reason));
         QString msg = tr("Nothing could be read from %1.%2").arg(paths.join(QStringLiteral(", ")), why);
         m_status->setText(tr("Nothing could be read."));
         emit loadFailed(msg);
@@ -319,13 +328,15 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
     m_findings->setIndex(m_index);
     fillRanks();
     m_stack->setCurrentIndex(1);
-    QString title = paths.size() == 1 ? QFileInfo(paths.front()).fileName() : tr("%1 paths").arg(paths.size());
+    QString title =
+        paths.size() == 1 ? QFileInfo(paths.front()).fileName() : tr("%1 paths").arg(paths.size());
     setWindowTitle(tr("%1 — Rankline").arg(title));
-    m_status->setText(tr("%1 files · %2 lines · %3 processes%4")
-                          .arg(analysis->sources.size())
-                          .arg(analysis->totalLines)
-                          .arg(analysis->processes.size())
-                          .arg(analysis->skipped.empty() ? QString() : tr(" · %1 skipped").arg(analysis->skipped.size())));
+    m_status->setText(
+        tr("%1 files · %2 lines · %3 processes%4")
+            .arg(analysis->sources.size())
+            .arg(analysis->totalLines)
+            .arg(analysis->processes.size())
+            .arg(analysis->skipped.empty() ? QString() : tr(" · %1 skipped").arg(analysis->skipped.size())));
     if (const Finding* f = analysis->initiatingFinding())
         selectLine(f->anchor);
     emit analysisReady();
@@ -357,7 +368,8 @@ void MainWindow::fillRanks()
             rank->setForeground(QColor(180, 20, 30));
         } else {
             for (const auto& f : a.findings)
-                if (f.role == Role::Collateral && std::find(f.processes.begin(), f.processes.end(), p.id) != f.processes.end()) {
+                if (f.role == Role::Collateral &&
+                    std::find(f.processes.begin(), f.processes.end(), p.id) != f.processes.end()) {
                     rank->setText(rank->text() + tr(" ● collateral"));
                     rank->setForeground(QColor(190, 110, 0));
                     break;
@@ -378,7 +390,8 @@ void MainWindow::selectLine(LineRef where)
         return;
     int row = m_index->rowOf(where);
     QModelIndex idx = m_logModel->index(row, LogModel::TextColumn);
-    m_logView->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_logView->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect |
+                                                          QItemSelectionModel::Rows);
     m_logView->scrollTo(idx, QAbstractItemView::PositionAtCenter);
     m_timeline->setSelectedLine(where);
 }

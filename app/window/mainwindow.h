@@ -1,12 +1,12 @@
 #pragma once
 
+#include "analysis.h"
+#include "models/analysisindex.h"
+
 #include <QMainWindow>
 #include <QStringList>
 #include <atomic>
 #include <memory>
-
-#include "analysis.h"
-#include "models/analysisindex.h"
 
 class QLabel;
 class QProgressBar;
@@ -16,13 +16,15 @@ class QStandardItemModel;
 class QTableView;
 class QTreeView;
 
-namespace rl {
+namespace rl
+{
 
 class FindingPanel;
 class LogModel;
 class TimelineWidget;
 
-class MainWindow final : public QMainWindow {
+class MainWindow final : public QMainWindow
+{
     Q_OBJECT
 public:
     explicit MainWindow(std::shared_ptr<const Encyclopedia> encyclopedia, QWidget* parent = nullptr);

@@ -1,5 +1,7 @@
 #include "bundle/bundle.h"
 
+#include "util/mapped_file.h"
+
 #include <algorithm>
 #include <archive.h>
 #include <archive_entry.h>
@@ -8,15 +10,16 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "util/mapped_file.h"
-
 namespace fs = std::filesystem;
 
-namespace rl {
+namespace rl
+{
 
-namespace {
+namespace
+{
 
-class MappedBuffer final : public TextBuffer {
+class MappedBuffer final : public TextBuffer
+{
 public:
     explicit MappedBuffer(MappedFile f) : m_file(std::move(f)) {}
     std::string_view text() const override { return m_file.text(); }
@@ -25,7 +28,8 @@ private:
     MappedFile m_file;
 };
 
-class OwnedBuffer final : public TextBuffer {
+class OwnedBuffer final : public TextBuffer
+{
 public:
     explicit OwnedBuffer(std::string s) : m_text(std::move(s)) {}
     std::string_view text() const override { return m_text; }
@@ -50,7 +54,8 @@ bool endsWith(std::string_view s, std::string_view suffix)
 
 bool isArchiveName(std::string_view name)
 {
-    for (auto ext : {".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.zst", ".tzst", ".tar.bz2", ".tbz2", ".zip"})
+    for (auto ext :
+         {".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.zst", ".tzst", ".tar.bz2", ".tbz2", ".zip"})
         if (endsWith(name, ext))
             return true;
     return false;
@@ -68,7 +73,10 @@ struct Reader {
     const CancelFn& cancelled;
     Bundle& out;
 
-    void skip(std::string file, std::string reason) { out.skipped.push_back({std::move(file), std::move(reason)}); }
+    void skip(std::string file, std::string reason)
+    {
+        out.skipped.push_back({std::move(file), std::move(reason)});
+    }
 
     void addText(std::string path, std::string display, std::shared_ptr<const TextBuffer> buf)
     {
@@ -110,7 +118,8 @@ struct Reader {
                 break;
             outText.append(chunk, sizeof chunk - zs.avail_out);
             if (outText.size() > limits.maxExpandedBytes ||
-                static_cast<double>(outText.size()) > limits.maxExpansionRatio * static_cast<double>(compressed.size() + 4096)) {
+                static_cast<double>(outText.size()) >
+                    limits.maxExpansionRatio * static_cast<double>(compressed.size() + 4096)) {
                 capped = true;
                 break;
             }
@@ -121,8 +130,9 @@ struct Reader {
         }
         inflateEnd(&zs);
         if (capped) {
-            skip(display, "decompressed size exceeds the safety cap (possible decompression bomb); the first " +
-                              std::to_string(outText.size() >> 20) + " MiB were kept");
+            skip(display,
+                 "decompressed size exceeds the safety cap (possible decompression bomb); the first " +
+                     std::to_string(outText.size() >> 20) + " MiB were kept");
         } else if (rc != Z_STREAM_END) {
             skip(display, outText.empty() ? "corrupt gzip data: nothing could be decompressed"
                                           : "gzip data is truncated or corrupt; the readable part was kept");
@@ -162,7 +172,8 @@ struct Reader {
                 data.append(buf, static_cast<std::size_t>(n));
                 expanded += static_cast<std::uint64_t>(n);
                 if (expanded > limits.maxExpandedBytes ||
-                    static_cast<double>(expanded) > limits.maxExpansionRatio * static_cast<double>(onDisk + 65536)) {
+                    static_cast<double>(expanded) >
+                        limits.maxExpansionRatio * static_cast<double>(onDisk + 65536)) {
                     capped = true;
                     break;
                 }
@@ -171,8 +182,9 @@ struct Reader {
                 skip(memberDisplay, std::string("archive member is damaged: ") + archive_error_string(a) +
                                         "; the readable part was kept");
             if (capped) {
-                skip(display, "archive expands beyond the safety cap (possible archive bomb); reading stopped after " +
-                                  std::to_string(expanded >> 20) + " MiB");
+                skip(display,
+                     "archive expands beyond the safety cap (possible archive bomb); reading stopped after " +
+                         std::to_string(expanded >> 20) + " MiB");
                 addText(path, memberDisplay, std::make_shared<OwnedBuffer>(std::move(data)));
                 break;
             }
@@ -301,7 +313,8 @@ Source sourceFromText(std::string name, std::string text)
     return s;
 }
 
-Bundle readBundle(const std::vector<std::string>& paths, const BundleLimits& limits, const CancelFn& cancelled)
+Bundle readBundle(const std::vector<std::string>& paths, const BundleLimits& limits,
+                  const CancelFn& cancelled)
 {
     Bundle out;
     Reader r{limits, cancelled, out};

@@ -2,6 +2,8 @@
 // Stage 1: turn the paths a user gave into sources (files, archive members, decompressed logs),
 // and say plainly what was skipped and why. One bad file never stops the rest.
 
+#include "util/strong_id.h"
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -9,12 +11,12 @@
 #include <string_view>
 #include <vector>
 
-#include "util/strong_id.h"
-
-namespace rl {
+namespace rl
+{
 
 // The bytes of one source: a memory map for plain files, an owned buffer for decompressed data.
-class TextBuffer {
+class TextBuffer
+{
 public:
     virtual ~TextBuffer() = default;
     virtual std::string_view text() const = 0;

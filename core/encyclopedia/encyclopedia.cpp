@@ -11,9 +11,11 @@
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-namespace rl {
+namespace rl
+{
 
-namespace {
+namespace
+{
 
 // Longest run of literal text outside groups and classes, per top-level alternative.
 std::vector<std::string> extractLiterals(const std::string& re)
@@ -167,8 +169,9 @@ Expected<Fingerprint> compileFingerprint(const std::string& pattern)
     f.literals = extractLiterals(pattern);
     for (const auto& l : f.literals)
         if (l.size() < 4)
-            return Error{"", "fingerprint /" + pattern + "/ has an alternative with no literal text of 4+ characters",
-                         "add a fixed word to every alternative so the prefilter can skip lines cheaply"};
+            return Error{
+                "", "fingerprint /" + pattern + "/ has an alternative with no literal text of 4+ characters",
+                "add a fixed word to every alternative so the prefilter can skip lines cheaply"};
     return f;
 }
 
@@ -216,14 +219,16 @@ Expected<Entry> parseEntry(const std::string& jsonText, const std::string& origi
     e.prevention = strings(j, "prevention");
     e.related = strings(j, "related");
     if (e.title.empty() || e.quickAnswer.empty() || e.rootCause.empty())
-        return Error{where, "entry lacks 'title', 'quick_answer' or 'root_cause'", "fill in every required field"};
+        return Error{where, "entry lacks 'title', 'quick_answer' or 'root_cause'",
+                     "fill in every required field"};
 
     std::set<std::string> symptomIds;
     for (const auto& js : j.value("symptoms", json::array())) {
         Symptom s;
         s.id = str(js, "id");
         if (s.id.empty() || !symptomIds.insert(s.id).second)
-            return Error{where, "symptom id '" + s.id + "' is empty or repeated", "give each symptom a unique id"};
+            return Error{where, "symptom id '" + s.id + "' is empty or repeated",
+                         "give each symptom a unique id"};
         s.signal = str(js, "signal");
         s.why = str(js, "why");
         std::string phase = str(js, "phase");
@@ -251,21 +256,25 @@ Expected<Entry> parseEntry(const std::string& jsonText, const std::string& origi
             return Error{where, "symptom '" + s.id + "' needs at least one fingerprint and one sample",
                          "samples are the worked examples that keep fingerprints honest"};
         for (const auto& sample : s.samples) {
-            bool matched = std::any_of(s.fingerprints.begin(), s.fingerprints.end(),
-                                       [&](const Fingerprint& f) { return RE2::PartialMatch(sample, *f.regex); });
+            bool matched =
+                std::any_of(s.fingerprints.begin(), s.fingerprints.end(),
+                            [&](const Fingerprint& f) { return RE2::PartialMatch(sample, *f.regex); });
             if (!matched) {
                 std::string patterns;
                 for (const auto& f : s.fingerprints)
                     patterns += " /" + f.pattern + "/";
-                return Error{where, "symptom '" + s.id + "': sample does not match any fingerprint:" + patterns +
-                                        " sample: " + sample,
+                return Error{where,
+                             "symptom '" + s.id + "': sample does not match any fingerprint:" + patterns +
+                                 " sample: " + sample,
                              "fix the pattern or the sample"};
             }
         }
         e.symptoms.push_back(std::move(s));
     }
-    if (e.symptoms.empty() || std::none_of(e.symptoms.begin(), e.symptoms.end(), [](auto& s) { return s.primary; }))
-        return Error{where, "entry has no primary symptom", "mark the symptom that identifies the entry primary"};
+    if (e.symptoms.empty() ||
+        std::none_of(e.symptoms.begin(), e.symptoms.end(), [](auto& s) { return s.primary; }))
+        return Error{where, "entry has no primary symptom",
+                     "mark the symptom that identifies the entry primary"};
 
     if (auto a = j.find("affected"); a != j.end() && a->is_object()) {
         e.affectedComponents = strings(*a, "components");
@@ -300,10 +309,13 @@ Expected<Entry> parseEntry(const std::string& jsonText, const std::string& origi
         const json ev = jc.value("evaluator", json::object());
         std::string kind = str(ev, "kind");
         if (kind == "signal_present" || kind == "signal_absent") {
-            c.evaluator.kind = kind == "signal_present" ? Evaluator::Kind::SignalPresent : Evaluator::Kind::SignalAbsent;
+            c.evaluator.kind =
+                kind == "signal_present" ? Evaluator::Kind::SignalPresent : Evaluator::Kind::SignalAbsent;
             c.evaluator.symptom = str(ev, "symptom");
             if (!symptomIds.count(c.evaluator.symptom))
-                return Error{where, "checklist item '" + c.id + "' names unknown symptom '" + c.evaluator.symptom + "'",
+                return Error{where,
+                             "checklist item '" + c.id + "' names unknown symptom '" + c.evaluator.symptom +
+                                 "'",
                              "use a symptom id of this entry"};
         } else if (kind == "version_in_range") {
             c.evaluator.kind = Evaluator::Kind::VersionInRange;
@@ -318,6 +330,15 @@ Expected<Entry> parseEntry(const std::string& jsonText, const std::string& origi
         } else if (kind == "connect_failed_fast") {
             c.evaluator.kind = Evaluator::Kind::ConnectFailedFast;
             c.evaluator.maxSeconds = ev.value("max_seconds", 20.0);
+        } else if (kind == "signal_on_ranks") {
+            c.evaluator.kind = Evaluator::Kind::SignalOnRanks;
+            c.evaluator.symptom = str(ev, "symptom");
+            c.evaluator.minRanks = ev.value("min_ranks", 2);
+            if (!symptomIds.count(c.evaluator.symptom))
+                return Error{where,
+                             "checklist item '" + c.id + "' names unknown symptom '" + c.evaluator.symptom +
+                                 "'",
+                             "use a symptom id of this entry"};
         } else if (kind == "collateral_points_at_initiator") {
             c.evaluator.kind = Evaluator::Kind::CollateralPointsAtInitiator;
         } else {
@@ -363,7 +384,8 @@ Expected<Encyclopedia> loadEncyclopedia(const std::string& folder)
         if (!e)
             return e.error();
         if (e->id != f.stem().string())
-            return Error{f.string(), "entry id '" + e->id + "' differs from its file name", "name the file <id>.json"};
+            return Error{f.string(), "entry id '" + e->id + "' differs from its file name",
+                         "name the file <id>.json"};
         enc.entries.push_back(std::move(*e));
     }
     if (enc.entries.empty())

@@ -3,19 +3,21 @@
 // compiles every fingerprint and checks it against every sample, so a bad entry fails at once
 // with the entry, the pattern and the sample named.
 
+#include "util/expected.h"
+#include "util/version.h"
+
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "util/expected.h"
-#include "util/version.h"
-
-namespace re2 {
+namespace re2
+{
 class RE2;
 }
 
-namespace rl {
+namespace rl
+{
 
 struct Fingerprint {
     std::string pattern;
@@ -42,12 +44,20 @@ struct Symptom {
 };
 
 struct Evaluator {
-    enum class Kind { SignalPresent, SignalAbsent, VersionInRange, ConnectFailedFast, CollateralPointsAtInitiator };
+    enum class Kind {
+        SignalPresent,
+        SignalAbsent,
+        VersionInRange,
+        ConnectFailedFast,
+        CollateralPointsAtInitiator,
+        SignalOnRanks, // a symptom seen on at least `minRanks` distinct processes (cross-rank condition)
+    };
     Kind kind = Kind::SignalPresent;
     std::string symptom;
     std::string component;
     VersionRange range;
     double maxSeconds = 0;
+    int minRanks = 2;
 };
 
 struct ConfirmItem {

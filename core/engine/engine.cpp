@@ -5,7 +5,8 @@
 #include <map>
 #include <set>
 
-namespace rl {
+namespace rl
+{
 
 std::optional<VersionRange> connectAbortFamily(int warnLine, int trailLine)
 {
@@ -26,7 +27,8 @@ std::optional<VersionRange> connectAbortFamily(int warnLine, int trailLine)
     return std::nullopt;
 }
 
-namespace {
+namespace
+{
 
 constexpr std::int64_t kSecond = 1000000;
 
@@ -54,7 +56,8 @@ std::string shortHost(std::string h)
     return h;
 }
 
-class Builder {
+class Builder
+{
 public:
     Builder(Analysis& a, const std::vector<Hit>& hits) : m_a(a), m_hits(hits)
     {
@@ -79,7 +82,8 @@ private:
         return std::tie(tx, x) < std::tie(ty, y);
     }
 
-    std::vector<const Hit*> hitsOf(int e, const std::string& symptomId, const std::set<ProcessId>* procs) const;
+    std::vector<const Hit*> hitsOf(int e, const std::string& symptomId,
+                                   const std::set<ProcessId>* procs) const;
     std::vector<ProcessId> processesAt(const std::string& address) const;
     void addTrail(Finding& f, LineRef anchor);
     void collateralTarget(Finding& f, const Hit& anchorHit);
@@ -93,13 +97,15 @@ private:
     std::uint64_t m_ncclInfoLike = 0;
 };
 
-std::vector<const Hit*> Builder::hitsOf(int e, const std::string& symptomId, const std::set<ProcessId>* procs) const
+std::vector<const Hit*> Builder::hitsOf(int e, const std::string& symptomId,
+                                        const std::set<ProcessId>* procs) const
 {
     std::vector<const Hit*> out;
     for (const auto& h : m_hits)
         if (h.entry == e && symptom(h).id == symptomId && (!procs || procs->count(info(h.where).process)))
             out.push_back(&h);
-    std::sort(out.begin(), out.end(), [this](const Hit* x, const Hit* y) { return earlier(x->where, y->where); });
+    std::sort(out.begin(), out.end(),
+              [this](const Hit* x, const Hit* y) { return earlier(x->where, y->where); });
     return out;
 }
 
@@ -129,7 +135,9 @@ void Builder::addTrail(Finding& f, LineRef anchor)
         ParsedLine p = parseLine(src.line(i));
         if (!p.trail)
             break;
-        f.evidence.push_back({{anchor.source, i}, li.process, "return-code-trail",
+        f.evidence.push_back({{anchor.source, i},
+                              li.process,
+                              "return-code-trail",
                               first ? "first return-code line: names the call that failed (code " +
                                           std::to_string(p.trail->code) + ")"
                                     : std::string{}});
@@ -137,12 +145,12 @@ void Builder::addTrail(Finding& f, LineRef anchor)
             ParsedLine w = parseLine(src.line(anchor.line));
             if (w.nccl && w.nccl->file == "misc/socket.cc" && p.trail->file == "misc/socket.cc")
                 if (auto r = connectAbortFamily(w.nccl->fileLine, p.trail->fileLine))
-                    m_a.nccl.hints.push_back({*r,
-                                              "socketStartConnect WARN at misc/socket.cc:" +
-                                                  std::to_string(w.nccl->fileLine) + " followed by misc/socket.cc:" +
-                                                  std::to_string(p.trail->fileLine) + " is printed only by NCCL " +
-                                                  r->toString(),
-                                              anchor});
+                    m_a.nccl.hints.push_back(
+                        {*r,
+                         "socketStartConnect WARN at misc/socket.cc:" + std::to_string(w.nccl->fileLine) +
+                             " followed by misc/socket.cc:" + std::to_string(p.trail->fileLine) +
+                             " is printed only by NCCL " + r->toString(),
+                         anchor});
         }
         first = false;
     }
@@ -158,7 +166,8 @@ void Builder::collateralTarget(Finding& f, const Hit& anchorHit)
         auto targets = processesAt(peer);
         if (init && std::find(targets.begin(), targets.end(), init->process) != targets.end()) {
             f.pointsAt = init->process;
-            f.pointsAtNote = "names " + peer + ", the host of the initiating " + m_a.process(init->process).label();
+            f.pointsAtNote =
+                "names " + peer + ", the host of the initiating " + m_a.process(init->process).label();
         } else if (targets.size() == 1) {
             f.pointsAt = targets[0];
             f.pointsAtNote = "names " + peer + ", which is " + m_a.process(targets[0]).label();
@@ -173,10 +182,12 @@ void Builder::collateralTarget(Finding& f, const Hit& anchorHit)
         f.pointsAt = init->process;
         // Only a report that provably precedes the failure (its whole interval ends before the
         // failure's begins) contradicts the causal story.
-        bool provablyBefore = f.time.knownHi() && info(init->anchor).time.knownLo() && f.time.hi < info(init->anchor).time.lo;
-        f.pointsAtNote = provablyBefore ? "its raw clock puts it before the initiating failure; check clock offsets"
-                                        : "a symptom whose cause is elsewhere: it follows the initiating failure on " +
-                                              m_a.process(init->process).label();
+        bool provablyBefore =
+            f.time.knownHi() && info(init->anchor).time.knownLo() && f.time.hi < info(init->anchor).time.lo;
+        f.pointsAtNote = provablyBefore
+                             ? "its raw clock puts it before the initiating failure; check clock offsets"
+                             : "a symptom whose cause is elsewhere: it follows the initiating failure on " +
+                                   m_a.process(init->process).label();
     }
 }
 
@@ -230,8 +241,8 @@ void Builder::evaluate(Finding& f)
                 bool in = ev.range.contains(*v);
                 r.status = in ? CheckStatus::Confirmed : CheckStatus::Contradicted;
                 r.line = where;
-                r.detail = "NCCL " + v->toString() + " from " + basis + (in ? " is within " : " is outside ") +
-                           ev.range.toString();
+                r.detail = "NCCL " + v->toString() + " from " + basis +
+                           (in ? " is within " : " is outside ") + ev.range.toString();
             } else if (!m_a.nccl.hints.empty()) {
                 const auto& h = m_a.nccl.hints.front();
                 bool in = ev.range.contains(h.range.from) && ev.range.contains(h.range.to);
@@ -250,7 +261,8 @@ void Builder::evaluate(Finding& f)
             std::optional<LineRef> prev;
             for (std::uint32_t i = f.anchor.line; i-- > 0;) {
                 const LineInfo& li = m_a.lines[f.anchor.source.value][i];
-                bool blank = m_a.text({f.anchor.source, i}).find_first_not_of(" \t\r") == std::string_view::npos;
+                bool blank =
+                    m_a.text({f.anchor.source, i}).find_first_not_of(" \t\r") == std::string_view::npos;
                 if (li.process == f.process && li.time.knownLo() && !blank) {
                     prev = LineRef{f.anchor.source, i};
                     break;
@@ -264,16 +276,18 @@ void Builder::evaluate(Finding& f)
                 if (bound <= maxUs) {
                     r.status = CheckStatus::Confirmed;
                     r.line = prev;
-                    r.detail = "the connect phase lasted at most " + seconds(bound) +
-                               " (from this rank's previous logged line to the next timestamp after the failure); "
-                               "a timed-out connect takes minutes, so the first attempt was refused";
+                    r.detail =
+                        "the connect phase lasted at most " + seconds(bound) +
+                        " (from this rank's previous logged line to the next timestamp after the failure); "
+                        "a timed-out connect takes minutes, so the first attempt was refused";
                     f.connectVerdict = "refused";
                 } else if (least >= 60 * kSecond) {
                     r.status = CheckStatus::Contradicted;
                     r.line = prev;
-                    r.detail = "at least " + seconds(least) +
-                               " passed with no output before the failure: consistent with a connect that timed "
-                               "out (packets dropped), not a refusal";
+                    r.detail =
+                        "at least " + seconds(least) +
+                        " passed with no output before the failure: consistent with a connect that timed "
+                        "out (packets dropped), not a refusal";
                     f.connectVerdict = "timed-out";
                 } else {
                     r.detail = "the timestamps around the failure span " + seconds(bound) +
@@ -283,6 +297,23 @@ void Builder::evaluate(Finding& f)
             } else {
                 r.detail = "no timestamps around the failure; " + item.ifUnknown;
                 f.connectVerdict = "undecided";
+            }
+            break;
+        }
+        case Evaluator::Kind::SignalOnRanks: {
+            auto hs = hitsOf(f.entry, ev.symptom, nullptr);
+            std::set<ProcessId> seen;
+            for (const Hit* h : hs)
+                seen.insert(info(h->where).process);
+            if (!hs.empty())
+                r.line = hs.front()->where;
+            if (static_cast<int>(seen.size()) >= ev.minRanks) {
+                r.status = CheckStatus::Confirmed;
+                r.detail = "seen on " + std::to_string(seen.size()) + " processes";
+            } else {
+                r.detail = (seen.empty() ? std::string("not seen")
+                                         : "seen on " + std::to_string(seen.size()) + " process(es) only") +
+                           "; " + item.ifUnknown;
             }
             break;
         }
@@ -305,7 +336,8 @@ void Builder::evaluate(Finding& f)
             }
             if (pointing > 0) {
                 r.status = CheckStatus::Confirmed;
-                r.detail = std::to_string(pointing) + " collateral report(s) on other ranks point at " + proc.label();
+                r.detail = std::to_string(pointing) + " collateral report(s) on other ranks point at " +
+                           proc.label();
             } else if (elsewhere > 0) {
                 r.status = CheckStatus::Contradicted;
                 r.detail = "collateral reports point at another process";
@@ -362,7 +394,8 @@ void Builder::summarize(Finding& f)
         return;
     }
     if (f.role == Role::Collateral) {
-        f.summary = e.title + " on " + std::to_string(f.processes.size()) + " process(es), first " + p.label();
+        f.summary =
+            e.title + " on " + std::to_string(f.processes.size()) + " process(es), first " + p.label();
         if (!f.pointsAtNote.empty())
             f.summary += "; " + f.pointsAtNote;
         f.summary += ".";
@@ -390,8 +423,9 @@ void Builder::versionVerdict()
         listed += (listed.empty() ? "" : ", ") + v.toString();
     bool anyFixed = range->fixedIn && std::any_of(versions.begin(), versions.end(),
                                                   [&](const Version& v) { return v >= *range->fixedIn; });
-    bool allAffected = !versions.empty() && std::all_of(versions.begin(), versions.end(),
-                                                        [&](const Version& v) { return range->range.contains(v); });
+    bool allAffected =
+        !versions.empty() && std::all_of(versions.begin(), versions.end(),
+                                         [&](const Version& v) { return range->range.contains(v); });
     if (allAffected) {
         n.fixApplies = true;
         n.verdict = "The job ran NCCL " + listed + ", inside the affected range " + range->range.toString() +
@@ -402,12 +436,14 @@ void Builder::versionVerdict()
                     " fix: this failure is not the masked-retry bug; read the errno literally.";
     } else if (!versions.empty()) {
         n.fixApplies = false;
-        n.verdict = "The job ran NCCL " + listed + ", outside the affected range " + range->range.toString() + ".";
+        n.verdict =
+            "The job ran NCCL " + listed + ", outside the affected range " + range->range.toString() + ".";
     } else if (!n.hints.empty() && range->range.contains(n.hints[0].range.from) &&
                range->range.contains(n.hints[0].range.to)) {
         n.fixApplies = true;
         n.verdict = "No version line in the logs, but the WARN's source line numbers pin NCCL " +
-                    n.hints[0].range.toString() + (fixed.empty() ? "." : "; upgrading to " + fixed + " applies the fix.");
+                    n.hints[0].range.toString() +
+                    (fixed.empty() ? "." : "; upgrading to " + fixed + " applies the fix.");
     } else {
         n.verdict = "The logs do not say which NCCL the job ran; rerun with NCCL_DEBUG=INFO (or print "
                     "torch.cuda.nccl.version()) to find out.";
@@ -510,11 +546,11 @@ void Builder::run()
                 earliestConnect = &h;
         if (earliestConnect) {
             bool same = earliestConnect->where == f.anchor;
-            f.evidence.push_back({earliestConnect->where, info(earliestConnect->where).process,
-                                  "earliest-connect-failure",
-                                  same ? "NCCL 2.16–2.23 does not log the first refused or timed-out attempt; this "
-                                         "abort is the earliest connect failure in the logs"
-                                       : "earliest connect-phase failure in the bundle"});
+            f.evidence.push_back(
+                {earliestConnect->where, info(earliestConnect->where).process, "earliest-connect-failure",
+                 same ? "NCCL 2.16–2.23 does not log the first refused or timed-out attempt; this "
+                        "abort is the earliest connect failure in the logs"
+                      : "earliest connect-phase failure in the bundle"});
         }
         for (const auto& s : e.symptoms) {
             auto hs = hitsOf(f.entry, s.id, &procs);

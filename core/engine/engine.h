@@ -2,11 +2,12 @@
 // Stage 6: from fingerprint hits to findings — which entry, which rank, initiating or collateral,
 // the evidence with its labels, the evaluated checklist, and the NCCL version verdict.
 
-#include <vector>
-
 #include "analysis.h"
 
-namespace rl {
+#include <vector>
+
+namespace rl
+{
 
 struct Hit {
     LineRef where;

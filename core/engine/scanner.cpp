@@ -4,9 +4,11 @@
 #include <re2/re2.h>
 #include <stdexcept>
 
-namespace rl {
+namespace rl
+{
 
-namespace {
+namespace
+{
 
 struct BuiltinDef {
     Builtin kind;
@@ -82,8 +84,8 @@ void Scanner::matchLine(std::string_view line, std::uint32_t index, std::vector<
             const RE2& re = *m_patterns[static_cast<std::size_t>(p)].fingerprint.regex;
             int groups = re.NumberOfCapturingGroups();
             std::vector<re2::StringPiece> sub(static_cast<std::size_t>(groups) + 1);
-            if (!re.Match(re2::StringPiece(line.data(), line.size()), 0, line.size(), RE2::UNANCHORED, sub.data(),
-                          groups + 1))
+            if (!re.Match(re2::StringPiece(line.data(), line.size()), 0, line.size(), RE2::UNANCHORED,
+                          sub.data(), groups + 1))
                 continue;
             ScanHit hit;
             hit.line = index;

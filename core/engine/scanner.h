@@ -2,21 +2,32 @@
 // Runs every fingerprint over a source the way rg does: one pass of a literal alternation over the
 // whole buffer finds candidate lines, and only those lines meet the full regexes.
 
+#include "bundle/bundle.h"
+#include "encyclopedia/encyclopedia.h"
+
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "bundle/bundle.h"
-#include "encyclopedia/encyclopedia.h"
-
-namespace re2 {
+namespace re2
+{
 class RE2;
 }
 
-namespace rl {
+namespace rl
+{
 
 // Lines the pipeline itself needs (identity, versions), found by the same scanner.
-enum class Builtin { None, NcclVersion, InitLine, BootstrapAddress, SocketAddress, TorchRank, Traceback, Exception };
+enum class Builtin {
+    None,
+    NcclVersion,
+    InitLine,
+    BootstrapAddress,
+    SocketAddress,
+    TorchRank,
+    Traceback,
+    Exception
+};
 
 struct ScanPattern {
     int entry = -1;
@@ -31,7 +42,8 @@ struct ScanHit {
     std::vector<std::pair<std::string, std::string>> captures;
 };
 
-class Scanner {
+class Scanner
+{
 public:
     explicit Scanner(const Encyclopedia& encyclopedia);
     ~Scanner();

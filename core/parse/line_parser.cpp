@@ -4,7 +4,8 @@
 #include <charconv>
 #include <cstring>
 
-namespace rl {
+namespace rl
+{
 
 const char* levelName(Level level)
 {
@@ -25,9 +26,13 @@ const char* levelName(Level level)
     return "";
 }
 
-namespace {
+namespace
+{
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 // Reads exactly `n` digits at `pos`.
 bool digits(std::string_view s, std::size_t pos, std::size_t n, int& out)
@@ -88,8 +93,8 @@ std::optional<Timestamp> isoAt(std::string_view s, std::size_t pos, std::size_t&
     int y, mo, d, h, mi, se;
     if (!digits(s, pos, 4, y) || pos + 19 > s.size() || s[pos + 4] != '-' || !digits(s, pos + 5, 2, mo) ||
         s[pos + 7] != '-' || !digits(s, pos + 8, 2, d) || (s[pos + 10] != ' ' && s[pos + 10] != 'T') ||
-        !digits(s, pos + 11, 2, h) || s[pos + 13] != ':' || !digits(s, pos + 14, 2, mi) || s[pos + 16] != ':' ||
-        !digits(s, pos + 17, 2, se) || !validDate(mo, d, h, mi, se))
+        !digits(s, pos + 11, 2, h) || s[pos + 13] != ':' || !digits(s, pos + 14, 2, mi) ||
+        s[pos + 16] != ':' || !digits(s, pos + 17, 2, se) || !validDate(mo, d, h, mi, se))
         return std::nullopt;
     Timestamp ts;
     ts.us = civilToUnixSeconds(y, mo, d, h, mi, se) * 1000000;
@@ -155,8 +160,9 @@ std::optional<Timestamp> glogAt(std::string_view s, std::size_t pos, int year, s
     if (!digits(s, pos + 1, md - 2, mo) || !digits(s, pos + md - 1, 2, d))
         return std::nullopt;
     const std::size_t t = pos + 1 + md + 1; // first digit of the hour
-    if (t + 8 > s.size() || s[t - 1] != ' ' || !digits(s, t, 2, h) || s[t + 2] != ':' || !digits(s, t + 3, 2, mi) ||
-        s[t + 5] != ':' || !digits(s, t + 6, 2, se) || !validDate(mo, d, h, mi, se))
+    if (t + 8 > s.size() || s[t - 1] != ' ' || !digits(s, t, 2, h) || s[t + 2] != ':' ||
+        !digits(s, t + 3, 2, mi) || s[t + 5] != ':' || !digits(s, t + 6, 2, se) ||
+        !validDate(mo, d, h, mi, se))
         return std::nullopt;
     Timestamp ts;
     ts.us = civilToUnixSeconds(year, mo, d, h, mi, se) * 1000000;
@@ -305,14 +311,16 @@ std::optional<NcclPrefix> ncclAt(std::string_view body)
         }
         // host:pid:tid, or a redacted "host"
         std::size_t c2 = tok.rfind(':');
-        std::size_t c1 = c2 == std::string_view::npos || c2 == 0 ? std::string_view::npos : tok.rfind(':', c2 - 1);
+        std::size_t c1 =
+            c2 == std::string_view::npos || c2 == 0 ? std::string_view::npos : tok.rfind(':', c2 - 1);
         std::int64_t pid = 0, tid = 0;
         if (c1 != std::string_view::npos && c1 > 0 && someDigits(tok, c1 + 1, pid) == c2 - c1 - 1 &&
             someDigits(tok, c2 + 1, tid) == tok.size() - c2 - 1 && c2 + 1 < tok.size()) {
             p.host = tok.substr(0, c1);
             p.pid = pid;
             p.tid = tid;
-        } else if (!tok.empty() && tok.find(':') == std::string_view::npos && tok.find('[') == std::string_view::npos) {
+        } else if (!tok.empty() && tok.find(':') == std::string_view::npos &&
+                   tok.find('[') == std::string_view::npos) {
             p.host = tok;
         } else {
             continue;

@@ -6,7 +6,8 @@
 #include <optional>
 #include <string_view>
 
-namespace rl {
+namespace rl
+{
 
 enum class Level : std::uint8_t { None, Trace, Info, Warn, Error, Fatal };
 const char* levelName(Level level);
@@ -63,8 +64,8 @@ ParsedLine parseLine(std::string_view line, int defaultYear = 1970);
 // Timestamp at the start of `text`, with the number of characters it took (including one trailing
 // space or bracket). Understands ISO 8601 / RFC 3339, Python logging ("2025-06-12 14:03:16,902"),
 // NCCL 2.26+ "[2025-03-20 14:02:11] ", glog "I0612 14:03:17.123456" and "[E0612 14:03:17.1 ...]".
-std::optional<Timestamp> parseTimestampAt(std::string_view text, int defaultYear, std::size_t* consumed = nullptr,
-                                          Level* glogLevel = nullptr);
+std::optional<Timestamp> parseTimestampAt(std::string_view text, int defaultYear,
+                                          std::size_t* consumed = nullptr, Level* glogLevel = nullptr);
 
 std::int64_t civilToUnixSeconds(int year, int month, int day, int hour, int minute, int second);
 

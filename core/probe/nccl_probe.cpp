@@ -2,7 +2,8 @@
 
 #include <dlfcn.h>
 
-namespace rl {
+namespace rl
+{
 
 NcclProbeResult probeNccl(const std::string& library)
 {

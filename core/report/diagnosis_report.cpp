@@ -6,9 +6,11 @@
 
 using nlohmann::json;
 
-namespace rl {
+namespace rl
+{
 
-namespace {
+namespace
+{
 
 // Log text may be any bytes; JSON needs UTF-8, so invalid sequences become U+FFFD.
 std::string validUtf8(std::string_view s)
@@ -106,12 +108,9 @@ std::string diagnosisJson(const Analysis& a, int indent)
         }
         json ev = json::array();
         for (const auto& x : f.evidence) {
-            json je{{"file", displayFile(a, x.where)},
-                    {"line", x.where.line + 1},
-                    {"text", validUtf8(a.text(x.where))},
-                    {"label", x.label},
-                    {"rank", rankJson(a.process(x.process))},
-                    {"host", a.process(x.process).host}};
+            json je{{"file", displayFile(a, x.where)},        {"line", x.where.line + 1},
+                    {"text", validUtf8(a.text(x.where))},     {"label", x.label},
+                    {"rank", rankJson(a.process(x.process))}, {"host", a.process(x.process).host}};
             if (!x.note.empty())
                 je["note"] = x.note;
             ev.push_back(je);
@@ -119,7 +118,8 @@ std::string diagnosisJson(const Analysis& a, int indent)
         jf["evidence"] = ev;
         json cl = json::array();
         for (const auto& c : f.checklist) {
-            json jc{{"id", c.id}, {"text", c.text}, {"status", checkStatusName(c.status)}, {"detail", c.detail}};
+            json jc{
+                {"id", c.id}, {"text", c.text}, {"status", checkStatusName(c.status)}, {"detail", c.detail}};
             if (c.line) {
                 jc["file"] = displayFile(a, *c.line);
                 jc["line"] = c.line->line + 1;
@@ -199,7 +199,9 @@ std::string diagnosisJson(const Analysis& a, int indent)
     for (const auto& s : a.skipped)
         skipped.push_back({{"file", s.file}, {"reason", s.reason}});
     root["skipped"] = skipped;
-    root["stats"] = {{"files", a.sources.size()}, {"bytes", a.totalBytes}, {"lines", a.totalLines},
+    root["stats"] = {{"files", a.sources.size()},
+                     {"bytes", a.totalBytes},
+                     {"lines", a.totalLines},
                      {"events", a.events.size()}};
     return root.dump(indent);
 }

@@ -2,11 +2,12 @@
 // The diagnosis as JSON (the `diagnose --json` contract) and as plain text for terminals.
 // Field names here are a contract with users' scripts: extend, never rename.
 
-#include <string>
-
 #include "analysis.h"
 
-namespace rl {
+#include <string>
+
+namespace rl
+{
 
 constexpr int kDiagnosisSchemaVersion = 1;
 

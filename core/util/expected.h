@@ -6,7 +6,8 @@
 #include <utility>
 #include <variant>
 
-namespace rl {
+namespace rl
+{
 
 // An error a user can act on: which file, what went wrong, what to do about it.
 struct Error {
@@ -26,8 +27,8 @@ struct Error {
     }
 };
 
-template <typename T>
-class Expected {
+template <typename T> class Expected
+{
 public:
     Expected(T value) : m_v(std::move(value)) {}
     Expected(Error error) : m_v(std::move(error)) {}

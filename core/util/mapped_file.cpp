@@ -7,9 +7,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace rl {
+namespace rl
+{
 
-MappedFile::~MappedFile() { reset(); }
+MappedFile::~MappedFile()
+{
+    reset();
+}
 
 MappedFile::MappedFile(MappedFile&& other) noexcept : m_data(other.m_data), m_size(other.m_size)
 {
@@ -43,11 +47,13 @@ Expected<MappedFile> MappedFile::open(const std::string& path)
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         int err = errno;
-        std::string hint = err == EACCES ? "check the file's permissions or run Rankline as a user who can read it"
-                                         : "check that the file exists and is readable";
+        std::string hint = err == EACCES
+                               ? "check the file's permissions or run Rankline as a user who can read it"
+                               : "check that the file exists and is readable";
         return Error{path, std::string("cannot open: ") + std::strerror(err), hint};
     }
-    struct stat st {};
+    struct stat st {
+    };
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
         return Error{path, "not a regular file", "only regular files and archives are read"};

@@ -7,10 +7,10 @@
 #include <functional>
 #include <limits>
 
-namespace rl {
+namespace rl
+{
 
-template <typename Tag, typename Rep = std::uint32_t>
-struct StrongId {
+template <typename Tag, typename Rep = std::uint32_t> struct StrongId {
     static constexpr Rep invalidValue = std::numeric_limits<Rep>::max();
     Rep value = invalidValue;
 
@@ -34,7 +34,9 @@ struct LineRef {
 
 } // namespace rl
 
-template <typename Tag, typename Rep>
-struct std::hash<rl::StrongId<Tag, Rep>> {
-    std::size_t operator()(const rl::StrongId<Tag, Rep>& id) const noexcept { return std::hash<Rep>{}(id.value); }
+template <typename Tag, typename Rep> struct std::hash<rl::StrongId<Tag, Rep>> {
+    std::size_t operator()(const rl::StrongId<Tag, Rep>& id) const noexcept
+    {
+        return std::hash<Rep>{}(id.value);
+    }
 };

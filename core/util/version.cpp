@@ -2,7 +2,8 @@
 
 #include <charconv>
 
-namespace rl {
+namespace rl
+{
 
 std::string Version::toString() const
 {

@@ -5,7 +5,8 @@
 #include <string>
 #include <string_view>
 
-namespace rl {
+namespace rl
+{
 
 // A dotted three-part version such as NCCL's 2.18.3.
 struct Version {
@@ -26,7 +27,10 @@ struct VersionRange {
     Version from;
     Version to;
     bool contains(const Version& v) const { return from <= v && v <= to; }
-    std::string toString() const { return from == to ? from.toString() : from.toString() + "–" + to.toString(); }
+    std::string toString() const
+    {
+        return from == to ? from.toString() : from.toString() + "–" + to.toString();
+    }
 };
 
 } // namespace rl

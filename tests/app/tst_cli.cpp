@@ -6,7 +6,8 @@
 
 using nlohmann::json;
 
-namespace {
+namespace
+{
 struct Run {
     int code = -1;
     QByteArray out;
@@ -26,7 +27,8 @@ Run run(const QStringList& args, const QByteArray& input = {})
 }
 } // namespace
 
-class TestCli : public QObject {
+class TestCli : public QObject
+{
     Q_OBJECT
     const QString sample = QStringLiteral(RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4");
 
@@ -61,11 +63,14 @@ private slots:
 
     void standardInput()
     {
-        Run r = run({QStringLiteral("diagnose"), QStringLiteral("-"), QStringLiteral("--json"), QStringLiteral("--no-local-nccl")},
-                    "`socketStartConnect: Connect to 10.45.234.83<47527> failed : Software caused connection abort`\n");
+        Run r = run({QStringLiteral("diagnose"), QStringLiteral("-"), QStringLiteral("--json"),
+                     QStringLiteral("--no-local-nccl")},
+                    "`socketStartConnect: Connect to 10.45.234.83<47527> failed : Software caused connection "
+                    "abort`\n");
         QCOMPARE(r.code, 0);
         json d = json::parse(r.out.toStdString());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-socket-connect-abort"));
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
+                 QStringLiteral("nccl-socket-connect-abort"));
         QCOMPARE(QString::fromStdString(d["initiating"]["file"]), QStringLiteral("<stdin>"));
     }
 
@@ -74,20 +79,25 @@ private slots:
         QTemporaryDir dir;
         QFile good(dir.filePath(QStringLiteral("rank0.log")));
         QVERIFY(good.open(QIODevice::WriteOnly));
-        good.write("h:1:2 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.1<1> failed : Software caused connection abort\n");
+        good.write("h:1:2 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.1<1> failed "
+                   ": Software caused connection abort\n");
         good.close();
         QFile bin(dir.filePath(QStringLiteral("core.dump")));
         QVERIFY(bin.open(QIODevice::WriteOnly));
-        bin.write(QByteArray("\x7f" "ELF\0\0\0\0", 8));
+        bin.write(QByteArray("\x7f"
+                             "ELF\0\0\0\0",
+                             8));
         bin.close();
-        Run r = run({QStringLiteral("diagnose"), dir.path(), QStringLiteral("--json"), QStringLiteral("--no-local-nccl")});
+        Run r = run({QStringLiteral("diagnose"), dir.path(), QStringLiteral("--json"),
+                     QStringLiteral("--no-local-nccl")});
         QCOMPARE(r.code, 0);
         json d = json::parse(r.out.toStdString());
         QCOMPARE(d["skipped"].size(), std::size_t{1});
         QCOMPARE(QString::fromStdString(d["skipped"][0]["file"]), QStringLiteral("core.dump"));
         QVERIFY(QString::fromStdString(d["skipped"][0]["reason"]).contains(QStringLiteral("binary")));
         QVERIFY(r.err.contains("core.dump")); // said on stderr too, for people
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-socket-connect-abort"));
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
+                 QStringLiteral("nccl-socket-connect-abort"));
     }
 
     void exitCodes()

@@ -1,5 +1,10 @@
 // The real window, offscreen: open the sample, read the finding panel, follow evidence links, click
 // the timeline, drop a folder. A screenshot lands in the build folder for people to look at.
+#include "models/logmodel.h"
+#include "timeline/timelinewidget.h"
+#include "window/findingpanel.h"
+#include "window/mainwindow.h"
+
 #include <QDir>
 #include <QMimeData>
 #include <QPushButton>
@@ -8,14 +13,10 @@
 #include <QTest>
 #include <QUrl>
 
-#include "models/logmodel.h"
-#include "timeline/timelinewidget.h"
-#include "window/findingpanel.h"
-#include "window/mainwindow.h"
-
 using namespace rl;
 
-class TestMainWindow : public QObject {
+class TestMainWindow : public QObject
+{
     Q_OBJECT
     std::shared_ptr<const Encyclopedia> m_enc;
 
@@ -58,9 +59,10 @@ private slots:
 
         // Finding panel: the entry, the rank, the evaluated checklist, root cause, fix, versions.
         const QString text = w.findingPanel()->toPlainText();
-        for (const char* s : {"INITIATING", "Software caused connection abort", "rank 5 (gpu-b", "first attempt was refused",
-                              "Confirmation checklist", "confirmed", "Root cause", "Fix", "NCCL versions", "2.18.3",
-                              "earliest-connect-failure", "aborted-retry", "observed"})
+        for (const char* s :
+             {"INITIATING", "Software caused connection abort", "rank 5 (gpu-b", "first attempt was refused",
+              "Confirmation checklist", "confirmed", "Root cause", "Fix", "NCCL versions", "2.18.3",
+              "earliest-connect-failure", "aborted-retry", "observed"})
             QVERIFY2(text.contains(QLatin1String(s)), s);
 
         // The abort line is selected and highlighted; collateral rows are tinted too.
@@ -68,13 +70,17 @@ private slots:
         const int abortRow = w.currentIndex()->rowOf(abort);
         QCOMPARE(currentRow(w), abortRow);
         auto* model = static_cast<LogModel*>(w.logView()->model());
-        QCOMPARE(model->index(abortRow, 0).data(LogModel::EvidenceLabelRole).toString(), QStringLiteral("earliest-connect-failure"));
+        QCOMPARE(model->index(abortRow, 0).data(LogModel::EvidenceLabelRole).toString(),
+                 QStringLiteral("earliest-connect-failure"));
         QVERIFY(model->index(abortRow, 0).data(Qt::BackgroundRole).isValid());
         LineRef collateral = sampleLine(w, QStringLiteral("gpu-b/rank4.log"), 36);
         QVERIFY(model->index(w.currentIndex()->rowOf(collateral), 0).data(Qt::BackgroundRole).isValid());
         LineRef plain = sampleLine(w, QStringLiteral("gpu-a/rank0.log"), 2);
         QVERIFY(!model->index(w.currentIndex()->rowOf(plain), 0).data(Qt::BackgroundRole).isValid());
-        QVERIFY(model->index(abortRow, LogModel::TextColumn).data().toString().contains(QStringLiteral("misc/socket.cc:483")));
+        QVERIFY(model->index(abortRow, LogModel::TextColumn)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("misc/socket.cc:483")));
 
         QTest::qWait(100);
         QVERIFY(w.grab().save(QStringLiteral(RANKLINE_BUILD_DIR "/screenshots/mainwindow-sample.png")));
@@ -99,7 +105,8 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QSignalSpy ready(&w, &MainWindow::analysisReady);
         QMimeData mime;
-        mime.setUrls({QUrl::fromLocalFile(QStringLiteral(RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"))});
+        mime.setUrls(
+            {QUrl::fromLocalFile(QStringLiteral(RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"))});
         QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&w, &enter);
         QVERIFY(enter.isAccepted());
@@ -125,9 +132,9 @@ private slots:
     {
         auto enc = m_enc;
         Bundle b;
-        b.sources.push_back(sourceFromText(
-            "x.log", "<img src=x> h:1:2 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.1<1> failed : "
-                     "Software caused connection abort\n"));
+        b.sources.push_back(sourceFromText("x.log", "<img src=x> h:1:2 [0] misc/socket.cc:483 NCCL WARN "
+                                                    "socketStartConnect: Connect to 10.0.0.1<1> failed : "
+                                                    "Software caused connection abort\n"));
         b.sources[0].id = SourceId(0);
         AnalyzeOptions o;
         o.probeLocalNccl = false;

@@ -1,10 +1,11 @@
-#include <QTest>
-
 #include "timeline/timecoords.h"
+
+#include <QTest>
 
 using namespace rl;
 
-class TestTimeCoords : public QObject {
+class TestTimeCoords : public QObject
+{
     Q_OBJECT
 private slots:
     void mapping_data()

@@ -1,3 +1,5 @@
+#include "bundle/bundle.h"
+
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -8,11 +10,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "bundle/bundle.h"
-
 using namespace rl;
 
-namespace {
+namespace
+{
 
 void write(const QString& path, const QByteArray& bytes)
 {
@@ -68,7 +69,8 @@ QStringList names(const Bundle& b)
 
 } // namespace
 
-class TestBundle : public QObject {
+class TestBundle : public QObject
+{
     Q_OBJECT
 private slots:
     void folderRecursiveSortedAndRelative()
@@ -78,8 +80,8 @@ private slots:
         write(dir.filePath(QStringLiteral("node-a/deep/rank0.log")), "a\n");
         write(dir.filePath(QStringLiteral("top.txt")), "t\n");
         Bundle b = readBundle({dir.path().toStdString()});
-        QCOMPARE(names(b), (QStringList{QStringLiteral("node-a/deep/rank0.log"), QStringLiteral("node-b/rank4.log"),
-                                        QStringLiteral("top.txt")}));
+        QCOMPARE(names(b), (QStringList{QStringLiteral("node-a/deep/rank0.log"),
+                                        QStringLiteral("node-b/rank4.log"), QStringLiteral("top.txt")}));
         QVERIFY(b.skipped.empty());
         for (std::size_t i = 0; i < b.sources.size(); ++i)
             QCOMPARE(b.sources[i].id.value, static_cast<std::uint32_t>(i));
@@ -92,13 +94,17 @@ private slots:
         write(dir.filePath(QStringLiteral("core.bin")), QByteArray("ELF\0\0\0binary", 12));
         write(dir.filePath(QStringLiteral("empty.log")), "");
         QVERIFY(::mkfifo(dir.filePath(QStringLiteral("pipe")).toLocal8Bit().constData(), 0600) == 0);
-        QVERIFY(::symlink("/nonexistent/target", dir.filePath(QStringLiteral("dangling.log")).toLocal8Bit().constData()) == 0);
+        QVERIFY(::symlink("/nonexistent/target",
+                          dir.filePath(QStringLiteral("dangling.log")).toLocal8Bit().constData()) == 0);
         Bundle b = readBundle({dir.path().toStdString()});
         QCOMPARE(names(b), QStringList{QStringLiteral("good.log")});
         QVERIFY(skippedFor(b, QStringLiteral("core.bin")));
-        QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("core.bin"))->reason).contains(QStringLiteral("binary")));
-        QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("empty.log"))->reason).contains(QStringLiteral("empty")));
-        QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("pipe"))->reason).contains(QStringLiteral("FIFO")));
+        QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("core.bin"))->reason)
+                    .contains(QStringLiteral("binary")));
+        QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("empty.log"))->reason)
+                    .contains(QStringLiteral("empty")));
+        QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("pipe"))->reason)
+                    .contains(QStringLiteral("FIFO")));
         QVERIFY(skippedFor(b, QStringLiteral("dangling.log")));
     }
 
@@ -111,7 +117,8 @@ private slots:
         QFile::setPermissions(dir.filePath(QStringLiteral("secret.log")), QFileDevice::Permissions{});
         Bundle b = readBundle({dir.path().toStdString()});
         QVERIFY(b.sources.empty());
-        QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("secret.log"))->reason).contains(QStringLiteral("ermission")));
+        QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("secret.log"))->reason)
+                    .contains(QStringLiteral("ermission")));
     }
 
     void missingPath()
@@ -127,10 +134,12 @@ private slots:
         QTemporaryDir dir;
         writeGzip(dir.filePath(QStringLiteral("rank1.log.gz")), "line one\nline two\n");
         writeTarGz(dir.filePath(QStringLiteral("bundle.tar.gz")),
-                   {{QStringLiteral("host-a/rank0.log"), "zero\n"}, {QStringLiteral("host-b/rank4.log"), "four\nmore\n"}});
+                   {{QStringLiteral("host-a/rank0.log"), "zero\n"},
+                    {QStringLiteral("host-b/rank4.log"), "four\nmore\n"}});
         Bundle b = readBundle({dir.path().toStdString()});
         QCOMPARE(names(b), (QStringList{QStringLiteral("bundle.tar.gz!host-a/rank0.log"),
-                                        QStringLiteral("bundle.tar.gz!host-b/rank4.log"), QStringLiteral("rank1.log.gz")}));
+                                        QStringLiteral("bundle.tar.gz!host-b/rank4.log"),
+                                        QStringLiteral("rank1.log.gz")}));
         Source& gz = b.sources[2];
         indexLines(gz);
         QCOMPARE(gz.lineCount(), std::size_t{2});
@@ -155,7 +164,8 @@ private slots:
         QCOMPARE(b.sources.size(), std::size_t{1});
         QVERIFY(b.sources[0].size > 0 && b.sources[0].size < static_cast<std::uint64_t>(text.size()));
         QVERIFY(skippedFor(b, QStringLiteral("cut.log.gz")));
-        QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("cut.log.gz"))->reason).contains(QStringLiteral("truncated")));
+        QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("cut.log.gz"))->reason)
+                    .contains(QStringLiteral("truncated")));
     }
 
     void linesAndCrlf()

@@ -1,21 +1,25 @@
+#include "encyclopedia/encyclopedia.h"
+
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "encyclopedia/encyclopedia.h"
-
 using namespace rl;
 
-namespace {
-std::string entryJson(const std::string& fingerprint, const std::string& sample, const std::string& related = "")
+namespace
+{
+std::string entryJson(const std::string& fingerprint, const std::string& sample,
+                      const std::string& related = "")
 {
     return "{\"schema_version\":1,\"id\":\"x\",\"title\":\"T\",\"quick_answer\":\"Q\",\"root_cause\":\"R\","
-           "\"symptoms\":[{\"id\":\"s\",\"signal\":\"sig\",\"why\":\"w\",\"phase\":\"connect\",\"primary\":true,"
+           "\"symptoms\":[{\"id\":\"s\",\"signal\":\"sig\",\"why\":\"w\",\"phase\":\"connect\",\"primary\":"
+           "true,"
            "\"fingerprints\":[{\"re\":" +
            fingerprint + ",\"on\":\"line\"}],\"samples\":[" + sample + "]}],\"related\":[" + related + "]}";
 }
 } // namespace
 
-class TestEncyclopedia : public QObject {
+class TestEncyclopedia : public QObject
+{
     Q_OBJECT
 private slots:
     // The shipped entries load, and every sample matches (the loader checks it).
@@ -57,13 +61,17 @@ private slots:
     {
         QTest::addColumn<QString>("json");
         QTest::addColumn<QString>("mustMention");
-        QTest::newRow("not json") << "{nope" << "not valid JSON";
-        QTest::newRow("bad regex") << QString::fromStdString(entryJson("\"Connect to (unclosed\"", "\"Connect to x\""))
+        QTest::newRow("not json") << "{nope"
+                                  << "not valid JSON";
+        QTest::newRow("bad regex") << QString::fromStdString(
+                                          entryJson("\"Connect to (unclosed\"", "\"Connect to x\""))
                                    << "does not compile";
-        QTest::newRow("lookahead") << QString::fromStdString(entryJson("\"Connect (?=to)\"", "\"Connect to\""))
+        QTest::newRow("lookahead") << QString::fromStdString(
+                                          entryJson("\"Connect (?=to)\"", "\"Connect to\""))
                                    << "does not compile";
         QTest::newRow("sample mismatch")
-            << QString::fromStdString(entryJson("\"Software caused connection abort\"", "\"Connection refused\""))
+            << QString::fromStdString(
+                   entryJson("\"Software caused connection abort\"", "\"Connection refused\""))
             << "sample: Connection refused";
         QTest::newRow("no literal") << QString::fromStdString(entryJson("\"\\\\d+\\\\.\\\\d+\"", "\"2.18\""))
                                     << "no literal text";
@@ -86,7 +94,8 @@ private slots:
         QTemporaryDir dir;
         QFile f(dir.filePath(QStringLiteral("x.json")));
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QByteArray::fromStdString(entryJson("\"Connect to\"", "\"Connect to x\"", "\"missing-entry\"")));
+        f.write(
+            QByteArray::fromStdString(entryJson("\"Connect to\"", "\"Connect to x\"", "\"missing-entry\"")));
         f.close();
         auto enc = loadEncyclopedia(dir.path().toStdString());
         QVERIFY(!enc.ok());
@@ -97,12 +106,14 @@ private slots:
     {
         QTest::addColumn<QString>("pattern");
         QTest::addColumn<QStringList>("literals");
-        QTest::newRow("plain") << "socketStartConnect: Connect to (?P<addr>[^\\s<]+)<(?P<port>\\d+)> failed : Software caused connection abort"
+        QTest::newRow("plain") << "socketStartConnect: Connect to (?P<addr>[^\\s<]+)<(?P<port>\\d+)> failed "
+                                  ": Software caused connection abort"
                                << QStringList{QStringLiteral("> failed : Software caused connection abort")};
         QTest::newRow("escaped parens") << "Traceback \\(most recent call last\\):"
                                         << QStringList{QStringLiteral("Traceback (most recent call last):")};
-        QTest::newRow("alternatives") << "Broken pipe|Connection reset by peer"
-                                      << QStringList{QStringLiteral("Broken pipe"), QStringLiteral("Connection reset by peer")};
+        QTest::newRow("alternatives")
+            << "Broken pipe|Connection reset by peer"
+            << QStringList{QStringLiteral("Broken pipe"), QStringLiteral("Connection reset by peer")};
         QTest::newRow("optional char") << "Bootstrap ?: Using" << QStringList{QStringLiteral("Bootstrap")};
         QTest::newRow("counted repetition") << "abc\\d{2,5}defgh" << QStringList{QStringLiteral("defgh")};
     }

@@ -1,10 +1,11 @@
-#include <QTest>
-
 #include "parse/line_parser.h"
+
+#include <QTest>
 
 using namespace rl;
 
-class TestLineParser : public QObject {
+class TestLineParser : public QObject
+{
     Q_OBJECT
 private slots:
     void ncclPrefix_data()
@@ -19,39 +20,48 @@ private slots:
         QTest::addColumn<int>("fileLine");
         QTest::addColumn<QString>("message");
 
-        QTest::newRow("2.18 INFO") << "gpu-a:48213:48213 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.11<0>" << "gpu-a"
-                                   << qint64(48213) << qint64(48213) << 0 << "INFO" << "" << 0
-                                   << "Bootstrap : Using eth0:10.0.0.11<0>";
+        QTest::newRow("2.18 INFO") << "gpu-a:48213:48213 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.11<0>"
+                                   << "gpu-a" << qint64(48213) << qint64(48213) << 0 << "INFO"
+                                   << "" << 0 << "Bootstrap : Using eth0:10.0.0.11<0>";
         QTest::newRow("2.18 WARN")
-            << "gpu-b:39964:40075 [3] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.11<45763> failed : Software caused connection abort"
-            << "gpu-b" << qint64(39964) << qint64(40075) << 3 << "WARN" << "misc/socket.cc" << 483
+            << "gpu-b:39964:40075 [3] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to "
+               "10.0.0.11<45763> failed : Software caused connection abort"
+            << "gpu-b" << qint64(39964) << qint64(40075) << 3 << "WARN"
+            << "misc/socket.cc" << 483
             << "socketStartConnect: Connect to 10.0.0.11<45763> failed : Software caused connection abort";
         QTest::newRow("2.26 stamped WARN")
-            << "[2025-03-20 14:02:11] gpu-b:39964:40075 [3] misc/socket.cc:544 NCCL WARN socketPollConnect: connect returned Connection refused, exceeded error retry count (35)"
-            << "gpu-b" << qint64(39964) << qint64(40075) << 3 << "WARN" << "misc/socket.cc" << 544
+            << "[2025-03-20 14:02:11] gpu-b:39964:40075 [3] misc/socket.cc:544 NCCL WARN socketPollConnect: "
+               "connect returned Connection refused, exceeded error retry count (35)"
+            << "gpu-b" << qint64(39964) << qint64(40075) << 3 << "WARN"
+            << "misc/socket.cc" << 544
             << "socketPollConnect: connect returned Connection refused, exceeded error retry count (35)";
-        QTest::newRow("2.30 function")
-            << "[2026-01-10 09:15:42] gpu-b:39964:40075 [3] os/linux.cc:288 (socketConnectCheck) NCCL WARN ncclOsSocketPollConnect: boom"
-            << "gpu-b" << qint64(39964) << qint64(40075) << 3 << "WARN" << "os/linux.cc" << 288
-            << "ncclOsSocketPollConnect: boom";
-        QTest::newRow("mpirun tag") << "[1,3]<stdout>:node7:1234:1290 [3] NCCL INFO Using network IB" << "node7"
-                                    << qint64(1234) << qint64(1290) << 3 << "INFO" << "" << 0 << "Using network IB";
-        QTest::newRow("srun -l") << "10: node7:1234:1234 [2] NCCL INFO comm 0x1 rank 10 nranks 16" << "node7"
-                                 << qint64(1234) << qint64(1234) << 2 << "INFO" << "" << 0
-                                 << "comm 0x1 rank 10 nranks 16";
-        QTest::newRow("torchrun rank") << "[rank3]:gpu-a:7:9 [3] NCCL INFO x" << "gpu-a" << qint64(7) << qint64(9) << 3
-                                       << "INFO" << "" << 0 << "x";
-        QTest::newRow("k8s stamp") << "2024-05-01T12:00:00.123456789Z pod-1:55:60 [0] NCCL INFO hello" << "pod-1"
-                                   << qint64(55) << qint64(60) << 0 << "INFO" << "" << 0 << "hello";
-        QTest::newRow("redacted pid") << "host [5] misc/socket.cc:49 NCCL WARN socketProgress: gone" << "host"
-                                      << qint64(-1) << qint64(-1) << 5 << "WARN" << "misc/socket.cc" << 49
-                                      << "socketProgress: gone";
-        QTest::newRow("plugin WARN")
-            << "kolyoz2:25146:25854 [0] ib_plugin.c:1105 NCCL WARN NET/IB : Got completion from peer 10.0.35.1<49189> with error 4"
-            << "kolyoz2" << qint64(25146) << qint64(25854) << 0 << "WARN" << "ib_plugin.c" << 1105
-            << "NET/IB : Got completion from peer 10.0.35.1<49189> with error 4";
-        QTest::newRow("CRLF") << "gpu-a:1:2 [0] NCCL INFO x\r" << "gpu-a" << qint64(1) << qint64(2) << 0 << "INFO" << ""
-                              << 0 << "x";
+        QTest::newRow("2.30 function") << "[2026-01-10 09:15:42] gpu-b:39964:40075 [3] os/linux.cc:288 "
+                                          "(socketConnectCheck) NCCL WARN ncclOsSocketPollConnect: boom"
+                                       << "gpu-b" << qint64(39964) << qint64(40075) << 3 << "WARN"
+                                       << "os/linux.cc" << 288 << "ncclOsSocketPollConnect: boom";
+        QTest::newRow("mpirun tag") << "[1,3]<stdout>:node7:1234:1290 [3] NCCL INFO Using network IB"
+                                    << "node7" << qint64(1234) << qint64(1290) << 3 << "INFO"
+                                    << "" << 0 << "Using network IB";
+        QTest::newRow("srun -l") << "10: node7:1234:1234 [2] NCCL INFO comm 0x1 rank 10 nranks 16"
+                                 << "node7" << qint64(1234) << qint64(1234) << 2 << "INFO"
+                                 << "" << 0 << "comm 0x1 rank 10 nranks 16";
+        QTest::newRow("torchrun rank") << "[rank3]:gpu-a:7:9 [3] NCCL INFO x"
+                                       << "gpu-a" << qint64(7) << qint64(9) << 3 << "INFO"
+                                       << "" << 0 << "x";
+        QTest::newRow("k8s stamp") << "2024-05-01T12:00:00.123456789Z pod-1:55:60 [0] NCCL INFO hello"
+                                   << "pod-1" << qint64(55) << qint64(60) << 0 << "INFO"
+                                   << "" << 0 << "hello";
+        QTest::newRow("redacted pid") << "host [5] misc/socket.cc:49 NCCL WARN socketProgress: gone"
+                                      << "host" << qint64(-1) << qint64(-1) << 5 << "WARN"
+                                      << "misc/socket.cc" << 49 << "socketProgress: gone";
+        QTest::newRow("plugin WARN") << "kolyoz2:25146:25854 [0] ib_plugin.c:1105 NCCL WARN NET/IB : Got "
+                                        "completion from peer 10.0.35.1<49189> with error 4"
+                                     << "kolyoz2" << qint64(25146) << qint64(25854) << 0 << "WARN"
+                                     << "ib_plugin.c" << 1105
+                                     << "NET/IB : Got completion from peer 10.0.35.1<49189> with error 4";
+        QTest::newRow("CRLF") << "gpu-a:1:2 [0] NCCL INFO x\r"
+                              << "gpu-a" << qint64(1) << qint64(2) << 0 << "INFO"
+                              << "" << 0 << "x";
     }
     void ncclPrefix()
     {
@@ -74,7 +84,8 @@ private slots:
         QCOMPARE(QString::fromLatin1(levelName(p.nccl->level)), level);
         QCOMPARE(QString::fromUtf8(p.nccl->file.data(), static_cast<qsizetype>(p.nccl->file.size())), file);
         QCOMPARE(p.nccl->fileLine, fileLine);
-        QCOMPARE(QString::fromUtf8(p.nccl->message.data(), static_cast<qsizetype>(p.nccl->message.size())), message);
+        QCOMPARE(QString::fromUtf8(p.nccl->message.data(), static_cast<qsizetype>(p.nccl->message.size())),
+                 message);
     }
 
     void notNccl_data()
@@ -98,14 +109,16 @@ private slots:
         QTest::addColumn<QString>("line");
         QTest::addColumn<int>("kind");
         QTest::addColumn<int>("rank");
-        QTest::newRow("torchrun rank") << "[rank12]:[E612 14:03:17.1 x.cpp:1] boom" << int(Decoration::TorchrunRank) << 12;
+        QTest::newRow("torchrun rank")
+            << "[rank12]:[E612 14:03:17.1 x.cpp:1] boom" << int(Decoration::TorchrunRank) << 12;
         QTest::newRow("torchrun default") << "[default3]:hello" << int(Decoration::TorchrunDefault) << 3;
         QTest::newRow("srun") << "7: hello" << int(Decoration::Srun) << 7;
         QTest::newRow("mpirun stderr") << "[1,15]<stderr>:hello" << int(Decoration::MpirunTag) << 15;
-        QTest::newRow("line number then rank") << "[80746] [rank0]:[E321 02:07:08.408271257 P.cpp:607] x"
-                                               << int(Decoration::TorchrunRank) << 0;
+        QTest::newRow("line number then rank")
+            << "[80746] [rank0]:[E321 02:07:08.408271257 P.cpp:607] x" << int(Decoration::TorchrunRank) << 0;
         QTest::newRow("a time is not srun") << "14:03:17 hello" << int(Decoration::None) << -1;
-        QTest::newRow("a date is not srun") << "2025-06-12 14:03:16,902 INFO x" << int(Decoration::None) << -1;
+        QTest::newRow("a date is not srun")
+            << "2025-06-12 14:03:16,902 INFO x" << int(Decoration::None) << -1;
     }
     void decorations()
     {
@@ -125,17 +138,19 @@ private slots:
         QTest::addColumn<qint64>("resolution");
         QTest::addColumn<QString>("level");
         const qint64 base = civilToUnixSeconds(2025, 6, 12, 14, 3, 16) * 1000000;
-        QTest::newRow("python logging") << "2025-06-12 14:03:16,902 ERROR train.py:57 x" << base + 902000 << qint64(1000)
-                                        << "ERROR";
+        QTest::newRow("python logging")
+            << "2025-06-12 14:03:16,902 ERROR train.py:57 x" << base + 902000 << qint64(1000) << "ERROR";
         QTest::newRow("iso T micro") << "2025-06-12T14:03:16.000123 x" << base + 123 << qint64(1) << "";
-        QTest::newRow("rfc3339 nanos Z") << "2025-06-12T14:03:16.123456789Z x" << base + 123456 << qint64(1) << "";
+        QTest::newRow("rfc3339 nanos Z")
+            << "2025-06-12T14:03:16.123456789Z x" << base + 123456 << qint64(1) << "";
         QTest::newRow("rfc3339 offset") << "2025-06-12T16:03:16+02:00 x" << base << qint64(1000000) << "";
-        QTest::newRow("nccl 2.26 warn stamp") << "[2025-06-12 14:03:16] h:1:2 [0] a.cc:1 NCCL WARN x" << base
-                                              << qint64(1000000) << "WARN";
-        QTest::newRow("glog in brackets") << "[E0612 14:03:16.500000 ProcessGroupNCCL.cpp:607] x" << base + 500000
-                                          << qint64(1) << "ERROR";
+        QTest::newRow("nccl 2.26 warn stamp")
+            << "[2025-06-12 14:03:16] h:1:2 [0] a.cc:1 NCCL WARN x" << base << qint64(1000000) << "WARN";
+        QTest::newRow("glog in brackets")
+            << "[E0612 14:03:16.500000 ProcessGroupNCCL.cpp:607] x" << base + 500000 << qint64(1) << "ERROR";
         QTest::newRow("pytorch c10 unpadded month")
-            << "[rank0]:[E612 14:03:16.408271257 ProcessGroupNCCL.cpp:607] x" << base + 408271 << qint64(1) << "ERROR";
+            << "[rank0]:[E612 14:03:16.408271257 ProcessGroupNCCL.cpp:607] x" << base + 408271 << qint64(1)
+            << "ERROR";
         QTest::newRow("glog bare") << "W0612 14:03:16.25 x" << base + 250000 << qint64(10000) << "WARN";
     }
     void timestamps()
@@ -164,11 +179,14 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("fileLine");
         QTest::addColumn<int>("code");
-        QTest::newRow("plain") << "h:1:2 [0] NCCL INFO misc/socket.cc:564 -> 2" << "misc/socket.cc" << 564 << 2;
+        QTest::newRow("plain") << "h:1:2 [0] NCCL INFO misc/socket.cc:564 -> 2"
+                               << "misc/socket.cc" << 564 << 2;
         QTest::newRow("strerror") << "h:1:2 [0] NCCL INFO misc/socket.cc:504 -> 2 (Operation now in progress)"
                                   << "misc/socket.cc" << 504 << 2;
-        QTest::newRow("async") << "h:1:2 [4] NCCL INFO group.cc:65 -> 2 [Async thread]" << "group.cc" << 65 << 2;
-        QTest::newRow("2.30 function") << "h:1:2 [4] NCCL INFO init.cc:10 (ncclCommInitRank) -> 6" << "init.cc" << 10 << 6;
+        QTest::newRow("async") << "h:1:2 [4] NCCL INFO group.cc:65 -> 2 [Async thread]"
+                               << "group.cc" << 65 << 2;
+        QTest::newRow("2.30 function") << "h:1:2 [4] NCCL INFO init.cc:10 (ncclCommInitRank) -> 6"
+                                       << "init.cc" << 10 << 6;
     }
     void trails()
     {

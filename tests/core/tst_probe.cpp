@@ -1,11 +1,12 @@
+#include "probe/nccl_probe.h"
+
 #include <QFileInfo>
 #include <QTest>
 
-#include "probe/nccl_probe.h"
-
 using namespace rl;
 
-class TestProbe : public QObject {
+class TestProbe : public QObject
+{
     Q_OBJECT
 private slots:
     void versionCodes_data()
@@ -53,7 +54,8 @@ private slots:
     {
         NcclProbeResult r = probeNccl();
         if (!r.found)
-            QSKIP(qPrintable(QStringLiteral("no libnccl.so.2 on this machine: %1").arg(QString::fromStdString(r.error))));
+            QSKIP(qPrintable(
+                QStringLiteral("no libnccl.so.2 on this machine: %1").arg(QString::fromStdString(r.error))));
         QVERIFY(r.version >= (Version{2, 0, 0}));
         QVERIFY(QFileInfo::exists(QString::fromStdString(r.path)));
         qInfo("local NCCL %s at %s", r.version.toString().c_str(), r.path.c_str());

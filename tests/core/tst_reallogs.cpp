@@ -1,16 +1,17 @@
 // Real logs that users posted publicly, read in place from ../shared/fixtures/reallogs (never copied
 // into the project). Each case's SOURCE.md names the initiating line where the excerpt shows it.
+#include "analysis.h"
+#include "report/diagnosis_report.h"
+
 #include <QDir>
 #include <QTest>
 #include <nlohmann/json.hpp>
 
-#include "analysis.h"
-#include "report/diagnosis_report.h"
-
 using namespace rl;
 using nlohmann::json;
 
-class TestRealLogs : public QObject {
+class TestRealLogs : public QObject
+{
     Q_OBJECT
     std::shared_ptr<const Encyclopedia> m_enc;
 
@@ -65,7 +66,8 @@ private slots:
         QVERIFY2(!dir.isEmpty(), qPrintable(QStringLiteral("case %1 missing").arg(caseId)));
         json d = diagnose(dir);
         QVERIFY2(d["initiating"].is_object(), d.dump(1).c_str());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-socket-connect-abort"));
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
+                 QStringLiteral("nccl-socket-connect-abort"));
         QCOMPARE(d["initiating"]["line"].get<int>(), abortLine);
         QCOMPARE(QString::fromStdString(d["initiating"]["file"]), QStringLiteral("log.txt"));
         if (!host.isEmpty())
@@ -77,7 +79,8 @@ private slots:
             if (e["label"] == "aborted-retry") {
                 aborted = true;
                 QCOMPARE(e["line"].get<int>(), abortLine);
-                QVERIFY(QString::fromStdString(e["text"]).contains(QStringLiteral("Software caused connection abort")));
+                QVERIFY(QString::fromStdString(e["text"]).contains(
+                    QStringLiteral("Software caused connection abort")));
             }
             earliest |= e["label"] == "earliest-connect-failure";
         }

@@ -1,15 +1,16 @@
 // The sample incident shipped in resources/ (described in resources/samples/connect-abort-2x4.md):
 // rank 5 on gpu-b aborts its retried connect to gpu-a, everything else is collateral.
-#include <QTest>
-#include <nlohmann/json.hpp>
-
 #include "analysis.h"
 #include "report/diagnosis_report.h"
+
+#include <QTest>
+#include <nlohmann/json.hpp>
 
 using namespace rl;
 using nlohmann::json;
 
-class TestSample : public QObject {
+class TestSample : public QObject
+{
     Q_OBJECT
     json m_d;
     std::shared_ptr<const Analysis> m_a;
@@ -42,11 +43,14 @@ private slots:
         for (int r = 0; r < 8; ++r) {
             const json& rk = m_d["ranks"][static_cast<std::size_t>(r)];
             QCOMPARE(rk["rank"].get<int>(), r);
-            QCOMPARE(QString::fromStdString(rk["host"]), r < 4 ? QStringLiteral("gpu-a") : QStringLiteral("gpu-b"));
+            QCOMPARE(QString::fromStdString(rk["host"]),
+                     r < 4 ? QStringLiteral("gpu-a") : QStringLiteral("gpu-b"));
             QVERIFY(rk["pid"].is_number());
             QCOMPARE(rk["files"].size(), std::size_t{1});
             QCOMPARE(QString::fromStdString(rk["files"][0]),
-                     QStringLiteral("%1/rank%2.log").arg(r < 4 ? QStringLiteral("gpu-a") : QStringLiteral("gpu-b")).arg(r));
+                     QStringLiteral("%1/rank%2.log")
+                         .arg(r < 4 ? QStringLiteral("gpu-a") : QStringLiteral("gpu-b"))
+                         .arg(r));
             QCOMPARE(QString::fromStdString(rk["identity_source"]), QStringLiteral("nccl-init"));
         }
     }
@@ -76,7 +80,8 @@ private slots:
         QVERIFY(earliest);
         QCOMPARE(QString::fromStdString((*earliest)["file"]), QStringLiteral("gpu-b/rank5.log"));
         QCOMPARE((*earliest)["line"].get<int>(), 26);
-        QVERIFY(QString::fromStdString((*earliest)["note"]).contains(QStringLiteral("does not log the first")));
+        QVERIFY(
+            QString::fromStdString((*earliest)["note"]).contains(QStringLiteral("does not log the first")));
         const json* trail = evidence(f, "return-code-trail");
         QVERIFY(trail);
         QCOMPARE((*trail)["line"].get<int>(), 27);

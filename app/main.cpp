@@ -1,12 +1,12 @@
-#include "cli/cli.h"
-#include "window/mainwindow.h"
-
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QTimer>
+
+#include "cli/cli.h"
+#include "window/mainwindow.h"
 
 namespace
 {

@@ -1,8 +1,5 @@
 #include "analysis.h"
 
-#include "engine/engine.h"
-#include "engine/scanner.h"
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -11,6 +8,9 @@
 #include <map>
 #include <thread>
 #include <unistd.h>
+
+#include "engine/engine.h"
+#include "engine/scanner.h"
 
 namespace fs = std::filesystem;
 

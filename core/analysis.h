@@ -3,13 +3,6 @@
 //   bundle -> sources -> line index -> events -> timeline -> findings
 // Both front ends read it; nothing in it changes after analyze() returns.
 
-#include "bundle/bundle.h"
-#include "encyclopedia/encyclopedia.h"
-#include "parse/line_parser.h"
-#include "probe/nccl_probe.h"
-#include "util/strong_id.h"
-#include "util/version.h"
-
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -18,6 +11,13 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "bundle/bundle.h"
+#include "encyclopedia/encyclopedia.h"
+#include "parse/line_parser.h"
+#include "probe/nccl_probe.h"
+#include "util/strong_id.h"
+#include "util/version.h"
 
 namespace rl
 {

@@ -1,16 +1,17 @@
 #include "cli/cli.h"
 
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFileInfo>
+
+#include <cstdio>
+#include <iostream>
+#include <unistd.h>
+
 #include "analysis.h"
 #include "bundle/bundle.h"
 #include "probe/nccl_probe.h"
 #include "report/diagnosis_report.h"
-
-#include <QCommandLineParser>
-#include <QCoreApplication>
-#include <QFileInfo>
-#include <cstdio>
-#include <iostream>
-#include <unistd.h>
 
 namespace rl::cli
 {

@@ -2,12 +2,13 @@
 // Lookups the views share over one immutable Analysis: the merged row of a line, the display time of
 // an event, and which lines are a finding's evidence.
 
-#include "analysis.h"
-
 #include <QString>
+
 #include <map>
 #include <memory>
 #include <vector>
+
+#include "analysis.h"
 
 namespace rl
 {

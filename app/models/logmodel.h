@@ -2,10 +2,11 @@
 // Every line of the bundle in merged chronological order. Text is read from the source's memory
 // map when a row is painted, so the model holds no copy of the log.
 
-#include "models/analysisindex.h"
-
 #include <QAbstractTableModel>
+
 #include <memory>
+
+#include "models/analysisindex.h"
 
 namespace rl
 {

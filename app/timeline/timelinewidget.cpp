@@ -7,6 +7,7 @@
 #include <QPainterPath>
 #include <QToolTip>
 #include <QWheelEvent>
+
 #include <algorithm>
 #include <cmath>
 

@@ -3,12 +3,13 @@
 // finding's evidence is emphasised and linked by an arrow from the earliest connect failure to the
 // aborted retry, and on to the collateral reports that point at it.
 
-#include "models/analysisindex.h"
-#include "timeline/timecoords.h"
-
 #include <QWidget>
+
 #include <memory>
 #include <vector>
+
+#include "models/analysisindex.h"
+#include "timeline/timecoords.h"
 
 namespace rl
 {

@@ -2,10 +2,11 @@
 // The explanation of a finding: symptoms observed or not, the checklist judged against the evidence,
 // root cause, fix and NCCL versions. Every line reference is a link that selects the line.
 
-#include "models/analysisindex.h"
-
 #include <QTextBrowser>
+
 #include <memory>
+
+#include "models/analysisindex.h"
 
 namespace rl
 {

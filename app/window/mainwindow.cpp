@@ -1,9 +1,5 @@
 #include "window/mainwindow.h"
 
-#include "models/logmodel.h"
-#include "timeline/timelinewidget.h"
-#include "window/findingpanel.h"
-
 #include <QAction>
 #include <QApplication>
 #include <QDir>
@@ -30,6 +26,10 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include "models/logmodel.h"
+#include "timeline/timelinewidget.h"
+#include "window/findingpanel.h"
 
 namespace rl
 {

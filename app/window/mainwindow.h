@@ -1,12 +1,13 @@
 #pragma once
 
-#include "analysis.h"
-#include "models/analysisindex.h"
-
 #include <QMainWindow>
 #include <QStringList>
+
 #include <atomic>
 #include <memory>
+
+#include "analysis.h"
+#include "models/analysisindex.h"
 
 class QLabel;
 class QProgressBar;

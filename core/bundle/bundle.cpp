@@ -1,7 +1,5 @@
 #include "bundle/bundle.h"
 
-#include "util/mapped_file.h"
-
 #include <algorithm>
 #include <archive.h>
 #include <archive_entry.h>
@@ -9,6 +7,8 @@
 #include <filesystem>
 #include <sys/stat.h>
 #include <zlib.h>
+
+#include "util/mapped_file.h"
 
 namespace fs = std::filesystem;
 

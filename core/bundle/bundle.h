@@ -2,14 +2,14 @@
 // Stage 1: turn the paths a user gave into sources (files, archive members, decompressed logs),
 // and say plainly what was skipped and why. One bad file never stops the rest.
 
-#include "util/strong_id.h"
-
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "util/strong_id.h"
 
 namespace rl
 {

@@ -3,13 +3,13 @@
 // compiles every fingerprint and checks it against every sample, so a bad entry fails at once
 // with the entry, the pattern and the sample named.
 
-#include "util/expected.h"
-#include "util/version.h"
-
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "util/expected.h"
+#include "util/version.h"
 
 namespace re2
 {

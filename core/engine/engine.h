@@ -2,9 +2,9 @@
 // Stage 6: from fingerprint hits to findings — which entry, which rank, initiating or collateral,
 // the evidence with its labels, the evaluated checklist, and the NCCL version verdict.
 
-#include "analysis.h"
-
 #include <vector>
+
+#include "analysis.h"
 
 namespace rl
 {

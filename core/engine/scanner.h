@@ -2,12 +2,12 @@
 // Runs every fingerprint over a source the way rg does: one pass of a literal alternation over the
 // whole buffer finds candidate lines, and only those lines meet the full regexes.
 
-#include "bundle/bundle.h"
-#include "encyclopedia/encyclopedia.h"
-
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "bundle/bundle.h"
+#include "encyclopedia/encyclopedia.h"
 
 namespace re2
 {

@@ -2,10 +2,10 @@
 // Finds the NCCL library this machine would load and asks it for its version. No link-time
 // dependency: dlopen + ncclGetVersion, which touches no GPU. An absent library is a normal answer.
 
-#include "util/version.h"
-
 #include <optional>
 #include <string>
+
+#include "util/version.h"
 
 namespace rl
 {

@@ -2,9 +2,9 @@
 // The diagnosis as JSON (the `diagnose --json` contract) and as plain text for terminals.
 // Field names here are a contract with users' scripts: extend, never rename.
 
-#include "analysis.h"
-
 #include <string>
+
+#include "analysis.h"
 
 namespace rl
 {

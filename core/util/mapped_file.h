@@ -2,11 +2,11 @@
 // Read-only memory map of a file. Line text is read back from here on demand, so the bundle's
 // text never has to live in heap strings.
 
-#include "util/expected.h"
-
 #include <cstddef>
 #include <string>
 #include <string_view>
+
+#include "util/expected.h"
 
 namespace rl
 {

@@ -2,6 +2,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
 #include <nlohmann/json.hpp>
 
 using nlohmann::json;

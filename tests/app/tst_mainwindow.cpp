@@ -1,10 +1,5 @@
 // The real window, offscreen: open the sample, read the finding panel, follow evidence links, click
 // the timeline, drop a folder. A screenshot lands in the build folder for people to look at.
-#include "models/logmodel.h"
-#include "timeline/timelinewidget.h"
-#include "window/findingpanel.h"
-#include "window/mainwindow.h"
-
 #include <QDir>
 #include <QMimeData>
 #include <QPushButton>
@@ -12,6 +7,11 @@
 #include <QTableView>
 #include <QTest>
 #include <QUrl>
+
+#include "models/logmodel.h"
+#include "timeline/timelinewidget.h"
+#include "window/findingpanel.h"
+#include "window/mainwindow.h"
 
 using namespace rl;
 

@@ -1,6 +1,6 @@
-#include "timeline/timecoords.h"
-
 #include <QTest>
+
+#include "timeline/timecoords.h"
 
 using namespace rl;
 

@@ -1,14 +1,15 @@
-#include "bundle/bundle.h"
-
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+
 #include <archive.h>
 #include <archive_entry.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+
+#include "bundle/bundle.h"
 
 using namespace rl;
 

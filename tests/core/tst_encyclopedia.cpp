@@ -1,7 +1,7 @@
-#include "encyclopedia/encyclopedia.h"
-
 #include <QTemporaryDir>
 #include <QTest>
+
+#include "encyclopedia/encyclopedia.h"
 
 using namespace rl;
 

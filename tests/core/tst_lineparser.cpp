@@ -1,6 +1,6 @@
-#include "parse/line_parser.h"
-
 #include <QTest>
+
+#include "parse/line_parser.h"
 
 using namespace rl;
 

@@ -1,7 +1,7 @@
-#include "probe/nccl_probe.h"
-
 #include <QFileInfo>
 #include <QTest>
+
+#include "probe/nccl_probe.h"
 
 using namespace rl;
 

@@ -1,11 +1,12 @@
 // Real logs that users posted publicly, read in place from ../shared/fixtures/reallogs (never copied
 // into the project). Each case's SOURCE.md names the initiating line where the excerpt shows it.
-#include "analysis.h"
-#include "report/diagnosis_report.h"
-
 #include <QDir>
 #include <QTest>
+
 #include <nlohmann/json.hpp>
+
+#include "analysis.h"
+#include "report/diagnosis_report.h"
 
 using namespace rl;
 using nlohmann::json;

@@ -1,10 +1,11 @@
 // The sample incident shipped in resources/ (described in resources/samples/connect-abort-2x4.md):
 // rank 5 on gpu-b aborts its retried connect to gpu-a, everything else is collateral.
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
 #include "analysis.h"
 #include "report/diagnosis_report.h"
-
-#include <QTest>
-#include <nlohmann/json.hpp>
 
 using namespace rl;
 using nlohmann::json;

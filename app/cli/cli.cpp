@@ -158,7 +158,9 @@ int encyclopedia(const QStringList& args)
                             QStringLiteral("Folder of <id>.json entries (default: the installed one)."),
                             QStringLiteral("[DIR]"));
     QCommandLineOption list(QStringLiteral("list"), QStringLiteral("List the entries."));
-    p.addOption(list);
+    QCommandLineOption exportPatterns(QStringLiteral("export-patterns"),
+                                      QStringLiteral("Print every fingerprint regex, one per line (usable with rg -f)."));
+    p.addOptions({list, exportPatterns});
     p.process(args);
     const QStringList pos = p.positionalArguments();
     std::string dir = pos.size() > 1 ? pos.at(1).toStdString() : resourcesDir() + "/encyclopedia";
@@ -167,6 +169,13 @@ int encyclopedia(const QStringList& args)
         printErr(
             QStringLiteral("rankline encyclopedia: %1").arg(QString::fromStdString(enc.error().message())));
         return 1;
+    }
+    if (p.isSet(exportPatterns)) {
+        for (const auto& e : enc->entries)
+            for (const auto& s : e.symptoms)
+                for (const auto& f : s.fingerprints)
+                    std::printf("%s\n", f.pattern.c_str());
+        return 0;
     }
     std::size_t symptoms = 0, samples = 0;
     for (const auto& e : enc->entries) {

@@ -3,6 +3,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QRegularExpression>
 
 #include <cstdio>
 #include <iostream>
@@ -173,8 +174,13 @@ int encyclopedia(const QStringList& args)
     if (p.isSet(exportPatterns)) {
         for (const auto& e : enc->entries)
             for (const auto& s : e.symptoms)
-                for (const auto& f : s.fingerprints)
-                    std::printf("%s\n", f.pattern.c_str());
+                for (const auto& f : s.fingerprints) {
+                    // rg joins its patterns into one regex, where repeated group names clash:
+                    // names only matter to Rankline, so export plain groups.
+                    QString pat = QString::fromStdString(f.pattern);
+                    pat.replace(QRegularExpression(QStringLiteral("\\(\\?P<[A-Za-z_][A-Za-z0-9_]*>")), QStringLiteral("("));
+                    std::printf("%s\n", pat.toUtf8().constData());
+                }
         return 0;
     }
     std::size_t symptoms = 0, samples = 0;

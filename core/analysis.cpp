@@ -1,5 +1,7 @@
 #include "analysis.h"
 
+#include <queue>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -85,22 +87,116 @@ std::string resourcesDir()
 #endif
 }
 
+TimeInterval SourceLines::time(std::uint32_t line, TimeSource* source) const
+{
+    // The first stamp at or after the line; the one before it bounds the line from below.
+    auto it = std::lower_bound(m_stamps.begin(), m_stamps.end(), line,
+                               [](const LineStamp& st, std::uint32_t l) { return st.line < l; });
+    TimeInterval t;
+    if (it != m_stamps.end() && it->line == line) {
+        if (source)
+            *source = TimeSource::Parsed;
+        return {it->us, it->us + it->resolutionUs};
+    }
+    if (it != m_stamps.end())
+        t.hi = it->us + it->resolutionUs;
+    if (it != m_stamps.begin())
+        t.lo = std::prev(it)->us;
+    if (source)
+        *source = t.known() ? TimeSource::Inferred : TimeSource::Unknown;
+    return t;
+}
+
+LineInfo SourceLines::info(std::uint32_t line) const
+{
+    LineInfo li;
+    li.process = process(line);
+    li.level = level(line);
+    li.time = time(line, &li.timeSource);
+    return li;
+}
+
+LineRef MergedOrder::operator[](std::size_t row) const
+{
+    std::uint32_t g = m_order[row];
+    auto it = std::upper_bound(m_base.begin(), m_base.end(), g);
+    auto s = static_cast<std::uint32_t>(it - m_base.begin() - 1);
+    return {SourceId(s), g - m_base[s]};
+}
+
+void MergedOrder::build(const std::vector<SourceLines>& lines)
+{
+    // A k-way merge: each source is already in its own (written) order, so only the heads compete.
+    // The sort key of a line is its lower time bound; a line before a source's first stamp sorts
+    // at that stamp. Ties go to the source listed first.
+    m_base.clear();
+    m_order.clear();
+    std::uint64_t total = 0;
+    for (const auto& sl : lines) {
+        m_base.push_back(static_cast<std::uint32_t>(total));
+        total += sl.size();
+    }
+    m_order.reserve(total);
+    struct Cursor {
+        std::uint32_t line = 0;
+        std::size_t stamp = 0; // index of the first stamp at or after `line`
+    };
+    std::vector<Cursor> cur(lines.size());
+    auto key = [&](std::size_t s) -> std::int64_t {
+        const auto& st = lines[s].stamps();
+        const Cursor& c = cur[s];
+        if (c.stamp < st.size() && st[c.stamp].line == c.line)
+            return st[c.stamp].us;
+        if (c.stamp > 0)
+            return st[c.stamp - 1].us;
+        return c.stamp < st.size() ? st[c.stamp].us : kTimeUnknownLo;
+    };
+    using Head = std::pair<std::int64_t, std::size_t>;
+    std::priority_queue<Head, std::vector<Head>, std::greater<>> heap;
+    for (std::size_t s = 0; s < lines.size(); ++s)
+        if (lines[s].size() > 0)
+            heap.push({key(s), s});
+    while (!heap.empty()) {
+        auto [k, s] = heap.top();
+        heap.pop();
+        Cursor& c = cur[s];
+        const auto& st = lines[s].stamps();
+        const bool alone = heap.empty();
+        const Head next = alone ? Head{} : heap.top();
+        // Take this source's lines while it still sorts before the next source's head.
+        do {
+            m_order.push_back(m_base[s] + c.line);
+            ++c.line;
+            while (c.stamp < st.size() && st[c.stamp].line < c.line)
+                ++c.stamp;
+        } while (c.line < lines[s].size() && (alone || Head{key(s), s} < next));
+        if (c.line < lines[s].size())
+            heap.push({key(s), s});
+    }
+}
+
 namespace
 {
 
-// A process as a source sees it before processes are merged across the bundle.
+// A process as a source sees it before processes are merged across the bundle: (host, pid) from
+// NCCL's prefix, or only a launcher rank for undecorated lines of a combined stream.
 struct LocalKey {
     std::string host;
     std::int64_t pid = -1;
-    bool operator<(const LocalKey& o) const { return std::tie(host, pid) < std::tie(o.host, o.pid); }
+    int rank = -1; // set for rank-only keys
+    bool operator<(const LocalKey& o) const
+    {
+        return std::tie(host, pid, rank) < std::tie(o.host, o.pid, o.rank);
+    }
+    bool byRank() const { return host.empty() && pid < 0 && rank >= 0; }
 };
 
+constexpr std::uint32_t kNoKey = SourceLines::kProcessMask;
+
 struct SourceScan {
-    std::vector<LineInfo> lines;
-    std::vector<std::int32_t> key;      // per line: index into keys, or -1
-    std::vector<std::int32_t> decoRank; // per line: launcher rank, or -1
+    SourceLines lines; // during the scan the "process" field holds a local key index
     std::vector<LocalKey> keys;
-    std::vector<std::optional<Timestamp>> stamps;
+    std::vector<int> keyDecoRank; // per key: a launcher rank seen on its NCCL lines, or -1
     std::vector<ScanHit> hits;
 };
 
@@ -140,50 +236,31 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
     SourceScan out;
     const std::size_t n = source.lineCount();
     out.lines.resize(n);
-    out.key.assign(n, -1);
-    out.decoRank.assign(n, -1);
-    out.stamps.resize(n);
     const int year = yearHint(source);
-    std::map<LocalKey, std::int32_t> keyIndex;
+    std::map<LocalKey, std::uint32_t> keyIndex;
+    auto keyFor = [&](LocalKey k) {
+        auto [it, inserted] = keyIndex.emplace(std::move(k), static_cast<std::uint32_t>(out.keys.size()));
+        if (inserted) {
+            out.keys.push_back(it->first);
+            out.keyDecoRank.push_back(-1);
+        }
+        return it->second;
+    };
     for (std::uint32_t i = 0; i < n; ++i) {
         ParsedLine p = parseLine(source.line(i), year);
-        LineInfo& li = out.lines[i];
-        li.level = p.level;
-        out.stamps[i] = p.stamp;
-        out.decoRank[i] = p.decorationRank;
+        std::uint32_t key = kNoKey;
         if (p.nccl && !p.nccl->host.empty()) {
-            LocalKey k{std::string(p.nccl->host), p.nccl->pid};
-            auto [it, inserted] = keyIndex.emplace(k, static_cast<std::int32_t>(out.keys.size()));
-            if (inserted)
-                out.keys.push_back(k);
-            out.key[i] = it->second;
-            li.tid = static_cast<std::int32_t>(p.nccl->tid);
+            key = keyFor({std::string(p.nccl->host), p.nccl->pid, -1});
+            if (p.decorationRank >= 0 && out.keyDecoRank[key] < 0)
+                out.keyDecoRank[key] = p.decorationRank;
+        } else if (p.decorationRank >= 0) {
+            key = keyFor({std::string{}, -1, p.decorationRank});
         }
+        out.lines.set(i, ProcessId(key), p.level);
+        if (p.stamp)
+            out.lines.addStamp({i, p.stamp->us, p.stamp->resolutionUs});
     }
     out.hits = scanner.scan(source);
-
-    // Time intervals: a stamped line covers [t, t + resolution); a line without a stamp lies between
-    // its stamped neighbours, because a stream is written in order.
-    std::int64_t prevLo = kTimeUnknownLo;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (out.stamps[i]) {
-            out.lines[i].time = {out.stamps[i]->us, out.stamps[i]->us + out.stamps[i]->resolutionUs};
-            out.lines[i].timeSource = TimeSource::Parsed;
-            prevLo = out.stamps[i]->us;
-        } else {
-            out.lines[i].time.lo = prevLo;
-        }
-    }
-    std::int64_t nextHi = kTimeUnknownHi;
-    for (std::size_t i = n; i-- > 0;) {
-        if (out.stamps[i]) {
-            nextHi = out.lines[i].time.hi;
-        } else {
-            out.lines[i].time.hi = nextHi;
-            if (out.lines[i].time.known())
-                out.lines[i].timeSource = TimeSource::Inferred;
-        }
-    }
     return out;
 }
 
@@ -269,7 +346,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         a.totalBytes = totalBytes;
     }
 
-    // Stage: identity. Processes keyed by (host, pid) across the bundle.
+    // Stage: identity. Processes keyed by (host, pid) across the bundle; rank-only keys (lines of a
+    // combined stream that carry only a launcher prefix) are resolved once ranks are known.
     std::map<LocalKey, ProcessId> byKey;
     std::vector<std::vector<ProcessId>> keyProcess(a.sources.size());
     auto newProcess = [&a]() -> Process& {
@@ -279,20 +357,24 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         return a.processes.back();
     };
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
-        for (const auto& k : scans[s].keys) {
-            auto it = byKey.find(k);
+        keyProcess[s].resize(scans[s].keys.size());
+        for (std::size_t k = 0; k < scans[s].keys.size(); ++k) {
+            const LocalKey& key = scans[s].keys[k];
+            if (key.byRank())
+                continue;
+            auto it = byKey.find(key);
             if (it == byKey.end()) {
                 Process& p = newProcess();
-                p.host = k.host;
-                p.pid = k.pid;
-                it = byKey.emplace(k, p.id).first;
+                p.host = key.host;
+                p.pid = key.pid;
+                it = byKey.emplace(key, p.id).first;
             }
-            keyProcess[s].push_back(it->second);
+            keyProcess[s][k] = it->second;
         }
     }
-    auto lineProcessByKey = [&](std::size_t s, std::uint32_t line) -> ProcessId {
-        std::int32_t k = scans[s].key[line];
-        return k >= 0 ? keyProcess[s][static_cast<std::size_t>(k)] : ProcessId{};
+    auto keyedProcess = [&](std::size_t s, std::uint32_t line) -> ProcessId {
+        std::uint32_t k = scans[s].lines.process(line).value;
+        return k == kNoKey ? ProcessId{} : keyProcess[s][k];
     };
     // Ranks from Init lines: the communicator with the most ranks is the world.
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
@@ -300,7 +382,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             const auto& pat = scanner.patterns()[static_cast<std::size_t>(h.pattern)];
             if (pat.builtin != Builtin::InitLine)
                 continue;
-            ProcessId pid = lineProcessByKey(s, h.line);
+            ProcessId pid = keyedProcess(s, h.line);
             if (!pid.valid())
                 continue;
             Process& p = a.processes[pid.value];
@@ -313,16 +395,13 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         }
     }
     // Launcher prefixes on NCCL lines name the rank when no Init line did.
-    for (std::size_t s = 0; s < a.sources.size(); ++s) {
-        const auto& sc = scans[s];
-        for (std::uint32_t i = 0; i < sc.lines.size(); ++i) {
-            ProcessId pid = lineProcessByKey(s, i);
-            if (pid.valid() && sc.decoRank[i] >= 0 && !a.processes[pid.value].rank) {
-                a.processes[pid.value].rank = sc.decoRank[i];
-                a.processes[pid.value].identitySource = "launcher-prefix";
+    for (std::size_t s = 0; s < a.sources.size(); ++s)
+        for (std::size_t k = 0; k < scans[s].keys.size(); ++k)
+            if (keyProcess[s][k].valid() && scans[s].keyDecoRank[k] >= 0 &&
+                !a.processes[keyProcess[s][k].value].rank) {
+                a.processes[keyProcess[s][k].value].rank = scans[s].keyDecoRank[k];
+                a.processes[keyProcess[s][k].value].identitySource = "launcher-prefix";
             }
-        }
-    }
     auto processWithRank = [&a](int rank) -> ProcessId {
         for (const auto& p : a.processes)
             if (p.rank && *p.rank == rank)
@@ -331,20 +410,27 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     };
     // The process each source's undecorated, unprefixed lines belong to.
     std::vector<ProcessId> defaultProcess(a.sources.size());
+    std::vector<std::size_t> ncclKeys(a.sources.size(), 0);
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
+        ProcessId only;
+        for (const auto& p : keyProcess[s])
+            if (p.valid()) {
+                ++ncclKeys[s];
+                only = p;
+            }
         auto fileRank = rankFromFileName(a.sources[s].displayPath);
-        if (keyProcess[s].size() == 1) {
-            defaultProcess[s] = keyProcess[s][0];
-            Process& p = a.processes[defaultProcess[s].value];
+        if (ncclKeys[s] == 1) {
+            defaultProcess[s] = only;
+            Process& p = a.processes[only.value];
             if (!p.rank && fileRank) {
                 p.rank = fileRank;
                 p.identitySource = "file-name";
             }
-        } else if (keyProcess[s].empty() && fileRank && processWithRank(*fileRank).valid()) {
+        } else if (ncclKeys[s] == 0 && fileRank && processWithRank(*fileRank).valid()) {
             defaultProcess[s] = processWithRank(*fileRank);
         } else {
             Process& p = newProcess();
-            if (keyProcess[s].empty() && fileRank) {
+            if (ncclKeys[s] == 0 && fileRank) {
                 p.rank = fileRank;
                 p.identitySource = "file-name";
             }
@@ -356,9 +442,11 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         for (const auto& h : scans[s].hits) {
             if (scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin != Builtin::TorchRank)
                 continue;
-            ProcessId pid = lineProcessByKey(s, h.line);
-            if (!pid.valid())
+            ProcessId pid = keyedProcess(s, h.line);
+            if (!pid.valid() && scans[s].lines.process(h.line).value == kNoKey)
                 pid = defaultProcess[s];
+            if (!pid.valid())
+                continue;
             Process& p = a.processes[pid.value];
             if (!p.rank) {
                 p.rank = std::atoi(captureOf(h, "rank").c_str());
@@ -366,72 +454,68 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             }
         }
     }
-    // Assign every line.
-    a.lines.resize(a.sources.size());
+    // Rank-only keys now map to the process with that rank, or a process of their own.
     std::map<int, ProcessId> rankProcess;
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
-        auto& sc = scans[s];
-        for (std::uint32_t i = 0; i < sc.lines.size(); ++i) {
-            ProcessId pid = lineProcessByKey(s, i);
-            if (!pid.valid() && sc.decoRank[i] >= 0) {
-                int r = sc.decoRank[i];
-                auto it = rankProcess.find(r);
-                if (it == rankProcess.end()) {
-                    ProcessId found = processWithRank(r);
-                    if (!found.valid()) {
-                        Process& p = newProcess();
-                        p.rank = r;
-                        p.identitySource = "launcher-prefix";
-                        found = p.id;
-                    }
-                    it = rankProcess.emplace(r, found).first;
+        for (std::size_t k = 0; k < scans[s].keys.size(); ++k) {
+            if (!scans[s].keys[k].byRank())
+                continue;
+            int r = scans[s].keys[k].rank;
+            auto it = rankProcess.find(r);
+            if (it == rankProcess.end()) {
+                ProcessId found = processWithRank(r);
+                if (!found.valid()) {
+                    Process& p = newProcess();
+                    p.rank = r;
+                    p.identitySource = "launcher-prefix";
+                    found = p.id;
                 }
-                pid = it->second;
+                it = rankProcess.emplace(r, found).first;
             }
-            if (!pid.valid() && keyProcess[s].size() > 1 && isBlank(a.sources[s].line(i))) {
+            keyProcess[s][k] = it->second;
+        }
+    }
+    // Assign every line.
+    a.lines.resize(a.sources.size());
+    for (std::size_t s = 0; s < a.sources.size(); ++s) {
+        SourceLines& sl = scans[s].lines;
+        const std::uint32_t n = static_cast<std::uint32_t>(sl.size());
+        for (std::uint32_t i = 0; i < n; ++i) {
+            std::uint32_t k = sl.process(i).value;
+            ProcessId pid = k == kNoKey ? ProcessId{} : keyProcess[s][k];
+            if (!pid.valid() && ncclKeys[s] > 1 && isBlank(a.sources[s].line(i))) {
                 // In a stream shared by several processes, a blank line is the newline NCCL prints
                 // in front of each WARN: it belongs to the next prefixed line.
-                for (std::uint32_t j = i + 1; j < sc.lines.size() && j < i + 8; ++j)
-                    if (sc.key[j] >= 0) {
-                        pid = lineProcessByKey(s, j);
+                for (std::uint32_t j = i + 1; j < n && j < i + 8; ++j) {
+                    std::uint32_t kj = sl.process(j).value;
+                    if (kj != kNoKey && keyProcess[s][kj].valid()) {
+                        pid = keyProcess[s][kj];
                         break;
                     }
+                }
             }
             if (!pid.valid())
                 pid = defaultProcess[s];
-            sc.lines[i].process = pid;
+            sl.set(i, pid, sl.level(i));
         }
-        a.lines[s] = std::move(sc.lines);
+        sl.shrink();
+        a.lines[s] = std::move(sl);
         a.totalLines += a.lines[s].size();
     }
-    // Which sources each process appears in; drop processes that own no line.
+    // Which sources each process appears in; drop processes that own no line; ranked first.
     {
         std::vector<std::vector<bool>> seen(a.processes.size(), std::vector<bool>(a.sources.size(), false));
         for (std::size_t s = 0; s < a.sources.size(); ++s)
-            for (const auto& li : a.lines[s])
-                seen[li.process.value][s] = true;
-        std::vector<ProcessId> remap(a.processes.size());
-        std::vector<Process> kept;
-        for (auto& p : a.processes) {
-            std::vector<SourceId> srcs;
+            for (std::uint32_t i = 0; i < a.lines[s].size(); ++i)
+                seen[a.lines[s].process(i).value][s] = true;
+        std::vector<std::size_t> order;
+        for (std::size_t i = 0; i < a.processes.size(); ++i) {
             for (std::size_t s = 0; s < a.sources.size(); ++s)
-                if (seen[p.id.value][s])
-                    srcs.push_back(SourceId(static_cast<std::uint32_t>(s)));
-            if (srcs.empty())
-                continue;
-            remap[p.id.value] = ProcessId(static_cast<std::uint32_t>(kept.size()));
-            p.id = remap[p.id.value];
-            p.sources = std::move(srcs);
-            kept.push_back(std::move(p));
+                if (seen[i][s])
+                    a.processes[i].sources.push_back(SourceId(static_cast<std::uint32_t>(s)));
+            if (!a.processes[i].sources.empty())
+                order.push_back(i);
         }
-        a.processes = std::move(kept);
-        for (auto& v : a.lines)
-            for (auto& li : v)
-                li.process = remap[li.process.value];
-        // Ranked processes first, in rank order; the rest after, in bundle order.
-        std::vector<std::size_t> order(a.processes.size());
-        for (std::size_t i = 0; i < order.size(); ++i)
-            order[i] = i;
         std::stable_sort(order.begin(), order.end(), [&a](std::size_t x, std::size_t y) {
             const auto& px = a.processes[x];
             const auto& py = a.processes[y];
@@ -439,29 +523,42 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 return px.rank.has_value();
             return px.rank && *px.rank < *py.rank;
         });
-        std::vector<ProcessId> reorder(a.processes.size());
+        std::vector<ProcessId> remap(a.processes.size());
         std::vector<Process> sorted;
         for (std::size_t i = 0; i < order.size(); ++i) {
-            reorder[order[i]] = ProcessId(static_cast<std::uint32_t>(i));
+            remap[order[i]] = ProcessId(static_cast<std::uint32_t>(i));
             sorted.push_back(std::move(a.processes[order[i]]));
-            sorted.back().id = reorder[order[i]];
+            sorted.back().id = remap[order[i]];
         }
         a.processes = std::move(sorted);
-        for (auto& v : a.lines)
-            for (auto& li : v)
-                li.process = reorder[li.process.value];
+        for (auto& sl : a.lines)
+            for (std::uint32_t i = 0; i < sl.size(); ++i)
+                sl.set(i, remap[sl.process(i).value], sl.level(i));
     }
 
     // Stage: events, addresses, versions.
     std::vector<Hit> hits;
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
         const SourceId sid(static_cast<std::uint32_t>(s));
-        std::vector<bool> hasSymptom(a.lines[s].size(), false);
+        const Source& src = a.sources[s];
+        auto makeEvent = [&](std::uint32_t line, EventKind kind) {
+            Event e;
+            e.where = {sid, line};
+            LineInfo li = a.lines[s].info(line);
+            e.process = li.process;
+            e.level = li.level;
+            e.kind = kind;
+            e.time = li.time;
+            ParsedLine p = parseLine(src.line(line));
+            if (p.nccl)
+                e.tid = static_cast<std::int32_t>(p.nccl->tid);
+            return e;
+        };
+        std::vector<std::uint32_t> symptomLines;
         for (const auto& h : scans[s].hits) {
             const auto& pat = scanner.patterns()[static_cast<std::size_t>(h.pattern)];
-            const LineInfo& li = a.lines[s][h.line];
-            Process& proc = a.processes[li.process.value];
             LineRef where{sid, h.line};
+            Process& proc = a.processes[a.lines[s].process(h.line).value];
             std::vector<Capture> caps;
             for (const auto& [k, v] : h.captures)
                 caps.push_back({k, v});
@@ -474,18 +571,12 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 if (dup)
                     break;
                 hits.push_back({where, pat.entry, pat.symptom, caps});
-                Event e;
-                e.where = where;
-                e.process = li.process;
-                e.tid = li.tid;
-                e.kind = EventKind::Symptom;
-                e.level = li.level;
+                Event e = makeEvent(h.line, EventKind::Symptom);
                 e.entry = pat.entry;
                 e.symptom = pat.symptom;
                 e.captures = std::move(caps);
-                e.time = li.time;
                 a.events.push_back(std::move(e));
-                hasSymptom[h.line] = true;
+                symptomLines.push_back(h.line);
                 break;
             }
             case Builtin::NcclVersion: {
@@ -505,16 +596,12 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 break;
             case Builtin::Traceback:
             case Builtin::Exception: {
-                Event e;
-                e.where = where;
-                e.process = li.process;
-                e.tid = li.tid;
-                e.kind = pat.builtin == Builtin::Traceback ? EventKind::Traceback : EventKind::Exception;
+                Event e = makeEvent(h.line, pat.builtin == Builtin::Traceback ? EventKind::Traceback
+                                                                              : EventKind::Exception);
                 e.level = Level::Error;
                 e.captures = std::move(caps);
-                e.time = li.time;
                 a.events.push_back(std::move(e));
-                hasSymptom[h.line] = true;
+                symptomLines.push_back(h.line);
                 break;
             }
             case Builtin::InitLine:
@@ -522,19 +609,14 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 break;
             }
         }
-        for (std::uint32_t i = 0; i < a.lines[s].size(); ++i) {
-            const LineInfo& li = a.lines[s][i];
-            if (hasSymptom[i] ||
-                (li.level != Level::Warn && li.level != Level::Error && li.level != Level::Fatal))
+        std::sort(symptomLines.begin(), symptomLines.end());
+        const SourceLines& sl = a.lines[s];
+        for (std::uint32_t i = 0; i < sl.size(); ++i) {
+            Level lv = sl.level(i);
+            if ((lv != Level::Warn && lv != Level::Error && lv != Level::Fatal) ||
+                std::binary_search(symptomLines.begin(), symptomLines.end(), i))
                 continue;
-            Event e;
-            e.where = {sid, i};
-            e.process = li.process;
-            e.tid = li.tid;
-            e.kind = li.level == Level::Warn ? EventKind::Warn : EventKind::Error;
-            e.level = li.level;
-            e.time = li.time;
-            a.events.push_back(std::move(e));
+            a.events.push_back(makeEvent(i, lv == Level::Warn ? EventKind::Warn : EventKind::Error));
         }
     }
     std::sort(a.events.begin(), a.events.end(), [](const Event& x, const Event& y) {
@@ -556,36 +638,14 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     if (options.probeLocalNccl)
         a.nccl.local = probeNccl(options.ncclLibrary);
 
-    // Stage: merged order over every line.
-    // The sort key keeps each source in its own order: a line before a source's first stamp sorts
-    // at that stamp, not at the end of the stamp's interval.
-    a.merged.reserve(a.totalLines);
-    {
-        std::vector<std::vector<std::int64_t>> keys(a.sources.size());
-        for (std::size_t s = 0; s < a.sources.size(); ++s) {
-            const auto& v = a.lines[s];
-            keys[s].resize(v.size());
-            std::int64_t nextLo = kTimeUnknownLo;
-            for (std::size_t i = v.size(); i-- > 0;) {
-                if (v[i].timeSource == TimeSource::Parsed)
-                    nextLo = v[i].time.lo;
-                keys[s][i] = v[i].time.knownLo() ? v[i].time.lo : nextLo;
-            }
-            for (std::uint32_t i = 0; i < v.size(); ++i)
-                a.merged.push_back({SourceId(static_cast<std::uint32_t>(s)), i});
-        }
-        std::stable_sort(a.merged.begin(), a.merged.end(), [&keys](const LineRef& x, const LineRef& y) {
-            return keys[x.source.value][x.line] < keys[y.source.value][y.line];
-        });
-    }
-    for (const auto& v : a.lines) {
-        for (const auto& li : v) {
-            if (li.timeSource != TimeSource::Parsed)
-                continue;
-            if (!a.span.knownLo() || li.time.lo < a.span.lo)
-                a.span.lo = li.time.lo;
-            if (!a.span.knownHi() || li.time.hi > a.span.hi)
-                a.span.hi = li.time.hi;
+    // Stage: merged order over every line, and the span of parsed time.
+    a.merged.build(a.lines);
+    for (const auto& sl : a.lines) {
+        for (const auto& st : sl.stamps()) {
+            if (!a.span.knownLo() || st.us < a.span.lo)
+                a.span.lo = st.us;
+            if (!a.span.knownHi() || st.us + st.resolutionUs > a.span.hi)
+                a.span.hi = st.us + st.resolutionUs;
         }
     }
 

@@ -42,13 +42,86 @@ struct TimeInterval {
     std::int64_t mid() const { return knownLo() && knownHi() ? lo + (hi - lo) / 2 : knownLo() ? lo : hi; }
 };
 
-// Per-line facts, parallel to Source::lineStarts.
+// Per-line facts, computed on demand from the compact per-source storage below.
 struct LineInfo {
     TimeInterval time;
     ProcessId process;
-    std::int32_t tid = -1;
     Level level = Level::None;
     TimeSource timeSource = TimeSource::Unknown;
+};
+
+// A parsed timestamp on one line of a source.
+struct LineStamp {
+    std::uint32_t line = 0;
+    std::int64_t us = 0;
+    std::int64_t resolutionUs = 1;
+};
+
+// Line facts for one source, kept small because a bundle can hold millions of lines: four bytes a
+// line (process and level) plus the stamped lines only. An unstamped line's interval is computed
+// from its stamped neighbours when asked.
+class SourceLines
+{
+public:
+    static constexpr std::uint32_t kProcessMask = 0x00FFFFFF;
+
+    std::size_t size() const { return m_meta.size(); }
+    void resize(std::size_t n) { m_meta.assign(n, kProcessMask); }
+    void set(std::uint32_t line, ProcessId p, Level level)
+    {
+        m_meta[line] = (p.value & kProcessMask) | (static_cast<std::uint32_t>(level) << 24);
+    }
+    ProcessId process(std::uint32_t line) const { return ProcessId(m_meta[line] & kProcessMask); }
+    Level level(std::uint32_t line) const { return static_cast<Level>(m_meta[line] >> 24); }
+    // Stamps must be added in line order.
+    void addStamp(const LineStamp& s) { m_stamps.push_back(s); }
+    const std::vector<LineStamp>& stamps() const { return m_stamps; }
+    TimeInterval time(std::uint32_t line, TimeSource* source = nullptr) const;
+    LineInfo info(std::uint32_t line) const;
+    void shrink()
+    {
+        m_meta.shrink_to_fit();
+        m_stamps.shrink_to_fit();
+    }
+    std::size_t bytesUsed() const { return m_meta.capacity() * 4 + m_stamps.capacity() * sizeof(LineStamp); }
+
+private:
+    std::vector<std::uint32_t> m_meta;
+    std::vector<LineStamp> m_stamps;
+};
+
+// Every line of the bundle in merged chronological order, four bytes a line.
+class MergedOrder
+{
+public:
+    std::size_t size() const { return m_order.size(); }
+    bool empty() const { return m_order.empty(); }
+    LineRef operator[](std::size_t row) const;
+    void build(const std::vector<SourceLines>& lines);
+
+    class Iterator
+    {
+    public:
+        Iterator(const MergedOrder* m, std::size_t i) : m_m(m), m_i(i) {}
+        LineRef operator*() const { return (*m_m)[m_i]; }
+        Iterator& operator++()
+        {
+            ++m_i;
+            return *this;
+        }
+        bool operator!=(const Iterator& o) const { return m_i != o.m_i; }
+
+    private:
+        const MergedOrder* m_m;
+        std::size_t m_i;
+    };
+    Iterator begin() const { return {this, 0}; }
+    Iterator end() const { return {this, m_order.size()}; }
+    std::size_t bytesUsed() const { return m_order.capacity() * 4 + m_base.capacity() * 4; }
+
+private:
+    std::vector<std::uint32_t> m_order; // global line numbers
+    std::vector<std::uint32_t> m_base;  // first global line number of each source
 };
 
 // One process of the job: (host, pid) when NCCL's prefix names it, otherwise what the file or a
@@ -164,10 +237,10 @@ struct NcclVersions {
 struct Analysis {
     std::vector<Source> sources;
     std::vector<Skipped> skipped;
-    std::vector<std::vector<LineInfo>> lines; // per source
+    std::vector<SourceLines> lines; // per source
     std::vector<Process> processes;
     std::vector<Event> events;             // sorted by time (anchor), then by position
-    std::vector<LineRef> merged;           // every line, in merged chronological order
+    MergedOrder merged;                    // every line, in merged chronological order
     std::vector<Finding> findings;         // best first
     std::optional<std::size_t> initiating; // index into findings
     NcclVersions nccl;
@@ -177,7 +250,7 @@ struct Analysis {
     std::uint64_t totalLines = 0;
 
     const Source& source(SourceId id) const { return sources[id.value]; }
-    const LineInfo& info(LineRef r) const { return lines[r.source.value][r.line]; }
+    LineInfo info(LineRef r) const { return lines[r.source.value].info(r.line); }
     std::string_view text(LineRef r) const { return sources[r.source.value].line(r.line); }
     const Process& process(ProcessId id) const { return processes[id.value]; }
     const Entry& entry(int index) const { return encyclopedia->entries[static_cast<std::size_t>(index)]; }

@@ -159,8 +159,9 @@ int encyclopedia(const QStringList& args)
                             QStringLiteral("Folder of <id>.json entries (default: the installed one)."),
                             QStringLiteral("[DIR]"));
     QCommandLineOption list(QStringLiteral("list"), QStringLiteral("List the entries."));
-    QCommandLineOption exportPatterns(QStringLiteral("export-patterns"),
-                                      QStringLiteral("Print every fingerprint regex, one per line (usable with rg -f)."));
+    QCommandLineOption exportPatterns(
+        QStringLiteral("export-patterns"),
+        QStringLiteral("Print every fingerprint regex, one per line (usable with rg -f)."));
     p.addOptions({list, exportPatterns});
     p.process(args);
     const QStringList pos = p.positionalArguments();
@@ -178,7 +179,8 @@ int encyclopedia(const QStringList& args)
                     // rg joins its patterns into one regex, where repeated group names clash:
                     // names only matter to Rankline, so export plain groups.
                     QString pat = QString::fromStdString(f.pattern);
-                    pat.replace(QRegularExpression(QStringLiteral("\\(\\?P<[A-Za-z_][A-Za-z0-9_]*>")), QStringLiteral("("));
+                    pat.replace(QRegularExpression(QStringLiteral("\\(\\?P<[A-Za-z_][A-Za-z0-9_]*>")),
+                                QStringLiteral("("));
                     std::printf("%s\n", pat.toUtf8().constData());
                 }
         return 0;

@@ -11,8 +11,9 @@ AnalysisIndex::AnalysisIndex(std::shared_ptr<const Analysis> analysis) : m_analy
     m_rows.resize(a.sources.size());
     for (std::size_t s = 0; s < a.sources.size(); ++s)
         m_rows[s].resize(a.lines[s].size());
-    for (std::size_t r = 0; r < a.merged.size(); ++r)
-        m_rows[a.merged[r].source.value][a.merged[r].line] = static_cast<int>(r);
+    std::size_t row = 0;
+    for (LineRef r : a.merged)
+        m_rows[r.source.value][r.line] = static_cast<int>(row++);
     m_hasTime = a.span.knownLo() && a.span.knownHi() && a.span.hi > a.span.lo;
     if (const Finding* f = a.initiatingFinding())
         for (const auto& e : f->evidence)

@@ -301,6 +301,7 @@ void indexLines(Source& source)
             break;
         pos = static_cast<std::size_t>(static_cast<const char*>(nl) - t.data()) + 1;
     }
+    source.lineStarts.shrink_to_fit();
 }
 
 Source sourceFromText(std::string name, std::string text)

@@ -22,13 +22,60 @@ public:
     virtual std::string_view text() const = 0;
 };
 
+// Byte offsets of line starts, four bytes a line: offsets are stored modulo 4 GiB and the lines
+// where the upper half steps up are remembered, so sources larger than 4 GiB still work.
+class LineOffsets
+{
+public:
+    std::size_t size() const { return m_low.size(); }
+    bool empty() const { return m_low.empty(); }
+    void clear()
+    {
+        m_low.clear();
+        m_blockStart.clear();
+    }
+    void reserve(std::size_t n) { m_low.reserve(n); }
+    void shrink_to_fit() { m_low.shrink_to_fit(); }
+    void push_back(std::uint64_t offset)
+    {
+        while (m_blockStart.size() < (offset >> 32))
+            m_blockStart.push_back(static_cast<std::uint32_t>(m_low.size()));
+        m_low.push_back(static_cast<std::uint32_t>(offset));
+    }
+    std::uint64_t operator[](std::size_t i) const
+    {
+        std::uint64_t block = 0;
+        while (block < m_blockStart.size() && m_blockStart[block] <= i)
+            ++block;
+        return (block << 32) | m_low[i];
+    }
+    // The line that contains byte `offset` (the last line starting at or before it).
+    std::size_t lineOf(std::uint64_t offset) const
+    {
+        std::size_t lo = 0, hi = m_low.size();
+        while (lo < hi) {
+            std::size_t mid = lo + (hi - lo) / 2;
+            if ((*this)[mid] <= offset)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo == 0 ? 0 : lo - 1;
+    }
+    std::size_t bytesUsed() const { return m_low.capacity() * 4 + m_blockStart.capacity() * 4; }
+
+private:
+    std::vector<std::uint32_t> m_low;
+    std::vector<std::uint32_t> m_blockStart;
+};
+
 struct Source {
     SourceId id;
     std::string path;        // on-disk path (the archive's path for a member)
     std::string displayPath; // relative to the opened folder, "archive.tgz!member" for members
     std::uint64_t size = 0;
     std::shared_ptr<const TextBuffer> buffer;
-    std::vector<std::uint64_t> lineStarts; // byte offset of each line's first character
+    LineOffsets lineStarts; // byte offset of each line's first character
 
     std::string_view text() const { return buffer ? buffer->text() : std::string_view{}; }
     std::size_t lineCount() const { return lineStarts.size(); }

@@ -61,16 +61,16 @@ class Builder
 public:
     Builder(Analysis& a, const std::vector<Hit>& hits) : m_a(a), m_hits(hits)
     {
-        for (const auto& v : a.lines)
-            for (const auto& li : v)
-                if (li.level == Level::Info)
+        for (const auto& sl : a.lines)
+            for (std::uint32_t i = 0; i < sl.size(); ++i)
+                if (sl.level(i) == Level::Info)
                     ++m_ncclInfoLike;
     }
 
     void run();
 
 private:
-    const LineInfo& info(LineRef r) const { return m_a.info(r); }
+    LineInfo info(LineRef r) const { return m_a.info(r); }
     const Entry& entry(int e) const { return m_a.entry(e); }
     const Symptom& symptom(const Hit& h) const
     {
@@ -126,17 +126,20 @@ void Builder::addTrail(Finding& f, LineRef anchor)
     // NCCLCHECK back-trace: the `-> N` lines the same thread printed right after the WARN. The
     // first names the failing file; the code can change along the chain, so keep them all.
     const Source& src = m_a.source(anchor.source);
-    const LineInfo& a = info(anchor);
+    const LineInfo a = info(anchor);
+    const ParsedLine anchorLine = parseLine(src.line(anchor.line));
+    const std::int64_t anchorTid = anchorLine.nccl ? anchorLine.nccl->tid : -1;
     bool first = true;
     for (std::uint32_t i = anchor.line + 1; i < src.lineCount() && i < anchor.line + 400; ++i) {
-        const LineInfo& li = m_a.lines[anchor.source.value][i];
-        if (li.process != a.process || li.tid != a.tid)
+        if (m_a.lines[anchor.source.value].process(i) != a.process)
             continue;
         ParsedLine p = parseLine(src.line(i));
+        if (!p.nccl || p.nccl->tid != anchorTid)
+            continue;
         if (!p.trail)
             break;
         f.evidence.push_back({{anchor.source, i},
-                              li.process,
+                              a.process,
                               "return-code-trail",
                               first ? "first return-code line: names the call that failed (code " +
                                           std::to_string(p.trail->code) + ")"
@@ -260,7 +263,7 @@ void Builder::evaluate(Finding& f)
             const TimeInterval t = info(f.anchor).time;
             std::optional<LineRef> prev;
             for (std::uint32_t i = f.anchor.line; i-- > 0;) {
-                const LineInfo& li = m_a.lines[f.anchor.source.value][i];
+                const LineInfo li = m_a.lines[f.anchor.source.value].info(i);
                 bool blank =
                     m_a.text({f.anchor.source, i}).find_first_not_of(" \t\r") == std::string_view::npos;
                 if (li.process == f.process && li.time.knownLo() && !blank) {

@@ -111,11 +111,10 @@ std::vector<ScanHit> Scanner::scan(const Source& source) const
         if (!m_prefilter->Match(input, 0, input.size(), RE2::UNANCHORED, &found, 1))
             break;
         auto offset = static_cast<std::uint64_t>(found.data() - text.data());
-        auto it = std::upper_bound(starts.begin(), starts.end(), offset);
-        auto lineIndex = static_cast<std::uint32_t>(it - starts.begin() - 1);
+        auto lineIndex = static_cast<std::uint32_t>(starts.lineOf(offset));
         matchLine(source.line(lineIndex), lineIndex, hits);
         // Resume at the next line: one candidate per line is enough.
-        std::uint64_t next = it == starts.end() ? text.size() : *it;
+        std::uint64_t next = lineIndex + 1 < starts.size() ? starts[lineIndex + 1] : text.size();
         input = re2::StringPiece(text.data() + next, text.size() - next);
     }
     return hits;

@@ -1,0 +1,124 @@
+// Compact per-line storage: offsets past 4 GiB, time intervals from stamped neighbours, and the
+// merged order across sources.
+#include <QTest>
+
+#include "analysis.h"
+
+using namespace rl;
+
+namespace
+{
+SourceLines linesWith(std::uint32_t n, std::vector<std::pair<std::uint32_t, std::int64_t>> stamps)
+{
+    SourceLines sl;
+    sl.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i)
+        sl.set(i, ProcessId(0), Level::Info);
+    for (auto [line, us] : stamps)
+        sl.addStamp({line, us, 1000});
+    return sl;
+}
+} // namespace
+
+class TestLines : public QObject
+{
+    Q_OBJECT
+private slots:
+    void offsetsBeyondFourGiB()
+    {
+        LineOffsets o;
+        const std::uint64_t g = std::uint64_t{1} << 32;
+        std::vector<std::uint64_t> offs{0, 100, g - 10, g + 5, g + 100, 3 * g + 7};
+        for (auto x : offs)
+            o.push_back(x);
+        QCOMPARE(o.size(), offs.size());
+        for (std::size_t i = 0; i < offs.size(); ++i)
+            QCOMPARE(o[i], offs[i]);
+        QCOMPARE(o.lineOf(0), std::size_t{0});
+        QCOMPARE(o.lineOf(99), std::size_t{0});
+        QCOMPARE(o.lineOf(100), std::size_t{1});
+        QCOMPARE(o.lineOf(g), std::size_t{2});
+        QCOMPARE(o.lineOf(g + 5), std::size_t{3});
+        QCOMPARE(o.lineOf(3 * g + 100), std::size_t{5});
+    }
+
+    void processAndLevelPacked()
+    {
+        SourceLines sl;
+        sl.resize(3);
+        sl.set(1, ProcessId(0x00ABCDEF), Level::Warn);
+        QCOMPARE(sl.process(1).value, 0x00ABCDEFu);
+        QCOMPARE(int(sl.level(1)), int(Level::Warn));
+        QCOMPARE(int(sl.level(0)), int(Level::None));
+    }
+
+    void intervals_data()
+    {
+        QTest::addColumn<int>("line");
+        QTest::addColumn<qint64>("lo");
+        QTest::addColumn<qint64>("hi");
+        QTest::addColumn<int>("source");
+        // stamps at line 1 (t=10 000) and line 4 (t=50 000), resolution 1 000
+        QTest::newRow("before the first stamp")
+            << 0 << qint64(kTimeUnknownLo) << qint64(11000) << int(TimeSource::Inferred);
+        QTest::newRow("stamped") << 1 << qint64(10000) << qint64(11000) << int(TimeSource::Parsed);
+        QTest::newRow("between") << 2 << qint64(10000) << qint64(51000) << int(TimeSource::Inferred);
+        QTest::newRow("after the last stamp")
+            << 5 << qint64(50000) << qint64(kTimeUnknownHi) << int(TimeSource::Inferred);
+    }
+    void intervals()
+    {
+        QFETCH(int, line);
+        QFETCH(qint64, lo);
+        QFETCH(qint64, hi);
+        QFETCH(int, source);
+        SourceLines sl = linesWith(6, {{1, 10000}, {4, 50000}});
+        TimeSource ts = TimeSource::Unknown;
+        TimeInterval t = sl.time(static_cast<std::uint32_t>(line), &ts);
+        QCOMPARE(qint64(t.lo), lo);
+        QCOMPARE(qint64(t.hi), hi);
+        QCOMPARE(int(ts), source);
+    }
+
+    void noStampsAtAll()
+    {
+        SourceLines sl = linesWith(3, {});
+        TimeSource ts = TimeSource::Parsed;
+        QVERIFY(!sl.time(1, &ts).known());
+        QCOMPARE(int(ts), int(TimeSource::Unknown));
+    }
+
+    // Sources interleave by time; each keeps its own order; ties go to the first source.
+    void mergedOrder()
+    {
+        std::vector<SourceLines> v;
+        v.push_back(linesWith(4, {{0, 100}, {2, 300}}));           // a0 a1 | a2 a3
+        v.push_back(linesWith(3, {{0, 200}, {1, 300}, {2, 400}})); // b0 | b1 | b2
+        MergedOrder m;
+        m.build(v);
+        QStringList got;
+        for (LineRef r : m)
+            got << QStringLiteral("%1%2")
+                       .arg(r.source.value == 0 ? QLatin1Char('a') : QLatin1Char('b'))
+                       .arg(r.line);
+        QCOMPARE(got, (QStringList{QStringLiteral("a0"), QStringLiteral("a1"), QStringLiteral("b0"),
+                                   QStringLiteral("a2"), QStringLiteral("a3"), QStringLiteral("b1"),
+                                   QStringLiteral("b2")}));
+    }
+
+    void mergedOrderWithoutTimeKeepsFileOrder()
+    {
+        std::vector<SourceLines> v;
+        v.push_back(linesWith(2, {}));
+        v.push_back(linesWith(2, {}));
+        MergedOrder m;
+        m.build(v);
+        QCOMPARE(m.size(), std::size_t{4});
+        QCOMPARE(m[0], (LineRef{SourceId(0), 0}));
+        QCOMPARE(m[1], (LineRef{SourceId(0), 1}));
+        QCOMPARE(m[2], (LineRef{SourceId(1), 0}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLines)
+#include "tst_lines.moc"

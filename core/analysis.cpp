@@ -13,6 +13,7 @@
 
 #include "engine/engine.h"
 #include "engine/scanner.h"
+#include "identity/path_identity.h"
 
 namespace fs = std::filesystem;
 
@@ -197,6 +198,8 @@ struct SourceScan {
     SourceLines lines; // during the scan the "process" field holds a local key index
     std::vector<LocalKey> keys;
     std::vector<int> keyDecoRank; // per key: a launcher rank seen on its NCCL lines, or -1
+    std::vector<std::string>
+        keyDecoHost; // per key: a launcher/collector host or address seen on its NCCL lines
     std::vector<ScanHit> hits;
 };
 
@@ -243,6 +246,7 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
         if (inserted) {
             out.keys.push_back(it->first);
             out.keyDecoRank.push_back(-1);
+            out.keyDecoHost.emplace_back();
         }
         return it->second;
     };
@@ -253,8 +257,15 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
             key = keyFor({std::string(p.nccl->host), p.nccl->pid, -1});
             if (p.decorationRank >= 0 && out.keyDecoRank[key] < 0)
                 out.keyDecoRank[key] = p.decorationRank;
+            if (!p.decorationHost.empty() && out.keyDecoHost[key].empty())
+                out.keyDecoHost[key] = std::string(p.decorationHost);
         } else if (p.decorationRank >= 0) {
             key = keyFor({std::string{}, -1, p.decorationRank});
+        } else if (p.decoration == Decoration::Ray || p.decoration == Decoration::Journald ||
+                   p.decoration == Decoration::HostPrefix) {
+            // A collector or launcher prefix names the process (Ray, journald) or at least the host
+            // (pdsh): its lines form their own stream.
+            key = keyFor({std::string(p.decorationHost), p.decorationPid, -1});
         }
         out.lines.set(i, ProcessId(key), p.level);
         if (p.stamp)
@@ -262,29 +273,6 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
     }
     out.hits = scanner.scan(source);
     return out;
-}
-
-std::optional<int> rankFromFileName(const std::string& displayPath)
-{
-    std::string name = fs::path(displayPath).filename().string();
-    for (auto& c : name)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    std::size_t at = name.find("rank");
-    if (at == std::string::npos)
-        return std::nullopt;
-    std::size_t p = at + 4;
-    while (p < name.size() && (name[p] == '_' || name[p] == '-' || name[p] == '.'))
-        ++p;
-    int v = 0;
-    std::size_t digits = 0;
-    while (p < name.size() && std::isdigit(static_cast<unsigned char>(name[p])) && digits < 7) {
-        v = v * 10 + (name[p] - '0');
-        ++p;
-        ++digits;
-    }
-    if (digits == 0)
-        return std::nullopt;
-    return v;
 }
 
 bool isBlank(std::string_view line)
@@ -311,6 +299,33 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     a.sources = std::move(bundle.sources);
     a.skipped = std::move(bundle.skipped);
     const Scanner scanner(*encyclopedia);
+
+    // torchrun restarts: each attempt is a separate run. Unless asked for all, diagnose the latest
+    // and say which files were set aside.
+    if (!options.allAttempts) {
+        int latest = -1;
+        std::vector<std::optional<int>> attempts;
+        for (const auto& src : a.sources) {
+            attempts.push_back(identityFromPath(src.displayPath).attempt);
+            if (attempts.back())
+                latest = std::max(latest, *attempts.back());
+        }
+        std::vector<Source> kept;
+        for (std::size_t i = 0; i < a.sources.size(); ++i) {
+            if (attempts[i] && *attempts[i] < latest) {
+                a.skipped.push_back(
+                    {a.sources[i].displayPath, "torchrun attempt " + std::to_string(*attempts[i]) +
+                                                   " (attempt " + std::to_string(latest) +
+                                                   " is the latest and is the one diagnosed; "
+                                                   "use --all-attempts to include older ones)"});
+                continue;
+            }
+            kept.push_back(std::move(a.sources[i]));
+        }
+        a.sources = std::move(kept);
+        for (std::size_t i = 0; i < a.sources.size(); ++i)
+            a.sources[i].id = SourceId(static_cast<std::uint32_t>(i));
+    }
 
     // Stage: index + parse + scan, one source per task on every core.
     std::vector<SourceScan> scans(a.sources.size());
@@ -402,39 +417,85 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 a.processes[keyProcess[s][k].value].rank = scans[s].keyDecoRank[k];
                 a.processes[keyProcess[s][k].value].identitySource = "launcher-prefix";
             }
+    // A pdsh/collector prefix that is an address gives a process its address when NCCL did not.
+    for (std::size_t s = 0; s < a.sources.size(); ++s)
+        for (std::size_t k = 0; k < scans[s].keys.size(); ++k)
+            if (keyProcess[s][k].valid() && !scans[s].keyDecoHost[k].empty() &&
+                a.processes[keyProcess[s][k].value].address.empty() &&
+                scans[s].keyDecoHost[k].find_first_not_of("0123456789.:abcdefABCDEF") == std::string::npos)
+                a.processes[keyProcess[s][k].value].address = scans[s].keyDecoHost[k];
     auto processWithRank = [&a](int rank) -> ProcessId {
         for (const auto& p : a.processes)
             if (p.rank && *p.rank == rank)
                 return p.id;
         return {};
     };
-    // The process each source's undecorated, unprefixed lines belong to.
+    // The process each source's undecorated, unprefixed lines belong to. The path is the weakest
+    // witness: it fills gaps and is reported when it disagrees with NCCL's own lines.
     std::vector<ProcessId> defaultProcess(a.sources.size());
     std::vector<std::size_t> ncclKeys(a.sources.size(), 0);
+    auto applyPath = [](Process& p, const PathIdentity& pi, const std::string& file) {
+        if (pi.rank) {
+            if (!p.rank) {
+                p.rank = pi.rank;
+                p.identitySource = "file-name";
+            } else if (*p.rank != *pi.rank) {
+                p.identityConflicts.push_back("file name " + file + " says rank " + std::to_string(*pi.rank) +
+                                              "; kept rank " + std::to_string(*p.rank) + " from " +
+                                              p.identitySource);
+            }
+        }
+        if (pi.localRank && !p.localRank)
+            p.localRank = pi.localRank;
+        if (pi.attempt && !p.attempt)
+            p.attempt = pi.attempt;
+        if (!pi.host.empty()) {
+            if (p.host.empty())
+                p.host = pi.host;
+            else if (p.host != pi.host && pi.host.rfind(p.host, 0) != 0)
+                p.identityConflicts.push_back("path " + file + " suggests host " + pi.host + "; kept " +
+                                              p.host + " from the NCCL prefix");
+        }
+    };
+    // First the files that one named process wrote, so their path facts are known before the
+    // files that need them (stderr.log beside stdout.log).
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
         ProcessId only;
-        for (const auto& p : keyProcess[s])
-            if (p.valid()) {
+        for (std::size_t k = 0; k < keyProcess[s].size(); ++k)
+            if (keyProcess[s][k].valid() && !scans[s].keys[k].byRank() && scans[s].keys[k].pid >= 0) {
                 ++ncclKeys[s];
-                only = p;
+                only = keyProcess[s][k];
             }
-        auto fileRank = rankFromFileName(a.sources[s].displayPath);
         if (ncclKeys[s] == 1) {
             defaultProcess[s] = only;
-            Process& p = a.processes[only.value];
-            if (!p.rank && fileRank) {
-                p.rank = fileRank;
-                p.identitySource = "file-name";
-            }
-        } else if (ncclKeys[s] == 0 && fileRank && processWithRank(*fileRank).valid()) {
-            defaultProcess[s] = processWithRank(*fileRank);
+            applyPath(a.processes[only.value], identityFromPath(a.sources[s].displayPath),
+                      a.sources[s].displayPath);
+        }
+    }
+    for (std::size_t s = 0; s < a.sources.size(); ++s) {
+        const std::string& file = a.sources[s].displayPath;
+        PathIdentity pi = identityFromPath(file);
+        if (ncclKeys[s] == 1) {
+            continue;
+        } else if (ncclKeys[s] == 0 && pi.rank && processWithRank(*pi.rank).valid()) {
+            defaultProcess[s] = processWithRank(*pi.rank);
         } else {
-            Process& p = newProcess();
-            if (ncclKeys[s] == 0 && fileRank) {
-                p.rank = fileRank;
-                p.identitySource = "file-name";
+            // Several processes share this file (or none is named): undecorated lines get a
+            // process of the file's own, which the path may identify.
+            ProcessId same;
+            if (ncclKeys[s] == 0 && !pi.host.empty() && pi.localRank) {
+                for (const auto& p : a.processes)
+                    if (p.host == pi.host && p.localRank == pi.localRank && p.attempt == pi.attempt)
+                        same = p.id; // stdout.log and stderr.log of one local rank
             }
-            defaultProcess[s] = p.id;
+            if (same.valid()) {
+                defaultProcess[s] = same;
+            } else {
+                Process& p = newProcess();
+                if (ncclKeys[s] == 0)
+                    applyPath(p, pi, file);
+                defaultProcess[s] = p.id;
+            }
         }
     }
     // PyTorch's "[Rank N]" on a source's own lines.

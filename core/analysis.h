@@ -132,7 +132,10 @@ struct Process {
     std::int64_t pid = -1;
     std::optional<int> rank;
     int nranks = 0;
-    std::string identitySource; // nccl-init, launcher-prefix, pytorch, file-name, or empty
+    std::string identitySource;                 // nccl-init, launcher-prefix, pytorch, file-name, or empty
+    std::optional<int> localRank;               // from the path (gpu2.log, torchrun <local_rank>/)
+    std::optional<int> attempt;                 // torchrun restart attempt, from the path
+    std::vector<std::string> identityConflicts; // weaker sources that disagreed, and what was kept
     std::vector<SourceId> sources;
     std::string address; // its own IP from "Bootstrap : Using" / "NET/Socket : Using"
     std::string interface;
@@ -261,7 +264,8 @@ struct AnalyzeOptions {
     bool probeLocalNccl = true;
     std::string ncclLibrary = "libnccl.so.2";
     BundleLimits limits;
-    unsigned threads = 0; // 0: one per core
+    unsigned threads = 0;     // 0: one per core
+    bool allAttempts = false; // torchrun trees: read every attempt, not only the latest
 };
 
 // Progress: stage name, items done, items total. Return false from `cancelled` to go on.

@@ -69,7 +69,10 @@ int diagnose(const QStringList& args)
     QCommandLineOption lib(QStringLiteral("nccl-lib"),
                            QStringLiteral("Probe this NCCL library instead of libnccl.so.2."),
                            QStringLiteral("path"));
-    p.addOptions({json, noProbe, lib});
+    QCommandLineOption allAttempts(
+        QStringLiteral("all-attempts"),
+        QStringLiteral("torchrun log trees: diagnose every attempt, not only the latest."));
+    p.addOptions({json, noProbe, lib, allAttempts});
     p.process(args);
     QStringList paths = p.positionalArguments().mid(1);
     if (paths.isEmpty()) {
@@ -84,6 +87,7 @@ int diagnose(const QStringList& args)
     opts.probeLocalNccl = !p.isSet(noProbe);
     if (p.isSet(lib))
         opts.ncclLibrary = p.value(lib).toStdString();
+    opts.allAttempts = p.isSet(allAttempts);
 
     Bundle bundle;
     std::vector<std::string> files;

@@ -4,7 +4,9 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <sys/stat.h>
 #include <zlib.h>
 
@@ -67,6 +69,52 @@ bool looksBinary(std::string_view text)
     std::string_view head = text.substr(0, 64 * 1024);
     return std::memchr(head.data(), '\0', head.size()) != nullptr;
 }
+
+} // namespace
+
+std::optional<std::string> torchelasticErrorText(std::string_view json)
+{
+    // torchelastic's error file: {"message": {"message": "<Type>: <text>", "extraInfo":
+    // {"py_callstack": "<traceback>", "timestamp": "<unix seconds>"}}}. Turned into log lines so the
+    // same fingerprints read it; the stamp comes first so the lines sit at the time of the failure.
+    auto j = nlohmann::json::parse(json, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("message"))
+        return std::nullopt;
+    const auto& m = j["message"];
+    std::string message, callstack, stamp;
+    if (m.is_string()) {
+        message = m.get<std::string>();
+    } else if (m.is_object()) {
+        if (m.contains("message") && m["message"].is_string())
+            message = m["message"].get<std::string>();
+        if (m.contains("extraInfo") && m["extraInfo"].is_object()) {
+            const auto& x = m["extraInfo"];
+            if (x.contains("py_callstack") && x["py_callstack"].is_string())
+                callstack = x["py_callstack"].get<std::string>();
+            if (x.contains("timestamp") && x["timestamp"].is_string())
+                stamp = x["timestamp"].get<std::string>();
+        }
+    }
+    if (message.empty() && callstack.empty())
+        return std::nullopt;
+    std::string out;
+    if (!stamp.empty() && stamp.find_first_not_of("0123456789") == std::string::npos && stamp.size() <= 12) {
+        std::time_t t = static_cast<std::time_t>(std::stoll(stamp));
+        std::tm tm{};
+        gmtime_r(&t, &tm);
+        char buf[32];
+        std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ ", &tm);
+        out += buf;
+    }
+    out += "torchelastic error.json: " + message + "\n";
+    out += callstack;
+    if (!out.empty() && out.back() != '\n')
+        out += '\n';
+    return out;
+}
+
+namespace
+{
 
 struct Reader {
     const BundleLimits& limits;
@@ -153,8 +201,69 @@ struct Reader {
             archive_read_free(a);
             return;
         }
+        std::error_code ec;
+        readEntries(a, path, display, fs::file_size(path, ec), 0);
+    }
+
+    void readArchiveMemory(const std::string& path, const std::string& display, const std::string& bytes,
+                           int depth)
+    {
+        archive* a = archive_read_new();
+        archive_read_support_filter_all(a);
+        archive_read_support_format_all(a);
+        if (archive_read_open_memory(a, bytes.data(), bytes.size()) != ARCHIVE_OK) {
+            skip(display, std::string("cannot open nested archive: ") + archive_error_string(a));
+            archive_read_free(a);
+            return;
+        }
+        readEntries(a, path, display, bytes.size(), depth);
+    }
+
+    // A single compressed log (.zst, .xz, .bz2) through libarchive's raw format.
+    void readCompressedSingle(const std::string& path, const std::string& display)
+    {
+        archive* a = archive_read_new();
+        archive_read_support_filter_all(a);
+        archive_read_support_format_raw(a);
+        if (archive_read_open_filename(a, path.c_str(), 1 << 16) != ARCHIVE_OK) {
+            skip(display, std::string("cannot decompress: ") + archive_error_string(a));
+            archive_read_free(a);
+            return;
+        }
+        std::error_code ec;
+        std::uint64_t onDisk = fs::file_size(path, ec);
+        archive_entry* entry = nullptr;
+        std::string data;
+        if (archive_read_next_header(a, &entry) == ARCHIVE_OK) {
+            char buf[1 << 16];
+            la_ssize_t n;
+            while ((n = archive_read_data(a, buf, sizeof buf)) > 0) {
+                data.append(buf, static_cast<std::size_t>(n));
+                if (data.size() > limits.maxExpandedBytes ||
+                    static_cast<double>(data.size()) >
+                        limits.maxExpansionRatio * static_cast<double>(onDisk + 65536)) {
+                    skip(
+                        display,
+                        "decompressed size exceeds the safety cap (possible decompression bomb); the first " +
+                            std::to_string(data.size() >> 20) + " MiB were kept");
+                    break;
+                }
+            }
+            if (n < 0)
+                skip(display, std::string("compressed data is truncated or corrupt: ") +
+                                  archive_error_string(a) + "; the readable part was kept");
+        }
+        archive_read_free(a);
+        if (!data.empty())
+            addText(path, display, std::make_shared<OwnedBuffer>(std::move(data)));
+        else
+            skip(display, "nothing could be decompressed");
+    }
+
+    void readEntries(archive* a, const std::string& path, const std::string& display, std::uint64_t onDisk,
+                     int depth)
+    {
         std::uint64_t expanded = 0;
-        std::uint64_t onDisk = fs::file_size(path);
         archive_entry* entry = nullptr;
         int rc;
         while ((rc = archive_read_next_header(a, &entry)) == ARCHIVE_OK) {
@@ -188,6 +297,14 @@ struct Reader {
                 addText(path, memberDisplay, std::make_shared<OwnedBuffer>(std::move(data)));
                 break;
             }
+            if (endsWith(member, "error.json"))
+                if (auto text = torchelasticErrorText(data))
+                    data = std::move(*text);
+            if (depth == 0 && isArchiveName(member)) {
+                // An archive inside an archive, one level deep: read it from memory.
+                readArchiveMemory(path, memberDisplay, data, 1);
+                continue;
+            }
             addText(path, memberDisplay, std::make_shared<OwnedBuffer>(std::move(data)));
         }
         if (rc != ARCHIVE_EOF && rc != ARCHIVE_OK && !(cancelled && cancelled()))
@@ -202,9 +319,22 @@ struct Reader {
             readArchive(path, display);
             return;
         }
+        if (endsWith(path, ".zst") || endsWith(path, ".xz") || endsWith(path, ".bz2")) {
+            readCompressedSingle(path, display);
+            return;
+        }
         auto mapped = MappedFile::open(path);
         if (!mapped) {
             skip(display, mapped.error().cause + "; " + mapped.error().hint);
+            return;
+        }
+        if (endsWith(path, "/error.json") || path == "error.json") {
+            MappedFile f = std::move(*mapped);
+            if (auto text = torchelasticErrorText(f.text())) {
+                addText(path, display, std::make_shared<OwnedBuffer>(std::move(*text)));
+                return;
+            }
+            addText(path, display, std::make_shared<OwnedBuffer>(std::string(f.text())));
             return;
         }
         if (endsWith(path, ".gz")) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -107,6 +108,9 @@ Bundle readBundle(const std::vector<std::string>& paths, const BundleLimits& lim
 
 // Builds a source from text held in memory (a pasted snippet, standard input).
 Source sourceFromText(std::string name, std::string text);
+
+// The text of a torchelastic error.json as log lines, or nullopt when it is not one.
+std::optional<std::string> torchelasticErrorText(std::string_view json);
 
 // Fills `lineStarts`. Kept separate so the indexer can run it on a worker thread.
 void indexLines(Source& source);

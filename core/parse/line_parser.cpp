@@ -1,6 +1,7 @@
 #include "parse/line_parser.h"
 
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cstring>
 
@@ -243,6 +244,77 @@ std::size_t decorationAt(std::string_view s, Decoration& kind, int& rank)
     return 0;
 }
 
+// "(RayWorkerVllm pid=409241) " or "(RayWorker pid=12, ip=10.0.0.3) "
+std::size_t rayAt(std::string_view s, std::string_view& host, std::int64_t& pid)
+{
+    if (s.size() < 8 || s[0] != '(')
+        return 0;
+    std::size_t p = 1;
+    while (p < s.size() && (std::isalnum(static_cast<unsigned char>(s[p])) || s[p] == '_' || s[p] == ':'))
+        ++p;
+    if (p == 1 || s.substr(p, 5) != " pid=")
+        return 0;
+    p += 5;
+    std::size_t k = someDigits(s, p, pid, 10);
+    if (k == 0)
+        return 0;
+    p += k;
+    if (s.substr(p, 5) == ", ip=") {
+        std::size_t b = p + 5, e = b;
+        while (e < s.size() && s[e] != ')' && s[e] != ' ')
+            ++e;
+        host = s.substr(b, e - b);
+        p = e;
+    }
+    if (p >= s.size() || s[p] != ')')
+        return 0;
+    ++p;
+    if (p < s.size() && s[p] == ' ')
+        ++p;
+    return p;
+}
+
+// pdsh/DeepSpeed: a host name or IPv4 address and ": " at the start of the line. To keep words like
+// "ERROR: " out, the name must carry a digit and be host-like.
+std::size_t hostPrefixAt(std::string_view s, std::string_view& host)
+{
+    std::size_t p = 0;
+    bool digit = false, letterOrDot = false;
+    while (p < s.size() && p < 253) {
+        char c = s[p];
+        if (isDigit(c))
+            digit = true;
+        else if (std::isalpha(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_')
+            letterOrDot = true;
+        else
+            break;
+        ++p;
+    }
+    if (p < 2 || !digit || !letterOrDot || p + 1 >= s.size() || s[p] != ':' || s[p + 1] != ' ')
+        return 0;
+    if (!std::isalnum(static_cast<unsigned char>(s[0])))
+        return 0;
+    host = s.substr(0, p);
+    return p + 2;
+}
+
+// journald short-iso, after its stamp: "host ident[pid]: "
+std::size_t journaldAt(std::string_view s, std::string_view& host, std::int64_t& pid)
+{
+    std::size_t sp = s.find(' ');
+    if (sp == std::string_view::npos || sp == 0 || sp > 253)
+        return 0;
+    std::size_t open = s.find('[', sp + 1);
+    std::size_t colon = s.find("]: ", sp + 1);
+    if (open == std::string_view::npos || colon == std::string_view::npos || open > colon ||
+        s.substr(sp + 1, open - sp - 1).find(' ') != std::string_view::npos)
+        return 0;
+    if (someDigits(s, open + 1, pid, 10) != colon - open - 1)
+        return 0;
+    host = s.substr(0, sp);
+    return colon + 3;
+}
+
 std::optional<NcclPrefix> ncclAt(std::string_view body)
 {
     // Find " NCCL <LEVEL> " and read the prefix backwards from there, so decorations before the
@@ -359,6 +431,32 @@ std::optional<TrailStep> trailAt(std::string_view msg)
     return TrailStep{left.substr(0, colon), static_cast<int>(ln), static_cast<int>(code)};
 }
 
+// ctime form, as mpirun --timestamp-output prints it: "Mon Jun 12 14:03:16 2025"
+std::optional<Timestamp> ctimeAt(std::string_view s, std::size_t& end)
+{
+    static const char* months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                   "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    if (s.size() < 24 || s[3] != ' ' || s[7] != ' ')
+        return std::nullopt;
+    int mo = 0;
+    for (int i = 0; i < 12; ++i)
+        if (s.substr(4, 3) == months[i])
+            mo = i + 1;
+    if (mo == 0)
+        return std::nullopt;
+    int d, h, mi, se, y;
+    std::size_t dp = s[8] == ' ' ? 9 : 8;
+    if (!digits(s, dp, 10 - dp, d) || s[10] != ' ' || !digits(s, 11, 2, h) || s[13] != ':' ||
+        !digits(s, 14, 2, mi) || s[16] != ':' || !digits(s, 17, 2, se) || s[19] != ' ' ||
+        !digits(s, 20, 4, y) || !validDate(mo, d, h, mi, se))
+        return std::nullopt;
+    Timestamp ts;
+    ts.us = civilToUnixSeconds(y, mo, d, h, mi, se) * 1000000;
+    ts.resolutionUs = 1000000;
+    end = 24;
+    return ts;
+}
+
 } // namespace
 
 std::int64_t civilToUnixSeconds(int year, int month, int day, int hour, int minute, int second)
@@ -425,7 +523,41 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
             rest.remove_prefix(used);
             continue;
         }
+        std::string_view host;
+        std::int64_t pid = -1;
+        if (std::size_t usedRay = rayAt(rest, host, pid)) {
+            if (out.decoration == Decoration::None) {
+                out.decoration = Decoration::Ray;
+                out.decorationHost = host;
+                out.decorationPid = pid;
+            }
+            rest.remove_prefix(usedRay);
+            continue;
+        }
+        // CloudWatch exports: "  | 2024-11-28T07:42:14.532Z | message"
+        if (!out.stamp && (rest.front() == ' ' || rest.front() == '|')) {
+            std::size_t q = rest.find_first_not_of(' ');
+            if (q != std::string_view::npos && rest[q] == '|' && q + 2 < rest.size() && rest[q + 1] == ' ') {
+                std::size_t usedTs = 0;
+                if (auto ts = parseTimestampAt(rest.substr(q + 2), defaultYear, &usedTs)) {
+                    out.stamp = ts;
+                    rest.remove_prefix(q + 2 + usedTs);
+                    if (rest.starts_with("| "))
+                        rest.remove_prefix(2);
+                    continue;
+                }
+            }
+        }
         std::size_t used = 0;
+        if (!out.stamp && rest.size() >= 24 && std::isalpha(static_cast<unsigned char>(rest[0]))) {
+            if (auto ts = ctimeAt(rest, used)) {
+                out.stamp = ts;
+                rest.remove_prefix(used);
+                if (!rest.empty() && rest.front() == ' ')
+                    rest.remove_prefix(1);
+                continue;
+            }
+        }
         Level glog = Level::None;
         if (!out.stamp) {
             if (auto ts = parseTimestampAt(rest, defaultYear, &used, &glog)) {
@@ -433,6 +565,20 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
                 if (glog != Level::None)
                     out.level = glog;
                 rest.remove_prefix(used);
+                if (std::size_t usedJ = journaldAt(rest, host, pid); usedJ && glog == Level::None) {
+                    out.decoration = Decoration::Journald;
+                    out.decorationHost = host;
+                    out.decorationPid = pid;
+                    rest.remove_prefix(usedJ);
+                }
+                continue;
+            }
+        }
+        if (out.decoration == Decoration::None) {
+            if (std::size_t usedHost = hostPrefixAt(rest, host)) {
+                out.decoration = Decoration::HostPrefix;
+                out.decorationHost = host;
+                rest.remove_prefix(usedHost);
                 continue;
             }
         }

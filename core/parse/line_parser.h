@@ -26,6 +26,9 @@ enum class Decoration : std::uint8_t {
     TorchrunDefault, // [default3]:
     Srun,            // 3:
     MpirunTag,       // [1,3]<stdout>:
+    Ray,             // (RayWorker pid=409241, ip=10.0.0.3)
+    HostPrefix,      // pdsh / DeepSpeed: "10.10.23.10: ", "worker-3: "
+    Journald,        // journalctl -o short-iso: "<stamp> host ident[pid]: "
 };
 
 struct NcclPrefix {
@@ -52,6 +55,8 @@ struct ParsedLine {
     std::string_view body; // text after launcher decorations and a leading timestamp
     Decoration decoration = Decoration::None;
     int decorationRank = -1;
+    std::string_view decorationHost; // pdsh/DeepSpeed host, Ray ip, journald host
+    std::int64_t decorationPid = -1; // Ray, journald
     std::optional<Timestamp> stamp;
     Level level = Level::None; // NCCL level, glog letter, or Python logging level
     std::optional<NcclPrefix> nccl;

@@ -189,6 +189,12 @@ std::string diagnosisJson(const Analysis& a, int indent)
                 {"identity_source", p.identitySource.empty() ? json(nullptr) : json(p.identitySource)}};
         if (!p.address.empty())
             jr["address"] = p.address;
+        if (p.localRank)
+            jr["local_rank"] = *p.localRank;
+        if (p.attempt)
+            jr["attempt"] = *p.attempt;
+        if (!p.identityConflicts.empty())
+            jr["identity_conflicts"] = p.identityConflicts;
         if (p.ncclVersion)
             jr["nccl_version"] = p.ncclVersion->toString();
         ranks.push_back(jr);

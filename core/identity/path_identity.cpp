@@ -1,0 +1,156 @@
+#include "identity/path_identity.h"
+
+#include <cctype>
+#include <vector>
+
+namespace rl
+{
+
+namespace
+{
+
+std::vector<std::string> components(const std::string& path)
+{
+    std::vector<std::string> out;
+    std::string cur;
+    for (char c : path) {
+        if (c == '/' || c == '!') {
+            if (!cur.empty())
+                out.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    if (!cur.empty())
+        out.push_back(cur);
+    return out;
+}
+
+std::string lower(std::string s)
+{
+    for (auto& c : s)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+bool allDigits(const std::string& s)
+{
+    if (s.empty() || s.size() > 7)
+        return false;
+    for (char c : s)
+        if (!std::isdigit(static_cast<unsigned char>(c)))
+            return false;
+    return true;
+}
+
+// The number right after `word` (allowing one '_', '-' or '.' between), if any.
+std::optional<int> numberAfter(const std::string& name, const std::string& word)
+{
+    for (std::size_t at = name.find(word); at != std::string::npos; at = name.find(word, at + 1)) {
+        // The word must start a token: "rank3" yes, "crank3" no.
+        if (at > 0 && std::isalpha(static_cast<unsigned char>(name[at - 1])))
+            continue;
+        std::size_t p = at + word.size();
+        if (p < name.size() && (name[p] == '_' || name[p] == '-' || name[p] == '.'))
+            ++p;
+        int v = 0;
+        std::size_t digits = 0;
+        while (p < name.size() && std::isdigit(static_cast<unsigned char>(name[p])) && digits < 7) {
+            v = v * 10 + (name[p] - '0');
+            ++p;
+            ++digits;
+        }
+        if (digits > 0)
+            return v;
+    }
+    return std::nullopt;
+}
+
+std::string stem(const std::string& name)
+{
+    std::string s = name;
+    for (const char* ext : {".gz", ".zst", ".xz", ".log", ".txt", ".out", ".err"}) {
+        std::string e(ext);
+        if (s.size() > e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0)
+            s.resize(s.size() - e.size());
+    }
+    return s;
+}
+
+// "train-job-worker-7" (a pod of a PyTorchJob, a DeepSpeed worker) names a host.
+bool podLike(const std::string& s)
+{
+    for (const char* role : {"-worker-", "-master-", "-launcher-", "-node-"}) {
+        std::size_t at = s.rfind(role);
+        if (at != std::string::npos && allDigits(s.substr(at + std::string(role).size())))
+            return true;
+    }
+    return false;
+}
+
+bool hostLike(const std::string& s)
+{
+    bool digit = false, alpha = false;
+    for (char c : s) {
+        if (std::isdigit(static_cast<unsigned char>(c)))
+            digit = true;
+        else if (std::isalpha(static_cast<unsigned char>(c)))
+            alpha = true;
+        else if (c != '-' && c != '.' && c != '_')
+            return false;
+    }
+    return digit && alpha;
+}
+
+} // namespace
+
+PathIdentity identityFromPath(const std::string& displayPath)
+{
+    PathIdentity id;
+    std::vector<std::string> parts = components(displayPath);
+    if (parts.empty())
+        return id;
+    const std::string file = lower(parts.back());
+    const std::string base = stem(file);
+
+    if (base == "stdout" || base == "stderr")
+        id.stream = base;
+    else if (file == "error.json")
+        id.stream = "error.json";
+
+    id.rank = numberAfter(base, "rank");
+    if (auto lr = numberAfter(base, "local_rank"); lr)
+        id.localRank = lr;
+    else if (auto lr2 = numberAfter(base, "localrank"); lr2)
+        id.localRank = lr2;
+    else if (auto g = numberAfter(base, "gpu"); g)
+        id.localRank = g;
+    if (id.localRank && id.rank && base.find("local") != std::string::npos)
+        id.rank.reset(); // "local_rank3" is not a global rank
+    if (podLike(base))
+        id.host = parts.back().substr(0, base.size());
+
+    // torchrun --log-dir: [<node>/]<run_id>/attempt_<n>/<local_rank>/<file>
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+        std::string c = lower(parts[i]);
+        if (c.rfind("attempt_", 0) == 0 && allDigits(c.substr(8))) {
+            id.attempt = std::stoi(c.substr(8));
+            if (i + 2 < parts.size() && allDigits(parts[i + 1]))
+                id.localRank = std::stoi(parts[i + 1]);
+            if (i >= 2 && id.host.empty())
+                id.host = parts[i - 2];
+            break;
+        }
+    }
+    // node-07/gpu2.log: a per-GPU file inside a host folder.
+    if (id.host.empty() && id.localRank && parts.size() >= 2 && !id.attempt &&
+        hostLike(parts[parts.size() - 2]))
+        id.host = parts[parts.size() - 2];
+    // A pod-named folder holding the pod's logs.
+    if (id.host.empty() && parts.size() >= 2 && podLike(lower(parts[parts.size() - 2])))
+        id.host = parts[parts.size() - 2];
+    return id;
+}
+
+} // namespace rl

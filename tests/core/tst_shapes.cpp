@@ -1,0 +1,185 @@
+// Bundle shapes users actually have (fixtures under tests/data/shapes): which rank and host every
+// line belongs to, and why.
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis.h"
+#include "report/diagnosis_report.h"
+
+using namespace rl;
+using nlohmann::json;
+
+class TestShapes : public QObject
+{
+    Q_OBJECT
+    std::shared_ptr<const Encyclopedia> m_enc;
+
+    json diagnose(const QString& rel, bool allAttempts = false)
+    {
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        o.allAttempts = allAttempts;
+        auto a =
+            analyzePaths({(QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/") + rel).toStdString()}, m_enc, o);
+        return json::parse(diagnosisJson(*a));
+    }
+    // The rank entry whose files include `file`.
+    const json* owner(const json& d, const std::string& file)
+    {
+        for (const auto& r : d["ranks"])
+            for (const auto& f : r["files"])
+                if (f == file)
+                    return &r;
+        return nullptr;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
+        QVERIFY(enc.ok());
+        m_enc = std::make_shared<const Encyclopedia>(std::move(*enc));
+    }
+
+    void folders()
+    {
+        json d = diagnose(QStringLiteral("folders"));
+        const json* r3 = owner(d, "rank_003.txt");
+        QVERIFY(r3);
+        QCOMPARE((*r3)["rank"].get<int>(), 3);
+        QCOMPARE(QString::fromStdString((*r3)["identity_source"]), QStringLiteral("nccl-init"));
+        const json* gpu = owner(d, "node-07/gpu2.log");
+        QVERIFY(gpu);
+        QCOMPARE(QString::fromStdString((*gpu)["host"]), QStringLiteral("node-07"));
+        QCOMPARE((*gpu)["local_rank"].get<int>(), 2);
+        const json* pod = owner(d, "pods/train-job-worker-7.log");
+        QVERIFY(pod);
+        QCOMPARE(QString::fromStdString((*pod)["host"]), QStringLiteral("train-job-worker-7"));
+    }
+
+    void torchrunLogDirLatestAttempt()
+    {
+        json d = diagnose(QStringLiteral("torchrun"));
+        QCOMPARE(d["skipped"].size(), std::size_t{1});
+        QVERIFY(QString::fromStdString(d["skipped"][0]["file"]).contains(QStringLiteral("attempt_0")));
+        QVERIFY(QString::fromStdString(d["skipped"][0]["reason"]).contains(QStringLiteral("--all-attempts")));
+        // stdout and stderr of one local rank are one process; its NCCL lines name it.
+        const json* r0 = owner(d, "node-a/run7_x1/attempt_1/0/stdout.log");
+        QVERIFY(r0);
+        QCOMPARE((*r0)["files"].size(), std::size_t{2});
+        QCOMPARE((*r0)["pid"].get<int>(), 7001);
+        QCOMPARE((*r0)["local_rank"].get<int>(), 0);
+        QCOMPARE((*r0)["attempt"].get<int>(), 1);
+        // Several nodes side by side stay apart.
+        const json* b0 = owner(d, "node-b/run7_x1/attempt_1/0/stdout.log");
+        QVERIFY(b0 && b0 != r0);
+        QCOMPARE(QString::fromStdString((*b0)["host"]), QStringLiteral("node-b"));
+        // error.json is read as evidence: its exception becomes a finding's line.
+        const json* r1 = owner(d, "node-a/run7_x1/attempt_1/1/error.json");
+        QVERIFY(r1);
+        QCOMPARE((*r1)["local_rank"].get<int>(), 1);
+        QCOMPARE(QString::fromStdString(d["initiating"]["file"]),
+                 QStringLiteral("node-a/run7_x1/attempt_1/0/stdout.log"));
+        bool versionFromErrorJson = false;
+        for (const auto& lv : d["nccl"]["logs"])
+            versionFromErrorJson |= lv["version"] == "2.18.3";
+        QVERIFY(versionFromErrorJson);
+
+        json all = diagnose(QStringLiteral("torchrun"), true);
+        QCOMPARE(all["skipped"].size(), std::size_t{0});
+    }
+
+    void srun()
+    {
+        json d = diagnose(QStringLiteral("combined/srun-l.log"));
+        QCOMPARE(d["ranks"].size(), std::size_t{2});
+        QCOMPARE(d["ranks"][1]["rank"].get<int>(), 1);
+        QCOMPARE(d["ranks"][1]["pid"].get<int>(), 101);
+        QCOMPARE(QString::fromStdString(d["ranks"][1]["identity_source"]), QStringLiteral("launcher-prefix"));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 1);
+        QCOMPARE(d["initiating"]["line"].get<int>(), 6);
+    }
+
+    void mpirunTagAndStderr()
+    {
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyzePaths({RANKLINE_TEST_DATA_DIR "/shapes/combined/mpirun-tag.log"}, m_enc, o);
+        QCOMPARE(a->processes.size(), std::size_t{2});
+        const Process& r1 = a->process(a->lines[0].process(3));
+        QCOMPARE(r1.rank.value_or(-1), 1); // "[1,1]<stderr>:RuntimeError: boom"
+        QCOMPARE(QString::fromStdString(r1.host), QStringLiteral("node-b"));
+        QCOMPARE(QString::fromStdString(r1.address), QStringLiteral("10.1.0.2"));
+    }
+
+    void mpirunTimestamps()
+    {
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyzePaths({RANKLINE_TEST_DATA_DIR "/shapes/combined/mpirun-timestamp.log"}, m_enc, o);
+        QCOMPARE(a->processes.size(), std::size_t{2});
+        QCOMPARE(a->span.hi - a->span.lo, std::int64_t{3000000}); // 10:00:01 .. 10:00:03 + 1 s resolution
+        QCOMPARE(int(a->info({SourceId(0), 1}).timeSource), int(TimeSource::Parsed));
+    }
+
+    void torchrunTee()
+    {
+        json d = diagnose(QStringLiteral("combined/torchrun-tee.log"));
+        QCOMPARE(d["ranks"].size(), std::size_t{2});
+        QCOMPARE(d["ranks"][0]["rank"].get<int>(), 0);
+        QCOMPARE(d["ranks"][1]["rank"].get<int>(), 1);
+        bool watchdog = false;
+        for (const auto& f : d["findings"])
+            watchdog |= f["entry"] == "torch-watchdog-timeout" && f["rank"] == 1;
+        QVERIFY(watchdog);
+    }
+
+    void pdshHosts()
+    {
+        json d = diagnose(QStringLiteral("combined/pdsh.log"));
+        QStringList hosts;
+        for (const auto& r : d["ranks"])
+            hosts << QString::fromStdString(r["host"].is_null() ? "" : r["host"].get<std::string>());
+        hosts.sort();
+        QCOMPARE(hosts, (QStringList{QStringLiteral("node-c"), QStringLiteral("worker-0"),
+                                     QStringLiteral("worker-1")}));
+        for (const auto& r : d["ranks"])
+            if (r["host"] == "node-c")
+                QCOMPARE(QString::fromStdString(r["address"]), QStringLiteral("10.1.0.3"));
+    }
+
+    void rayWorkers()
+    {
+        json d = diagnose(QStringLiteral("combined/ray.log"));
+        QCOMPARE(d["ranks"].size(), std::size_t{2});
+        bool rank1 = false, ip = false;
+        for (const auto& r : d["ranks"]) {
+            rank1 |= r["pid"] == 409241 && r["rank"] == 1;
+            ip |= r["pid"] == 409240 && r["host"] == "10.1.0.9";
+        }
+        QVERIFY(rank1);
+        QVERIFY(ip);
+    }
+
+    void collectors()
+    {
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto k = analyzePaths({RANKLINE_TEST_DATA_DIR "/shapes/collectors/kubectl.log"}, m_enc, o);
+        QCOMPARE(int(k->info({SourceId(0), 1}).timeSource), int(TimeSource::Parsed));
+        QCOMPARE(k->span.lo % 1000000, std::int64_t{123456});
+
+        auto cw = analyzePaths({RANKLINE_TEST_DATA_DIR "/shapes/collectors/cloudwatch.txt"}, m_enc, o);
+        QCOMPARE(cw->processes.size(), std::size_t{2});
+        QCOMPARE(int(cw->info({SourceId(0), 0}).timeSource), int(TimeSource::Parsed));
+
+        json j = diagnose(QStringLiteral("collectors/journald.log"));
+        QCOMPARE(j["ranks"].size(), std::size_t{1});
+        QCOMPARE(QString::fromStdString(j["ranks"][0]["host"]), QStringLiteral("node-j"));
+        QCOMPARE(j["ranks"][0]["pid"].get<int>(), 8123);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestShapes)
+#include "tst_shapes.moc"

@@ -152,6 +152,13 @@ void MergedOrder::build(const std::vector<SourceLines>& lines)
             return st[c.stamp - 1].us;
         return c.stamp < st.size() ? st[c.stamp].us : kTimeUnknownLo;
     };
+    // An unstamped line stays with the line before it: tracebacks, NCCL's blank line before a
+    // WARN, torchelastic's summary box and other multi-line records are never split, and nothing
+    // about its time says it belongs anywhere else.
+    auto stamped = [&](std::size_t s) {
+        const auto& st = lines[s].stamps();
+        return cur[s].stamp < st.size() && st[cur[s].stamp].line == cur[s].line;
+    };
     using Head = std::pair<std::int64_t, std::size_t>;
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heap;
     for (std::size_t s = 0; s < lines.size(); ++s)
@@ -170,7 +177,7 @@ void MergedOrder::build(const std::vector<SourceLines>& lines)
             ++c.line;
             while (c.stamp < st.size() && st[c.stamp].line < c.line)
                 ++c.stamp;
-        } while (c.line < lines[s].size() && (alone || Head{key(s), s} < next));
+        } while (c.line < lines[s].size() && (alone || !stamped(s) || Head{key(s), s} < next));
         if (c.line < lines[s].size())
             heap.push({key(s), s});
     }

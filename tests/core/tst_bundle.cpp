@@ -24,6 +24,13 @@ void write(const QString& path, const QByteArray& bytes)
     f.write(bytes);
 }
 
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    f.open(QIODevice::ReadOnly);
+    return f.readAll();
+}
+
 void writeGzip(const QString& path, const QByteArray& bytes)
 {
     gzFile g = gzopen(path.toLocal8Bit().constData(), "wb");
@@ -32,11 +39,28 @@ void writeGzip(const QString& path, const QByteArray& bytes)
     gzclose(g);
 }
 
-void writeTarGz(const QString& path, const QList<QPair<QString, QByteArray>>& members)
+enum class Kind { TarGz, TarXz, TarZst, Zip };
+
+void writeArchive(const QString& path, const QList<QPair<QString, QByteArray>>& members, Kind kind = Kind::TarGz)
 {
     archive* a = archive_write_new();
-    archive_write_add_filter_gzip(a);
-    archive_write_set_format_pax_restricted(a);
+    switch (kind) {
+    case Kind::TarGz:
+        archive_write_add_filter_gzip(a);
+        archive_write_set_format_pax_restricted(a);
+        break;
+    case Kind::TarXz:
+        archive_write_add_filter_xz(a);
+        archive_write_set_format_pax_restricted(a);
+        break;
+    case Kind::TarZst:
+        archive_write_add_filter_zstd(a);
+        archive_write_set_format_pax_restricted(a);
+        break;
+    case Kind::Zip:
+        archive_write_set_format_zip(a);
+        break;
+    }
     archive_write_open_filename(a, path.toLocal8Bit().constData());
     for (const auto& [name, data] : members) {
         archive_entry* e = archive_entry_new();
@@ -134,7 +158,7 @@ private slots:
     {
         QTemporaryDir dir;
         writeGzip(dir.filePath(QStringLiteral("rank1.log.gz")), "line one\nline two\n");
-        writeTarGz(dir.filePath(QStringLiteral("bundle.tar.gz")),
+        writeArchive(dir.filePath(QStringLiteral("bundle.tar.gz")),
                    {{QStringLiteral("host-a/rank0.log"), "zero\n"},
                     {QStringLiteral("host-b/rank4.log"), "four\nmore\n"}});
         Bundle b = readBundle({dir.path().toStdString()});
@@ -147,6 +171,108 @@ private slots:
         QCOMPARE(QString::fromStdString(std::string(gz.line(1))), QStringLiteral("line two"));
         // Nothing was extracted next to the archive.
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::NoDotAndDotDot).size(), 2);
+    }
+
+    void everyArchiveKind()
+    {
+        QTemporaryDir dir;
+        const QList<QPair<QString, QByteArray>> m{{QStringLiteral("r0.log"), "zero\n"}};
+        writeArchive(dir.filePath(QStringLiteral("a.tar.xz")), m, Kind::TarXz);
+        writeArchive(dir.filePath(QStringLiteral("b.tar.zst")), m, Kind::TarZst);
+        writeArchive(dir.filePath(QStringLiteral("c.zip")), m, Kind::Zip);
+        Bundle b = readBundle({dir.path().toStdString()});
+        QCOMPARE(names(b), (QStringList{QStringLiteral("a.tar.xz!r0.log"), QStringLiteral("b.tar.zst!r0.log"),
+                                        QStringLiteral("c.zip!r0.log")}));
+        QVERIFY(b.skipped.empty());
+    }
+
+    void archiveInsideArchive()
+    {
+        QTemporaryDir dir;
+        writeArchive(dir.filePath(QStringLiteral("inner.zip")), {{QStringLiteral("rank7.log"), "seven\n"}}, Kind::Zip);
+        writeArchive(dir.filePath(QStringLiteral("outer.tar.gz")),
+                     {{QStringLiteral("node-b/logs.zip"), readAll(dir.filePath(QStringLiteral("inner.zip")))},
+                      {QStringLiteral("top.log"), "top\n"}});
+        Bundle b = readBundle({dir.filePath(QStringLiteral("outer.tar.gz")).toStdString()});
+        QCOMPARE(names(b), (QStringList{QStringLiteral("outer.tar.gz!node-b/logs.zip!rank7.log"),
+                                        QStringLiteral("outer.tar.gz!top.log")}));
+    }
+
+    void singleCompressedLogs()
+    {
+        QTemporaryDir dir;
+        for (const char* ext : {"zst", "xz"}) {
+            archive* a = archive_write_new();
+            if (QByteArray(ext) == "zst")
+                archive_write_add_filter_zstd(a);
+            else
+                archive_write_add_filter_xz(a);
+            archive_write_set_format_raw(a);
+            const QString path = dir.filePath(QStringLiteral("rank2.log.%1").arg(QLatin1String(ext)));
+            archive_write_open_filename(a, path.toLocal8Bit().constData());
+            archive_entry* e = archive_entry_new();
+            archive_entry_set_filetype(e, AE_IFREG);
+            archive_write_header(a, e);
+            archive_write_data(a, "two\nlines\n", 10);
+            archive_entry_free(e);
+            archive_write_close(a);
+            archive_write_free(a);
+        }
+        Bundle b = readBundle({dir.path().toStdString()});
+        QCOMPARE(names(b), (QStringList{QStringLiteral("rank2.log.xz"), QStringLiteral("rank2.log.zst")}));
+        QCOMPARE(b.sources[1].text(), std::string_view("two\nlines\n"));
+    }
+
+    void decompressionBombIsCapped()
+    {
+        QTemporaryDir dir;
+        QByteArray big(8 << 20, 'a');
+        writeGzip(dir.filePath(QStringLiteral("bomb.log.gz")), big);
+        writeArchive(dir.filePath(QStringLiteral("bomb.tar.gz")), {{QStringLiteral("x.log"), big}});
+        write(dir.filePath(QStringLiteral("fine.log")), "ok\n");
+        BundleLimits limits;
+        limits.maxExpandedBytes = 1 << 20;
+        Bundle b = readBundle({dir.path().toStdString()}, limits);
+        QVERIFY(skippedFor(b, QStringLiteral("bomb.log.gz")));
+        QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("bomb.log.gz"))->reason).contains(QStringLiteral("bomb")));
+        QVERIFY(skippedFor(b, QStringLiteral("bomb.tar.gz")));
+        for (const auto& s : b.sources)
+            QVERIFY(s.size <= (std::uint64_t{1} << 20) + (1 << 16));
+        QVERIFY(names(b).contains(QStringLiteral("fine.log")));
+    }
+
+    void corruptArchiveKeepsTheRest()
+    {
+        QTemporaryDir dir;
+        writeArchive(dir.filePath(QStringLiteral("ok.tar.gz")), {{QStringLiteral("a.log"), "a\n"}});
+        QByteArray bytes = readAll(dir.filePath(QStringLiteral("ok.tar.gz")));
+        write(dir.filePath(QStringLiteral("cut.tar.gz")), bytes.left(bytes.size() / 2));
+        write(dir.filePath(QStringLiteral("junk.zip")), "this is not a zip file at all\n");
+        write(dir.filePath(QStringLiteral("good.log")), "good\n");
+        Bundle b = readBundle({dir.path().toStdString()});
+        QVERIFY(names(b).contains(QStringLiteral("good.log")));
+        QVERIFY(names(b).contains(QStringLiteral("ok.tar.gz!a.log")));
+        QVERIFY(skippedFor(b, QStringLiteral("cut.tar.gz")));
+        QVERIFY(skippedFor(b, QStringLiteral("junk.zip")));
+    }
+
+    void symlinkLoopIsNotFollowed()
+    {
+        QTemporaryDir dir;
+        write(dir.filePath(QStringLiteral("a/rank0.log")), "x\n");
+        QVERIFY(::symlink(dir.filePath(QStringLiteral("a")).toLocal8Bit().constData(),
+                          dir.filePath(QStringLiteral("a/loop")).toLocal8Bit().constData()) == 0);
+        Bundle b = readBundle({dir.path().toStdString()});
+        QCOMPARE(names(b), QStringList{QStringLiteral("a/rank0.log")});
+    }
+
+    void hugeLineIsIndexed()
+    {
+        Source s = sourceFromText("big", std::string(5 << 20, 'x') + "\nnext\n");
+        indexLines(s);
+        QCOMPARE(s.lineCount(), std::size_t{2});
+        QCOMPARE(s.line(0).size(), std::size_t{5 << 20});
+        QCOMPARE(s.line(1), std::string_view("next"));
     }
 
     void truncatedGzipKeepsWhatWasReadable()

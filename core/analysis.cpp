@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <thread>
 #include <unistd.h>
 
@@ -338,33 +339,39 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     std::vector<SourceScan> scans(a.sources.size());
     {
         std::atomic<std::size_t> next{0};
-        std::atomic<std::uint64_t> doneBytes{0};
+        std::atomic<std::uint64_t> doneBytes{0}, doneFiles{0}, doneLines{0};
         std::uint64_t totalBytes = 0;
         for (const auto& s : a.sources)
             totalBytes += s.size;
-        unsigned threads =
-            options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-        threads =
-            static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, a.sources.size())));
+        std::mutex reportMutex;
+        auto report = [&](const char* stage) {
+            if (!progress.report)
+                return;
+            std::lock_guard<std::mutex> lock(reportMutex);
+            progress.report({stage, doneFiles.load(), a.sources.size(), doneBytes.load(), totalBytes, doneLines.load()});
+        };
+        unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+        threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, a.sources.size())));
         auto work = [&] {
             for (std::size_t i; (i = next.fetch_add(1)) < a.sources.size();) {
                 if (progress.isCancelled())
                     return;
                 scans[i] = scanSource(a.sources[i], scanner);
                 doneBytes += a.sources[i].size;
+                doneLines += a.sources[i].lineCount();
+                ++doneFiles;
+                report("reading");
             }
         };
         std::vector<std::thread> pool;
         for (unsigned t = 1; t < threads; ++t)
             pool.emplace_back(work);
-        // The calling thread works too, and reports progress between sources.
-        work();
+        work(); // the calling thread works too
         for (auto& t : pool)
             t.join();
-        if (progress.report)
-            progress.report("reading", doneBytes.load(), totalBytes);
         if (progress.isCancelled())
             return nullptr;
+        report("diagnosing");
         a.totalBytes = totalBytes;
     }
 
@@ -719,7 +726,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
 
     buildFindings(a, hits);
     if (progress.report)
-        progress.report("done", a.totalBytes, a.totalBytes);
+        progress.report({"done", a.sources.size(), a.sources.size(), a.totalBytes, a.totalBytes, a.totalLines});
     return result;
 }
 

@@ -268,10 +268,19 @@ struct AnalyzeOptions {
     bool allAttempts = false; // torchrun trees: read every attempt, not only the latest
 };
 
-// Progress: stage name, items done, items total. Return false from `cancelled` to go on.
+// Where a run is. Reported from worker threads: a receiver must be thread-safe.
+struct Progress {
+    std::string stage; // "reading", "diagnosing", "done"
+    std::uint64_t filesDone = 0;
+    std::uint64_t filesTotal = 0;
+    std::uint64_t bytesDone = 0;
+    std::uint64_t bytesTotal = 0;
+    std::uint64_t lines = 0;
+};
+
 struct ProgressSink {
-    std::function<void(const std::string& stage, std::uint64_t done, std::uint64_t total)> report;
-    std::function<bool()> cancelled;
+    std::function<void(const Progress&)> report;
+    std::function<bool()> cancelled; // true: stop as soon as possible
     bool isCancelled() const { return cancelled && cancelled(); }
 };
 

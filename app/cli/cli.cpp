@@ -41,13 +41,18 @@ ProgressSink terminalProgress()
 {
     ProgressSink sink;
     if (::isatty(STDERR_FILENO)) {
-        sink.report = [](const std::string& stage, std::uint64_t done, std::uint64_t total) {
-            int pct = total ? static_cast<int>(done * 100 / total) : 100;
-            int bars = pct / 4;
-            std::fprintf(stderr, "\r%-8s [%-25s] %3d%%", stage.c_str(),
-                         std::string(static_cast<std::size_t>(bars), '#').c_str(), pct);
-            if (stage == "done")
-                std::fprintf(stderr, "\r%60s\r", "");
+        sink.report = [](const Progress& pr) {
+            if (pr.stage == "done") {
+                std::fprintf(stderr, "\r%78s\r", "");
+                std::fflush(stderr);
+                return;
+            }
+            int pct = pr.bytesTotal ? static_cast<int>(pr.bytesDone * 100 / pr.bytesTotal) : 100;
+            std::string bar(static_cast<std::size_t>(pct / 4), '#');
+            std::fprintf(stderr, "\r%-10s [%-25s] %3d%%  %llu/%llu files  %llu MB  %llu lines", pr.stage.c_str(),
+                         bar.c_str(), pct, static_cast<unsigned long long>(pr.filesDone),
+                         static_cast<unsigned long long>(pr.filesTotal), static_cast<unsigned long long>(pr.bytesDone >> 20),
+                         static_cast<unsigned long long>(pr.lines));
             std::fflush(stderr);
         };
     }

@@ -261,6 +261,7 @@ void MainWindow::openPaths(const QStringList& paths)
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     const quint64 job = ++m_jobId;
     m_status->setText(tr("Reading %1…").arg(paths.join(QStringLiteral(", "))));
+    m_progress->setRange(0, 0);
     m_progress->show();
     m_cancelButton->show();
 
@@ -275,6 +276,16 @@ void MainWindow::openPaths(const QStringList& paths)
     (void)QtConcurrent::run([self, job, cancel, enc, p, paths]() {
         ProgressSink sink;
         sink.cancelled = [cancel] { return cancel->load(); };
+        // Called on worker threads: hand each update to the UI thread, which drops stale jobs.
+        sink.report = [self, job](const Progress& pr) {
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, job, pr] {
+                    if (self && job == self->m_jobId)
+                        self->showProgress(pr);
+                },
+                Qt::QueuedConnection);
+        };
         std::shared_ptr<const Analysis> result = analyzePaths(p, enc, {}, sink);
         if (!self)
             return;
@@ -287,6 +298,22 @@ void MainWindow::openPaths(const QStringList& paths)
             },
             Qt::QueuedConnection);
     });
+}
+
+void MainWindow::showProgress(const Progress& pr)
+{
+    if (pr.bytesTotal > 0) {
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(static_cast<int>(pr.bytesDone * 1000 / pr.bytesTotal));
+    }
+    m_status->setText(pr.stage == "diagnosing"
+                          ? tr("Diagnosing %1 files, %2 lines…").arg(pr.filesTotal).arg(pr.lines)
+                          : tr("Reading %1 of %2 files · %3 of %4 MB · %5 lines")
+                                .arg(pr.filesDone)
+                                .arg(pr.filesTotal)
+                                .arg(pr.bytesDone >> 20)
+                                .arg(pr.bytesTotal >> 20)
+                                .arg(pr.lines));
 }
 
 void MainWindow::cancelLoading()

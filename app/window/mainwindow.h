@@ -57,6 +57,7 @@ private:
     QWidget* buildWelcome();
     QWidget* buildInvestigation();
     void showAnalysis(std::shared_ptr<const Analysis> analysis, const QStringList& paths);
+    void showProgress(const Progress& progress);
     void fillRanks();
 
     std::shared_ptr<const Encyclopedia> m_encyclopedia;

@@ -126,7 +126,7 @@ LineRef MergedOrder::operator[](std::size_t row) const
     return {SourceId(s), g - m_base[s]};
 }
 
-void MergedOrder::build(const std::vector<SourceLines>& lines)
+void MergedOrder::build(const std::vector<SourceLines>& lines, const std::vector<std::int64_t>& offsets)
 {
     // A k-way merge: each source is already in its own (written) order, so only the heads compete.
     // The sort key of a line is its lower time bound; a line before a source's first stamp sorts
@@ -147,11 +147,12 @@ void MergedOrder::build(const std::vector<SourceLines>& lines)
     auto key = [&](std::size_t s) -> std::int64_t {
         const auto& st = lines[s].stamps();
         const Cursor& c = cur[s];
+        const std::int64_t off = s < offsets.size() ? offsets[s] : 0;
         if (c.stamp < st.size() && st[c.stamp].line == c.line)
-            return st[c.stamp].us;
+            return st[c.stamp].us + off;
         if (c.stamp > 0)
-            return st[c.stamp - 1].us;
-        return c.stamp < st.size() ? st[c.stamp].us : kTimeUnknownLo;
+            return st[c.stamp - 1].us + off;
+        return c.stamp < st.size() ? st[c.stamp].us + off : kTimeUnknownLo;
     };
     // An unstamped line stays with the line before it: tracebacks, NCCL's blank line before a
     // WARN, torchelastic's summary box and other multi-line records are never split, and nothing
@@ -283,17 +284,152 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
     return out;
 }
 
-bool isBlank(std::string_view line)
-{
-    return line.find_first_not_of(" \t\r") == std::string_view::npos;
-}
-
 std::string captureOf(const ScanHit& h, const char* name)
 {
     for (const auto& [k, v] : h.captures)
         if (k == name)
             return v;
     return {};
+}
+
+// Happened-before constraints between hosts, found in the logs (see timeline/clock.h), then the
+// offsets that satisfy them with the smallest correction.
+void alignClocks(Analysis& a, const Scanner& scanner, const std::vector<SourceScan>& scans,
+                 const AnalyzeOptions& options)
+{
+    a.processOffset.assign(a.processes.size(), 0);
+    std::vector<std::string> hosts;
+    for (const auto& p : a.processes)
+        if (!p.host.empty() && std::find(hosts.begin(), hosts.end(), p.host) == hosts.end())
+            hosts.push_back(p.host);
+    std::map<std::pair<std::string, std::string>, ClockConstraint> tightest;
+    auto add = [&](const ClockConstraint& c) {
+        if (c.beforeHost == c.afterHost || c.beforeHost.empty() || c.afterHost.empty())
+            return;
+        auto key = std::make_pair(c.beforeHost, c.afterHost);
+        auto it = tightest.find(key);
+        if (it == tightest.end() || c.bound() < it->second.bound())
+            tightest[key] = c;
+    };
+    auto hostOf = [&a](LineRef r) -> const std::string& {
+        return a.process(a.lines[r.source.value].process(r.line)).host;
+    };
+    auto shortName = [](std::string h) {
+        auto dot = h.find('.');
+        if (dot != std::string::npos && !std::isdigit(static_cast<unsigned char>(h[0])))
+            h.resize(dot);
+        return h;
+    };
+
+    // 1. A collateral line that names a peer ("Connection closed by remote peer gpu-b<port>") comes
+    //    after that peer host's first failure: its first WARN, error or symptom line.
+    std::map<std::string, const Event*> firstFailure;
+    for (const auto& e : a.events) {
+        const TimeInterval t = a.rawTime(e.where);
+        if (!t.knownLo())
+            continue;
+        const std::string& h = hostOf(e.where);
+        auto it = firstFailure.find(h);
+        if (it == firstFailure.end() || t.lo < a.rawTime(it->second->where).lo)
+            firstFailure[h] = &e;
+    }
+    for (const auto& e : a.events) {
+        if (e.entry < 0 || e.symptom < 0)
+            continue;
+        const Symptom& sym = a.entry(e.entry).symptoms[static_cast<std::size_t>(e.symptom)];
+        std::string peer = e.capture("peer");
+        if (sym.phase != Phase::Collateral || peer.empty())
+            continue;
+        const TimeInterval report = a.rawTime(e.where);
+        if (!report.knownHi())
+            continue;
+        std::string peerHost;
+        for (const auto& p : a.processes)
+            if (!p.host.empty() && ((!p.address.empty() && p.address == peer) || p.host == shortName(peer)))
+                peerHost = p.host;
+        auto f = firstFailure.find(peerHost);
+        if (peerHost.empty() || f == firstFailure.end())
+            continue;
+        ClockConstraint c;
+        c.beforeHost = peerHost;
+        c.afterHost = hostOf(e.where);
+        c.before = f->second->where;
+        c.after = e.where;
+        c.beforeLo = a.rawTime(c.before).lo;
+        c.afterHi = report.hi;
+        c.why = c.afterHost + " reported its connection to " + peer + " lost (" +
+                a.source(c.after.source).displayPath + ":" + std::to_string(c.after.line + 1) + ") after " +
+                peerHost + " first failed (" + a.source(c.before.source).displayPath + ":" +
+                std::to_string(c.before.line + 1) + ")";
+        add(c);
+    }
+
+    // 2. NCCL init is collective: no rank completes a communicator before every rank has started it.
+    struct Phase2 {
+        LineRef where;
+        TimeInterval t;
+    };
+    std::map<std::string, std::map<std::string, std::pair<std::optional<Phase2>, std::optional<Phase2>>>>
+        byComm;
+    for (std::size_t s = 0; s < a.sources.size(); ++s) {
+        for (const auto& h : scans[s].hits) {
+            if (scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin != Builtin::InitPhase)
+                continue;
+            LineRef r{SourceId(static_cast<std::uint32_t>(s)), h.line};
+            TimeInterval t = a.rawTime(r);
+            const std::string& host = hostOf(r);
+            if (host.empty())
+                continue;
+            auto& slot = byComm[captureOf(h, "commid")][host];
+            if (captureOf(h, "phase") == "START") {
+                if (t.knownLo() && (!slot.first || t.lo > slot.first->t.lo))
+                    slot.first = Phase2{r, t}; // the latest start on this host
+            } else if (t.knownHi() && (!slot.second || t.hi < slot.second->t.hi)) {
+                slot.second = Phase2{r, t}; // the earliest completion on this host
+            }
+        }
+    }
+    for (const auto& [comm, perHost] : byComm)
+        for (const auto& [hs, startEnd] : perHost)
+            for (const auto& [hc, other] : perHost) {
+                if (hs == hc || !startEnd.first || !other.second)
+                    continue;
+                ClockConstraint c;
+                c.beforeHost = hs;
+                c.afterHost = hc;
+                c.before = startEnd.first->where;
+                c.after = other.second->where;
+                c.beforeLo = startEnd.first->t.lo;
+                c.afterHi = other.second->t.hi;
+                c.why =
+                    "communicator " + comm + " completed init on " + hc + " only after it started on " + hs;
+                add(c);
+            }
+
+    std::vector<ClockConstraint> constraints;
+    for (auto& [k, c] : tightest)
+        constraints.push_back(std::move(c));
+    std::vector<PinnedPair> pins;
+    for (const auto& [x, y] : options.pinnedLines) {
+        if (x.source.value >= a.sources.size() || y.source.value >= a.sources.size())
+            continue;
+        TimeInterval tx = a.rawTime(x), ty = a.rawTime(y);
+        if (tx.knownLo() && ty.knownLo())
+            pins.push_back({hostOf(x), hostOf(y), tx.lo, ty.lo});
+    }
+    a.clock = solveClocks(hosts, constraints, options.clockOverrides, pins);
+    for (const auto& p : a.processes)
+        a.processOffset[p.id.value] = a.clock.offsetOf(p.host);
+    for (auto& e : a.events)
+        e.time = a.info(e.where).time;
+    std::sort(a.events.begin(), a.events.end(), [](const Event& x, const Event& y) {
+        return std::tie(x.time.lo, x.where) < std::tie(y.time.lo, y.where);
+    });
+}
+
+bool isBlank(std::string_view line)
+{
+    return line.find_first_not_of(" \t\r") == std::string_view::npos;
 }
 
 } // namespace
@@ -348,10 +484,13 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             if (!progress.report)
                 return;
             std::lock_guard<std::mutex> lock(reportMutex);
-            progress.report({stage, doneFiles.load(), a.sources.size(), doneBytes.load(), totalBytes, doneLines.load()});
+            progress.report(
+                {stage, doneFiles.load(), a.sources.size(), doneBytes.load(), totalBytes, doneLines.load()});
         };
-        unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-        threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, a.sources.size())));
+        unsigned threads =
+            options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+        threads =
+            static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, a.sources.size())));
         auto work = [&] {
             for (std::size_t i; (i = next.fetch_add(1)) < a.sources.size();) {
                 if (progress.isCancelled())
@@ -680,6 +819,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 break;
             }
             case Builtin::InitLine:
+            case Builtin::InitPhase:
             case Builtin::TorchRank:
                 break;
             }
@@ -699,6 +839,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     });
     std::sort(hits.begin(), hits.end(), [](const Hit& x, const Hit& y) { return x.where < y.where; });
 
+    alignClocks(a, scanner, scans, options);
+
     // Versions as found in the logs, grouped.
     for (const auto& p : a.processes) {
         if (!p.ncclVersion)
@@ -713,20 +855,28 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     if (options.probeLocalNccl)
         a.nccl.local = probeNccl(options.ncclLibrary);
 
-    // Stage: merged order over every line, and the span of parsed time.
-    a.merged.build(a.lines);
-    for (const auto& sl : a.lines) {
+    // Stage: merged order over every line on the aligned clock, and the span of parsed time.
+    std::vector<std::int64_t> sourceOffsets(a.sources.size(), 0);
+    for (std::size_t s = 0; s < a.sources.size(); ++s) {
+        const SourceLines& sl = a.lines[s];
+        // A source is shifted by its first stamped line's process (combined streams of several
+        // hosts keep their written order).
+        if (!sl.stamps().empty())
+            sourceOffsets[s] = a.processOffset[sl.process(sl.stamps().front().line).value];
         for (const auto& st : sl.stamps()) {
-            if (!a.span.knownLo() || st.us < a.span.lo)
-                a.span.lo = st.us;
-            if (!a.span.knownHi() || st.us + st.resolutionUs > a.span.hi)
-                a.span.hi = st.us + st.resolutionUs;
+            const std::int64_t off = a.processOffset[sl.process(st.line).value];
+            if (!a.span.knownLo() || st.us + off < a.span.lo)
+                a.span.lo = st.us + off;
+            if (!a.span.knownHi() || st.us + st.resolutionUs + off > a.span.hi)
+                a.span.hi = st.us + st.resolutionUs + off;
         }
     }
+    a.merged.build(a.lines, sourceOffsets);
 
     buildFindings(a, hits);
     if (progress.report)
-        progress.report({"done", a.sources.size(), a.sources.size(), a.totalBytes, a.totalBytes, a.totalLines});
+        progress.report(
+            {"done", a.sources.size(), a.sources.size(), a.totalBytes, a.totalBytes, a.totalLines});
     return result;
 }
 

@@ -16,6 +16,7 @@
 #include "encyclopedia/encyclopedia.h"
 #include "parse/line_parser.h"
 #include "probe/nccl_probe.h"
+#include "timeline/clock.h"
 #include "util/strong_id.h"
 #include "util/version.h"
 
@@ -97,7 +98,8 @@ public:
     std::size_t size() const { return m_order.size(); }
     bool empty() const { return m_order.empty(); }
     LineRef operator[](std::size_t row) const;
-    void build(const std::vector<SourceLines>& lines);
+    // `offsets` (per source, may be empty) shift each source onto the reference clock.
+    void build(const std::vector<SourceLines>& lines, const std::vector<std::int64_t>& offsets = {});
 
     class Iterator
     {
@@ -247,13 +249,32 @@ struct Analysis {
     std::vector<Finding> findings;         // best first
     std::optional<std::size_t> initiating; // index into findings
     NcclVersions nccl;
+    ClockModel clock;                        // per-host offsets applied to every time below
+    std::vector<std::int64_t> processOffset; // per process, from its host's clock
+    // Initiating vs collateral pairs on different hosts whose aligned intervals overlap: the logs
+    // cannot say which came first.
+    std::vector<std::pair<LineRef, LineRef>> unordered;
     std::shared_ptr<const Encyclopedia> encyclopedia;
     TimeInterval span; // earliest known lo .. latest known hi
     std::uint64_t totalBytes = 0;
     std::uint64_t totalLines = 0;
 
     const Source& source(SourceId id) const { return sources[id.value]; }
-    LineInfo info(LineRef r) const { return lines[r.source.value].info(r.line); }
+    // Facts about a line, its time on the aligned (reference) clock.
+    LineInfo info(LineRef r) const
+    {
+        LineInfo li = lines[r.source.value].info(r.line);
+        if (li.process.value < processOffset.size()) {
+            const std::int64_t off = processOffset[li.process.value];
+            if (li.time.knownLo())
+                li.time.lo += off;
+            if (li.time.knownHi())
+                li.time.hi += off;
+        }
+        return li;
+    }
+    // The line's time in its own host's clock, as logged.
+    TimeInterval rawTime(LineRef r) const { return lines[r.source.value].time(r.line); }
     std::string_view text(LineRef r) const { return sources[r.source.value].line(r.line); }
     const Process& process(ProcessId id) const { return processes[id.value]; }
     const Entry& entry(int index) const { return encyclopedia->entries[static_cast<std::size_t>(index)]; }
@@ -264,8 +285,10 @@ struct AnalyzeOptions {
     bool probeLocalNccl = true;
     std::string ncclLibrary = "libnccl.so.2";
     BundleLimits limits;
-    unsigned threads = 0;     // 0: one per core
-    bool allAttempts = false; // torchrun trees: read every attempt, not only the latest
+    unsigned threads = 0;                      // 0: one per core
+    bool allAttempts = false;                  // torchrun trees: read every attempt, not only the latest
+    std::vector<ClockOverride> clockOverrides; // offsets the user typed in
+    std::vector<std::pair<LineRef, LineRef>> pinnedLines; // lines the user says were simultaneous
 };
 
 // Where a run is. Reported from worker threads: a receiver must be thread-safe.

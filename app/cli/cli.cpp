@@ -49,9 +49,10 @@ ProgressSink terminalProgress()
             }
             int pct = pr.bytesTotal ? static_cast<int>(pr.bytesDone * 100 / pr.bytesTotal) : 100;
             std::string bar(static_cast<std::size_t>(pct / 4), '#');
-            std::fprintf(stderr, "\r%-10s [%-25s] %3d%%  %llu/%llu files  %llu MB  %llu lines", pr.stage.c_str(),
-                         bar.c_str(), pct, static_cast<unsigned long long>(pr.filesDone),
-                         static_cast<unsigned long long>(pr.filesTotal), static_cast<unsigned long long>(pr.bytesDone >> 20),
+            std::fprintf(stderr, "\r%-10s [%-25s] %3d%%  %llu/%llu files  %llu MB  %llu lines",
+                         pr.stage.c_str(), bar.c_str(), pct, static_cast<unsigned long long>(pr.filesDone),
+                         static_cast<unsigned long long>(pr.filesTotal),
+                         static_cast<unsigned long long>(pr.bytesDone >> 20),
                          static_cast<unsigned long long>(pr.lines));
             std::fflush(stderr);
         };
@@ -77,7 +78,11 @@ int diagnose(const QStringList& args)
     QCommandLineOption allAttempts(
         QStringLiteral("all-attempts"),
         QStringLiteral("torchrun log trees: diagnose every attempt, not only the latest."));
-    p.addOptions({json, noProbe, lib, allAttempts});
+    QCommandLineOption clockOffset(
+        QStringLiteral("clock-offset"),
+        QStringLiteral("Shift HOST's clock by SECONDS (repeatable); overrides the estimate."),
+        QStringLiteral("HOST=SECONDS"));
+    p.addOptions({json, noProbe, lib, allAttempts, clockOffset});
     p.process(args);
     QStringList paths = p.positionalArguments().mid(1);
     if (paths.isEmpty()) {
@@ -93,6 +98,16 @@ int diagnose(const QStringList& args)
     if (p.isSet(lib))
         opts.ncclLibrary = p.value(lib).toStdString();
     opts.allAttempts = p.isSet(allAttempts);
+    for (const QString& v : p.values(clockOffset)) {
+        const qsizetype eq = v.lastIndexOf(QLatin1Char('='));
+        bool ok = false;
+        const double seconds = eq > 0 ? v.mid(eq + 1).toDouble(&ok) : 0;
+        if (!ok) {
+            printErr(QStringLiteral("rankline diagnose: --clock-offset wants HOST=SECONDS, got '%1'").arg(v));
+            return 2;
+        }
+        opts.clockOverrides.push_back({v.left(eq).toStdString(), static_cast<std::int64_t>(seconds * 1e6)});
+    }
 
     Bundle bundle;
     std::vector<std::string> files;

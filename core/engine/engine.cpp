@@ -574,6 +574,29 @@ void Builder::run()
         summarize(f);
     }
     versionVerdict();
+
+    // Say plainly where the aligned clocks cannot order the initiating failure against a report
+    // from another host: their intervals overlap.
+    if (const Finding* init = m_a.initiatingFinding()) {
+        const TimeInterval ti = info(init->anchor).time;
+        const std::string& ih = m_a.process(init->process).host;
+        for (const auto& f : m_a.findings) {
+            if (f.role != Role::Collateral)
+                continue;
+            // Only reports that name a peer carry blame; a watchdog's order says nothing.
+            const Hit* anchorHit = m_anchorHit.count(f.anchor) ? m_anchorHit[f.anchor] : nullptr;
+            if (!anchorHit || captureIn(*anchorHit, "peer").empty())
+                continue;
+            for (const auto& e : f.evidence) {
+                const TimeInterval te = info(e.where).time;
+                if (m_a.process(e.process).host == ih || !ti.knownLo() || !ti.knownHi() || !te.knownLo() ||
+                    !te.knownHi())
+                    continue;
+                if (te.lo < ti.hi && ti.lo < te.hi && m_a.unordered.size() < 32)
+                    m_a.unordered.push_back({init->anchor, e.where});
+            }
+        }
+    }
 }
 
 } // namespace

@@ -21,6 +21,7 @@ const BuiltinDef kBuiltins[] = {
     {Builtin::NcclVersion, R"(NCCL version (?P<version>\d+\.\d+\.\d+))"},
     {Builtin::InitLine,
      R"(comm (?P<comm>0x[0-9a-fA-F]+|\(nil\)) rank (?P<rank>\d+) nranks (?P<nranks>\d+) cudaDev (?P<dev>-?\d+))"},
+    {Builtin::InitPhase, R"(commId (?P<commid>0x[0-9a-fA-F]+) ?- Init (?P<phase>START|COMPLETE))"},
     {Builtin::BootstrapAddress, R"(Bootstrap ?: Using (?P<if>[^\s:]+):(?P<ip>[^\s<]+)<\d+>)"},
     {Builtin::SocketAddress, R"(NET/Socket : Using \[\d+\](?P<if>[^\s:]+):(?P<ip>[^\s<]+)<\d+>)"},
     {Builtin::TorchRank, R"(\] \[Rank (?P<rank>\d+)\] )"},

@@ -22,6 +22,7 @@ enum class Builtin {
     None,
     NcclVersion,
     InitLine,
+    InitPhase,
     BootstrapAddress,
     SocketAddress,
     TorchRank,

@@ -201,6 +201,41 @@ std::string diagnosisJson(const Analysis& a, int indent)
     }
     root["ranks"] = ranks;
 
+    json clock;
+    json hostClocks = json::array();
+    for (const auto& h : a.clock.hosts) {
+        json basis = json::array();
+        for (const auto& b : h.basis)
+            basis.push_back(b);
+        if (h.reference)
+            basis.push_back("reference clock");
+        if (h.userSet)
+            basis.push_back("set by the user");
+        hostClocks.push_back({{"host", h.host},
+                              {"offset_ms", static_cast<double>(h.offsetUs) / 1000.0},
+                              {"lo_ms", h.loUs ? json(static_cast<double>(*h.loUs) / 1000.0) : json(nullptr)},
+                              {"hi_ms", h.hiUs ? json(static_cast<double>(*h.hiUs) / 1000.0) : json(nullptr)},
+                              {"basis", basis}});
+    }
+    clock["hosts"] = hostClocks;
+    clock["feasible"] = a.clock.feasible;
+    clock["constraints"] = a.clock.constraintCount;
+    json conflicts = json::array();
+    for (const auto& c : a.clock.conflicts)
+        conflicts.push_back(c);
+    clock["conflicts"] = conflicts;
+    if (!a.clock.feasible)
+        clock["note"] =
+            "the ordering constraints in these logs contradict each other; no clock correction was applied";
+    json unordered = json::array();
+    for (const auto& [x, y] : a.unordered)
+        unordered.push_back(
+            {{"a", {{"file", displayFile(a, x)}, {"line", x.line + 1}}},
+             {"b", {{"file", displayFile(a, y)}, {"line", y.line + 1}}},
+             {"note", "these two lines' aligned times overlap: the logs cannot say which came first"}});
+    clock["unordered"] = unordered;
+    root["clock"] = clock;
+
     json skipped = json::array();
     for (const auto& s : a.skipped)
         skipped.push_back({{"file", s.file}, {"reason", s.reason}});

@@ -41,7 +41,8 @@ void writeGzip(const QString& path, const QByteArray& bytes)
 
 enum class Kind { TarGz, TarXz, TarZst, Zip };
 
-void writeArchive(const QString& path, const QList<QPair<QString, QByteArray>>& members, Kind kind = Kind::TarGz)
+void writeArchive(const QString& path, const QList<QPair<QString, QByteArray>>& members,
+                  Kind kind = Kind::TarGz)
 {
     archive* a = archive_write_new();
     switch (kind) {
@@ -159,8 +160,8 @@ private slots:
         QTemporaryDir dir;
         writeGzip(dir.filePath(QStringLiteral("rank1.log.gz")), "line one\nline two\n");
         writeArchive(dir.filePath(QStringLiteral("bundle.tar.gz")),
-                   {{QStringLiteral("host-a/rank0.log"), "zero\n"},
-                    {QStringLiteral("host-b/rank4.log"), "four\nmore\n"}});
+                     {{QStringLiteral("host-a/rank0.log"), "zero\n"},
+                      {QStringLiteral("host-b/rank4.log"), "four\nmore\n"}});
         Bundle b = readBundle({dir.path().toStdString()});
         QCOMPARE(names(b), (QStringList{QStringLiteral("bundle.tar.gz!host-a/rank0.log"),
                                         QStringLiteral("bundle.tar.gz!host-b/rank4.log"),
@@ -189,7 +190,8 @@ private slots:
     void archiveInsideArchive()
     {
         QTemporaryDir dir;
-        writeArchive(dir.filePath(QStringLiteral("inner.zip")), {{QStringLiteral("rank7.log"), "seven\n"}}, Kind::Zip);
+        writeArchive(dir.filePath(QStringLiteral("inner.zip")), {{QStringLiteral("rank7.log"), "seven\n"}},
+                     Kind::Zip);
         writeArchive(dir.filePath(QStringLiteral("outer.tar.gz")),
                      {{QStringLiteral("node-b/logs.zip"), readAll(dir.filePath(QStringLiteral("inner.zip")))},
                       {QStringLiteral("top.log"), "top\n"}});
@@ -234,7 +236,8 @@ private slots:
         limits.maxExpandedBytes = 1 << 20;
         Bundle b = readBundle({dir.path().toStdString()}, limits);
         QVERIFY(skippedFor(b, QStringLiteral("bomb.log.gz")));
-        QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("bomb.log.gz"))->reason).contains(QStringLiteral("bomb")));
+        QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("bomb.log.gz"))->reason)
+                    .contains(QStringLiteral("bomb")));
         QVERIFY(skippedFor(b, QStringLiteral("bomb.tar.gz")));
         for (const auto& s : b.sources)
             QVERIFY(s.size <= (std::uint64_t{1} << 20) + (1 << 16));

@@ -2,6 +2,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QIcon>
 #include <QMessageBox>
 #include <QTimer>
 
@@ -16,7 +17,9 @@ int runWindow(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Rankline"));
     QApplication::setApplicationVersion(QStringLiteral(RANKLINE_VERSION));
-    QApplication::setDesktopFileName(QStringLiteral("rankline"));
+    // The installed desktop file and icon are named after the application id (packaging/).
+    QApplication::setDesktopFileName(QStringLiteral(RANKLINE_APP_ID));
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral(RANKLINE_APP_ID)));
 
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral("Offline investigator for failed distributed-training jobs."));

@@ -247,11 +247,25 @@ int run(const QStringList& args)
         std::printf("rankline %s\n", RANKLINE_VERSION);
         return 0;
     }
-    std::printf("Usage: rankline [PATH...]            open the window (on PATH if given)\n"
-                "       rankline diagnose PATH... [--json] [--no-local-nccl] [--nccl-lib PATH]\n"
-                "       rankline probe [--json] [--nccl-lib PATH]\n"
-                "       rankline encyclopedia [DIR] [--list]   check encyclopedia entries\n"
-                "       rankline --version\n");
+    // Kept in step with packaging/rankline.1.in by tests/packaging (every command and option here
+    // and in each command's --help must appear in the man page).
+    std::printf("Usage: rankline [--sample] [--screenshot FILE] [PATH...]\n"
+                "       rankline diagnose PATH... [--json] [--no-local-nccl] [--nccl-lib LIB]\n"
+                "       rankline probe [--json] [--nccl-lib LIB]\n"
+                "       rankline encyclopedia [DIR] [--list] [--export-patterns]\n"
+                "       rankline COMMAND --help\n"
+                "       rankline -h | --help | -v | --version\n"
+                "\n"
+                "Without a command, Rankline opens its window (on the PATHs if given; --sample opens\n"
+                "the bundled sample incident; --screenshot saves a picture of the window and quits).\n"
+                "\n"
+                "Commands:\n"
+                "  diagnose      explain a failed job from its logs: folders, files, .gz logs, archives;\n"
+                "                - reads standard input\n"
+                "  probe         this machine's NCCL library and whether it has the 2.24.3 fix\n"
+                "  encyclopedia  self-check, list or export the encyclopedia entries\n"
+                "\n"
+                "See rankline(1).\n");
     return 0;
 }
 

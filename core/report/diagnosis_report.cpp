@@ -77,6 +77,7 @@ std::string diagnosisJson(const Analysis& a, int indent)
     json root;
     root["schema_version"] = kDiagnosisSchemaVersion;
     root["tool"] = "rankline";
+    root["tool_version"] = RANKLINE_VERSION;
 
     json findings = json::array();
     for (const auto& f : a.findings) {
@@ -250,8 +251,8 @@ std::string diagnosisJson(const Analysis& a, int indent)
 std::string diagnosisText(const Analysis& a)
 {
     std::ostringstream o;
-    o << "Rankline diagnosis: " << a.sources.size() << " file(s), " << a.totalLines << " lines, "
-      << a.processes.size() << " process(es)\n\n";
+    o << "Rankline " RANKLINE_VERSION " diagnosis: " << a.sources.size() << " file(s), " << a.totalLines
+      << " lines, " << a.processes.size() << " process(es)\n\n";
     const Finding* init = a.initiatingFinding();
     if (init) {
         const Entry& e = a.entry(init->entry);

@@ -1,0 +1,67 @@
+# bash completion for rankline                                     -*- shell-script -*-
+# Installed as /usr/share/bash-completion/completions/rankline. tests/packaging/tst_manpage checks
+# that every command and option printed by `rankline --help` and `rankline COMMAND --help` is here.
+
+_rankline()
+{
+    local cur prev cmd i
+    cur="${COMP_WORDS[COMP_CWORD]}"
+    prev="${COMP_WORDS[COMP_CWORD-1]}"
+
+    # The command is the first word after `rankline` that is not an option.
+    cmd=""
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        case "${COMP_WORDS[i]}" in
+        diagnose | probe | encyclopedia)
+            cmd="${COMP_WORDS[i]}"
+            break
+            ;;
+        --screenshot) ((i++)) ;;
+        -*) ;;
+        *) break ;;
+        esac
+    done
+
+    # Options that take a value.
+    case "$prev" in
+    --nccl-lib | --screenshot)
+        compopt -o filenames 2>/dev/null
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+        return
+        ;;
+    esac
+
+    local opts
+    case "$cmd" in
+    diagnose) opts="--json --no-local-nccl --nccl-lib --help --help-all" ;;
+    probe) opts="--json --nccl-lib --help --help-all" ;;
+    encyclopedia) opts="--list --export-patterns --help --help-all" ;;
+    *) opts="--sample --screenshot --help --version" ;;
+    esac
+
+    if [[ "$cur" == -* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
+        return
+    fi
+
+    case "$cmd" in
+    probe) COMPREPLY=() ;;
+    encyclopedia)
+        compopt -o filenames 2>/dev/null
+        mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+        ;;
+    diagnose)
+        compopt -o filenames 2>/dev/null
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+        ;;
+    *)
+        compopt -o filenames 2>/dev/null
+        # No command yet: offer the commands as well as files and folders to open.
+        mapfile -t COMPREPLY < <(
+            if ((COMP_CWORD == 1)); then compgen -W "diagnose probe encyclopedia" -- "$cur"; fi
+            compgen -f -- "$cur"
+        )
+        ;;
+    esac
+} &&
+    complete -F _rankline rankline

@@ -24,6 +24,9 @@ _rankline()
 
     # Options that take a value.
     case "$prev" in
+    --clock-offset)
+        return
+        ;;
     --nccl-lib | --screenshot)
         compopt -o filenames 2>/dev/null
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
@@ -33,7 +36,7 @@ _rankline()
 
     local opts
     case "$cmd" in
-    diagnose) opts="--json --no-local-nccl --nccl-lib --help --help-all" ;;
+    diagnose) opts="--json --no-local-nccl --nccl-lib --all-attempts --clock-offset --help --help-all" ;;
     probe) opts="--json --nccl-lib --help --help-all" ;;
     encyclopedia) opts="--list --export-patterns --help --help-all" ;;
     *) opts="--sample --screenshot --help --version" ;;

@@ -213,6 +213,8 @@ Expected<Entry> parseEntry(const std::string& jsonText, const std::string& origi
     e.category = str(j, "category");
     e.tags = strings(j, "tags");
     e.quickAnswer = str(j, "quick_answer");
+    e.summary = str(j, "summary");
+    e.earliestNote = str(j, "earliest_note");
     e.mechanism = str(j, "mechanism");
     e.observations = strings(j, "observations");
     e.rootCause = str(j, "root_cause");
@@ -234,6 +236,8 @@ Expected<Entry> parseEntry(const std::string& jsonText, const std::string& origi
         std::string phase = str(js, "phase");
         if (phase == "connect")
             s.phase = Phase::Connect;
+        else if (phase == "failure")
+            s.phase = Phase::Failure;
         else if (phase == "trail")
             s.phase = Phase::Trail;
         else if (phase == "collateral")
@@ -242,7 +246,7 @@ Expected<Entry> parseEntry(const std::string& jsonText, const std::string& origi
             s.phase = Phase::Context;
         else
             return Error{where, "symptom '" + s.id + "' has unknown phase '" + phase + "'",
-                         "use connect, trail, collateral or context"};
+                         "use connect, failure, trail, collateral or context"};
         s.primary = js.value("primary", false);
         s.label = str(js, "label");
         for (const auto& jf : js.value("fingerprints", json::array())) {
@@ -276,6 +280,24 @@ Expected<Entry> parseEntry(const std::string& jsonText, const std::string& origi
         return Error{where, "entry has no primary symptom",
                      "mark the symptom that identifies the entry primary"};
 
+    if (!e.summary.empty()) {
+        // Every placeholder must be one the engine fills, or a capture the fingerprints define.
+        std::set<std::string> known{"process", "host", "rank", "target", "connect_verdict", "count"};
+        for (const auto& s : e.symptoms)
+            for (const auto& f : s.fingerprints)
+                for (const auto& [name, index] : f.regex->NamedCapturingGroups())
+                    known.insert(name);
+        for (std::size_t at = e.summary.find('{'); at != std::string::npos;
+             at = e.summary.find('{', at + 1)) {
+            std::size_t end = e.summary.find('}', at);
+            std::string name =
+                end == std::string::npos ? std::string{} : e.summary.substr(at + 1, end - at - 1);
+            if (!known.count(name))
+                return Error{
+                    where, "summary uses unknown placeholder {" + name + "}",
+                    "use {process}, {host}, {rank}, {target}, {connect_verdict}, {count} or a capture name"};
+        }
+    }
     if (auto a = j.find("affected"); a != j.end() && a->is_object()) {
         e.affectedComponents = strings(*a, "components");
         e.affectedSystems = str(*a, "systems");

@@ -30,7 +30,9 @@ struct Fingerprint {
 // Compiles `pattern` and extracts its prefilter literals; an error names the problem.
 Expected<Fingerprint> compileFingerprint(const std::string& pattern);
 
-enum class Phase { Connect, Trail, Collateral, Context };
+// Connect: a connect-phase failure; Failure: any other failure that can start a cascade; Trail: a
+// line that follows a failure in the same process; Collateral: another process's report of it.
+enum class Phase { Connect, Failure, Trail, Collateral, Context };
 
 struct Symptom {
     std::string id;
@@ -97,6 +99,11 @@ struct Entry {
     std::string category;
     std::vector<std::string> tags;
     std::string quickAnswer;
+    // One sentence for a finding, with {placeholders}: {process}, {host}, {rank}, {target},
+    // {connect_verdict}, {count}, and any named capture of the entry's fingerprints.
+    std::string summary;
+    // Said on the "earliest-connect-failure" evidence when that line is the finding's own anchor.
+    std::string earliestNote;
     std::string mechanism;
     std::vector<std::string> observations;
     std::vector<Symptom> symptoms;

@@ -383,17 +383,49 @@ void Builder::summarize(Finding& f)
     const Entry& e = entry(f.entry);
     const Process& p = m_a.process(f.process);
     const Hit* h = m_anchorHit.count(f.anchor) ? m_anchorHit[f.anchor] : nullptr;
-    std::string addr = h ? captureIn(*h, "addr") : std::string{};
-    if (!addr.empty()) {
-        std::string target = addr + " port " + captureIn(*h, "port");
-        auto targets = processesAt(addr);
-        if (!targets.empty())
-            target += " (host " + m_a.process(targets[0]).host + ")";
-        std::string how = f.connectVerdict == "refused"     ? "its first attempt was refused"
-                          : f.connectVerdict == "timed-out" ? "its first attempt most likely timed out"
-                                                            : "its first attempt was refused or timed out";
-        f.summary = p.label() + " could not connect to " + target + ": " + how +
-                    ", and NCCL's retry on the same socket failed with \"Software caused connection abort\".";
+    if (!e.summary.empty()) {
+        auto value = [&](const std::string& name) -> std::string {
+            if (name == "process")
+                return p.label();
+            if (name == "host")
+                return p.host.empty() ? "an unknown host" : p.host;
+            if (name == "rank")
+                return p.rank ? std::to_string(*p.rank) : "?";
+            if (name == "count")
+                return std::to_string(f.processes.size());
+            if (name == "connect_verdict")
+                return f.connectVerdict == "refused"     ? "its first attempt was refused"
+                       : f.connectVerdict == "timed-out" ? "its first attempt most likely timed out"
+                                                         : "its first attempt was refused or timed out";
+            if (name == "target") {
+                std::string addr = h ? captureIn(*h, "addr") : std::string{};
+                if (addr.empty())
+                    addr = h ? captureIn(*h, "peer") : std::string{};
+                if (addr.empty())
+                    return "a peer";
+                std::string port = h ? captureIn(*h, "port") : std::string{};
+                std::string t = port.empty() ? addr : addr + " port " + port;
+                auto targets = processesAt(addr);
+                if (!targets.empty() && m_a.process(targets[0]).host != addr)
+                    t += " (host " + m_a.process(targets[0]).host + ")";
+                return t;
+            }
+            std::string v = h ? captureIn(*h, name.c_str()) : std::string{};
+            return v.empty() ? "?" : v;
+        };
+        std::string out;
+        for (std::size_t i = 0; i < e.summary.size(); ++i) {
+            std::size_t close = e.summary[i] == '{' ? e.summary.find('}', i) : std::string::npos;
+            if (close == std::string::npos) {
+                out += e.summary[i];
+                continue;
+            }
+            out += value(e.summary.substr(i + 1, close - i - 1));
+            i = close;
+        }
+        if (!out.empty())
+            out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
+        f.summary = out;
         return;
     }
     if (f.role == Role::Collateral) {
@@ -551,9 +583,11 @@ void Builder::run()
             bool same = earliestConnect->where == f.anchor;
             f.evidence.push_back(
                 {earliestConnect->where, info(earliestConnect->where).process, "earliest-connect-failure",
-                 same ? "NCCL 2.16–2.23 does not log the first refused or timed-out attempt; this "
-                        "abort is the earliest connect failure in the logs"
-                      : "earliest connect-phase failure in the bundle"});
+                 same ? (e.earliestNote.empty()
+                             ? std::string("no earlier connect failure is logged: this line is "
+                                           "the earliest connect failure in the bundle")
+                             : e.earliestNote)
+                      : std::string("earliest connect-phase failure in the bundle")});
         }
         for (const auto& s : e.symptoms) {
             auto hs = hitsOf(f.entry, s.id, &procs);

@@ -325,6 +325,16 @@ void alignClocks(Analysis& a, const Scanner& scanner, const std::vector<SourceSc
     //    after that peer host's first failure: its first WARN, error or symptom line.
     std::map<std::string, const Event*> firstFailure;
     for (const auto& e : a.events) {
+        // A failure: a WARN or error line, a traceback, or a failure symptom — not context lines
+        // such as an interface announcement that an entry merely watches.
+        bool failure = e.level == Level::Warn || e.level == Level::Error || e.level == Level::Fatal ||
+                       e.kind == EventKind::Traceback || e.kind == EventKind::Exception;
+        if (e.entry >= 0 && e.symptom >= 0) {
+            Phase ph = a.entry(e.entry).symptoms[static_cast<std::size_t>(e.symptom)].phase;
+            failure = failure || ph == Phase::Connect || ph == Phase::Failure;
+        }
+        if (!failure)
+            continue;
         const TimeInterval t = a.rawTime(e.where);
         if (!t.knownLo())
             continue;

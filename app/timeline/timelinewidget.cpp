@@ -201,28 +201,28 @@ const TimelineWidget::Mark* TimelineWidget::markAt(QPointF pos) const
     if (lane < 0 || m_lanes[static_cast<std::size_t>(lane)].hostHeader)
         return nullptr;
     const auto& marks = m_lanes[static_cast<std::size_t>(lane)].marks;
-    // Nearest mark within a few pixels; lower_bound on time, then look both ways.
+    // Nearest mark within a few pixels: lower_bound on time, then look both ways. Marks that share
+    // a pixel are told apart by weight, then by order (the earlier line wins), so a click is stable.
     std::int64_t t = m_coords.toTime(pos.x() - laneAreaLeft());
     auto it = std::lower_bound(marks.begin(), marks.end(), t,
                                [](const Mark& m, std::int64_t v) { return m.pos < v; });
     const Mark* best = nullptr;
-    double bestD = 6;
-    for (auto j = it; j != marks.end() && xOf(j->pos) - pos.x() < bestD; ++j) {
-        double d = std::abs(xOf(j->pos) - pos.x());
-        if (d < bestD || (d == bestD && best && j->weight > best->weight)) {
-            bestD = d;
+    auto better = [&](const Mark& m) {
+        if (!best)
+            return true;
+        const int dm = static_cast<int>(std::abs(xOf(m.pos) - pos.x()));
+        const int db = static_cast<int>(std::abs(xOf(best->pos) - pos.x()));
+        return std::tie(dm, best->weight, m.where) < std::tie(db, m.weight, best->where);
+    };
+    for (auto j = it; j != marks.end() && xOf(j->pos) - pos.x() < 6; ++j)
+        if (better(*j))
             best = &*j;
-        }
-    }
     for (auto j = it; j != marks.begin();) {
         --j;
-        double d = std::abs(xOf(j->pos) - pos.x());
-        if (d >= 6)
+        if (pos.x() - xOf(j->pos) >= 6)
             break;
-        if (d < bestD || (best && d == bestD && j->weight > best->weight)) {
-            bestD = d;
+        if (better(*j))
             best = &*j;
-        }
     }
     return best;
 }

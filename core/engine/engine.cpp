@@ -600,6 +600,39 @@ void Builder::run()
         }
         addTrail(f, f.anchor);
     }
+    // A report on the initiating process itself (its own "unhandled system error" after the abort)
+    // is part of the failure, not collateral: move those lines to the initiating finding.
+    if (m_a.initiating) {
+        const ProcessId initProc = m_a.findings[*m_a.initiating].process;
+        std::vector<Evidence> moved;
+        for (auto& f : m_a.findings) {
+            if (f.role != Role::Collateral)
+                continue;
+            auto own = std::stable_partition(f.evidence.begin(), f.evidence.end(),
+                                             [&](const Evidence& e) { return e.process != initProc; });
+            moved.insert(moved.end(), own, f.evidence.end());
+            f.evidence.erase(own, f.evidence.end());
+            f.processes.erase(std::remove(f.processes.begin(), f.processes.end(), initProc),
+                              f.processes.end());
+            if (!f.evidence.empty() && f.process == initProc) {
+                f.anchor = f.evidence.front().where;
+                f.process = f.evidence.front().process;
+                f.time = info(f.anchor).time;
+                for (const auto& h : m_hits)
+                    if (h.where == f.anchor && h.entry == f.entry)
+                        m_anchorHit[f.anchor] = &h;
+            }
+        }
+        std::erase_if(m_a.findings,
+                      [](const Finding& f) { return f.role == Role::Collateral && f.evidence.empty(); });
+        m_a.initiating = 0; // still first: only collateral findings were removed
+        for (auto& e : moved) {
+            bool already = std::any_of(m_a.findings[0].evidence.begin(), m_a.findings[0].evidence.end(),
+                                       [&](const Evidence& x) { return x.where == e.where; });
+            if (!already)
+                m_a.findings[0].evidence.push_back(std::move(e));
+        }
+    }
     for (auto& f : m_a.findings)
         if (f.role == Role::Collateral)
             collateralTarget(f, *m_anchorHit[f.anchor]);

@@ -198,6 +198,18 @@ struct SymptomResult {
 enum class Role { Initiating, Collateral, Context };
 const char* roleName(Role r);
 
+struct Hypothesis {
+    int entry = -1; // the entry it would be, if any
+    std::string text;
+    std::optional<LineRef> line;
+    std::string decider; // the log, setting or check that would decide
+};
+
+struct Suspect {
+    ProcessId process;
+    std::string reason;
+};
+
 struct Finding {
     int entry = -1;
     Role role = Role::Context;
@@ -216,6 +228,10 @@ struct Finding {
     std::optional<LineRef> connectPhaseStart;
     std::optional<ProcessId> pointsAt; // collateral: the process its reports name
     std::string pointsAtNote;
+    // Other explanations the logs cannot rule out, and what would decide between them.
+    std::vector<Hypothesis> hypotheses;
+    // Collective-progress findings (watchdog): the ranks that never reached the stuck collective.
+    std::vector<Suspect> suspects;
 };
 
 struct LogVersion {
@@ -254,6 +270,8 @@ struct Analysis {
     // Initiating vs collateral pairs on different hosts whose aligned intervals overlap: the logs
     // cannot say which came first.
     std::vector<std::pair<LineRef, LineRef>> unordered;
+    // Bundle-level explanations when no initiating failure is in the logs.
+    std::vector<Hypothesis> hypotheses;
     std::shared_ptr<const Encyclopedia> encyclopedia;
     TimeInterval span; // earliest known lo .. latest known hi
     std::uint64_t totalBytes = 0;

@@ -248,6 +248,7 @@ Expected<Entry> parseEntry(const std::string& jsonText, const std::string& origi
             return Error{where, "symptom '" + s.id + "' has unknown phase '" + phase + "'",
                          "use connect, failure, trail, collateral or context"};
         s.primary = js.value("primary", false);
+        s.progress = js.value("progress", false);
         s.label = str(js, "label");
         for (const auto& jf : js.value("fingerprints", json::array())) {
             auto fp = compileFingerprint(str(jf, "re"));

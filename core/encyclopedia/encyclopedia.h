@@ -40,6 +40,8 @@ struct Symptom {
     std::string why;
     Phase phase = Phase::Context;
     bool primary = false;
+    // The line reports which collective (SeqNum, captured as `seq`) the reporting rank reached.
+    bool progress = false;
     std::string label;
     std::vector<Fingerprint> fingerprints;
     std::vector<std::string> samples;

@@ -1,6 +1,7 @@
 #include "engine/engine.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <map>
 #include <set>
@@ -90,6 +91,9 @@ private:
     void evaluate(Finding& f);
     void summarize(Finding& f);
     void versionVerdict();
+    void collectiveProgress();
+    void elasticBoxVsLogs();
+    void hypotheses();
 
     Analysis& m_a;
     const std::vector<Hit>& m_hits;
@@ -490,6 +494,164 @@ void Builder::versionVerdict()
     }
 }
 
+void Builder::collectiveProgress()
+{
+    // Watchdog-style reports name the collective each rank reached (SeqNum). A collective finishes
+    // only when every rank of the group issued it, so the rank that never reached it is the suspect:
+    // a rank with no report while the others all wait at the same SeqNum, or the reporters at the
+    // lowest SeqNum when they differ. With every rank in the logs waiting at the same SeqNum, the
+    // culprit is a rank whose log is missing.
+    std::map<ProcessId, long long> seqOf;
+    std::string optype;
+    Finding* owner = nullptr;
+    for (const auto& h : m_hits) {
+        if (!symptom(h).progress)
+            continue;
+        std::string seq = captureIn(h, "seq");
+        if (seq.empty())
+            continue;
+        ProcessId p = info(h.where).process;
+        long long v = std::atoll(seq.c_str());
+        auto it = seqOf.find(p);
+        if (it == seqOf.end() || v > it->second)
+            seqOf[p] = v; // the furthest collective this rank is known to have reached
+        if (optype.empty())
+            optype = captureIn(h, "optype");
+        for (auto& f : m_a.findings)
+            if (f.entry == h.entry && (!owner || earlier(f.anchor, owner->anchor)))
+                owner = &f;
+    }
+    if (!owner || seqOf.empty())
+        return;
+    long long lo = LLONG_MAX, hi = LLONG_MIN;
+    for (const auto& [p, v] : seqOf) {
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    const std::string at = "SeqNum " + std::to_string(lo) + (optype.empty() ? "" : " (" + optype + ")");
+    if (lo != hi) {
+        for (const auto& [p, v] : seqOf)
+            if (v == lo)
+                owner->suspects.push_back({p, "stuck at SeqNum " + std::to_string(v) +
+                                                  " while other ranks reached " + std::to_string(hi) +
+                                                  ": it is behind, or running another collective"});
+        return;
+    }
+    int maxRank = -1;
+    std::set<int> present;
+    for (const auto& p : m_a.processes) {
+        if (!p.rank)
+            continue;
+        present.insert(*p.rank);
+        maxRank = std::max(maxRank, *p.rank);
+        if (!seqOf.count(p.id))
+            owner->suspects.push_back(
+                {p.id, "every reporting rank waits at " + at +
+                           "; this rank never reported it: it did not reach that collective, "
+                           "or died"});
+    }
+    if (!owner->suspects.empty())
+        return;
+    std::string missing;
+    for (int r = 0; r <= maxRank; ++r)
+        if (!present.count(r))
+            missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+    owner->hypotheses.push_back(
+        {owner->entry,
+         "every rank in these logs waits at " + at +
+             (missing.empty() ? std::string("; the rank that never reached it is not among them")
+                              : (missing.find(',') == std::string::npos
+                                     ? "; rank " + missing + " has no log here, and it"
+                                     : "; ranks " + missing + " have no log here, and one of them") +
+                                    " probably never reached it"),
+         owner->anchor, "the missing ranks' logs, or TORCH_NCCL_DESYNC_DEBUG=1 on the next run"});
+}
+
+void Builder::elasticBoxVsLogs()
+{
+    // torchrun's "Root Cause (first observed failure)" is the first child whose exit the agent
+    // noticed, not necessarily the first to fail; compare it with the ranks' own logs.
+    const Finding* init = m_a.initiatingFinding();
+    if (!init)
+        return;
+    const Process& ip = m_a.process(init->process);
+    for (auto& f : m_a.findings) {
+        if (&f == init)
+            continue;
+        for (const auto& h : m_hits) {
+            if (h.entry != f.entry)
+                continue;
+            std::string pid = captureIn(h, "pid"), code = captureIn(h, "code");
+            if (pid.empty() || code.empty())
+                continue;
+            if (ip.pid >= 0 && std::to_string(ip.pid) != pid) {
+                f.hypotheses.push_back(
+                    {f.entry,
+                     "the launcher's summary names pid " + pid + " (exit code " + code + "), but " +
+                         ip.label() + " failed first in its own log",
+                     h.where,
+                     "the launcher reports the first exit it observed; the ranks' logs order the "
+                     "failures by time"});
+            }
+            break;
+        }
+    }
+}
+
+void Builder::hypotheses()
+{
+    if (Finding* init = m_a.initiating ? &m_a.findings[*m_a.initiating] : nullptr) {
+        const TimeInterval ti = info(init->anchor).time;
+        for (const auto& f : m_a.findings) {
+            if (f.role != Role::Context || &f == init)
+                continue;
+            const TimeInterval tf = info(f.anchor).time;
+            std::string decider;
+            if (!ti.known() || !tf.known())
+                decider =
+                    "neither line carries a timestamp, so the order came from their position in the files; "
+                    "timestamps would decide (Python logging on every rank, or "
+                    "NCCL_DEBUG_TIMESTAMP_LEVELS=ALL "
+                    "with NCCL 2.26 or later)";
+            else if (tf.lo < ti.hi && ti.lo < tf.hi)
+                decider = "the two lines' times overlap, so the logs cannot order them; finer timestamps "
+                          "would decide";
+            else
+                decider = "it happened later, so it is more likely a consequence than the cause";
+            init->hypotheses.push_back({f.entry, f.summary, f.anchor, decider});
+        }
+        for (const auto& c : init->checklist)
+            if (c.status != CheckStatus::Confirmed && !c.detail.empty())
+                init->hypotheses.push_back({-1,
+                                            c.status == CheckStatus::Contradicted
+                                                ? "contradicted: " + c.text
+                                                : "not evidenced: " + c.text,
+                                            c.line, c.detail});
+        return;
+    }
+    // No initiating failure in the logs: say where it probably is and what would show it.
+    for (const auto& f : m_a.findings) {
+        if (f.role != Role::Collateral)
+            continue;
+        for (const auto& h : f.hypotheses)
+            m_a.hypotheses.push_back(h);
+        if (!f.pointsAtNote.empty())
+            m_a.hypotheses.push_back(
+                {f.entry,
+                 "the failure started outside these logs: " + entry(f.entry).title + " " + f.pointsAtNote,
+                 f.anchor, "add the log of the peer these reports name"});
+        for (const auto& s : f.suspects)
+            m_a.hypotheses.push_back({f.entry, m_a.process(s.process).label() + ": " + s.reason, std::nullopt,
+                                      "that rank's own log, or TORCH_NCCL_DESYNC_DEBUG=1 / "
+                                      "TORCH_DISTRIBUTED_DEBUG=DETAIL on the next run"});
+    }
+    if (m_a.hypotheses.empty())
+        m_a.hypotheses.push_back(
+            {-1, "no known failure was recognised in these logs", std::nullopt,
+             "rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET and include every rank's "
+             "log (and the launcher's)"});
+}
+
 void Builder::run()
 {
     const Encyclopedia& enc = *m_a.encyclopedia;
@@ -641,6 +803,10 @@ void Builder::run()
         summarize(f);
     }
     versionVerdict();
+
+    collectiveProgress();
+    elasticBoxVsLogs();
+    hypotheses();
 
     // Say plainly where the aligned clocks cannot order the initiating failure against a report
     // from another host: their intervals overlap.

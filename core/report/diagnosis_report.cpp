@@ -65,6 +65,21 @@ json timeJson(const TimeInterval& t)
     return j;
 }
 
+json hypothesesJson(const Analysis& a, const std::vector<Hypothesis>& hs)
+{
+    json out = json::array();
+    for (const auto& h : hs) {
+        json j{{"text", h.text}, {"decider", h.decider}};
+        j["entry"] = h.entry >= 0 ? json(a.entry(h.entry).id) : json(nullptr);
+        if (h.line) {
+            j["file"] = a.source(h.line->source).displayPath;
+            j["line"] = h.line->line + 1;
+        }
+        out.push_back(j);
+    }
+    return out;
+}
+
 } // namespace
 
 std::string displayFile(const Analysis& a, LineRef where)
@@ -138,6 +153,13 @@ std::string diagnosisJson(const Analysis& a, int indent)
             sy.push_back(js);
         }
         jf["symptoms"] = sy;
+        jf["hypotheses"] = hypothesesJson(a, f.hypotheses);
+        json suspects = json::array();
+        for (const auto& su : f.suspects) {
+            const Process& sp = a.process(su.process);
+            suspects.push_back({{"rank", rankJson(sp)}, {"host", sp.host}, {"reason", su.reason}});
+        }
+        jf["suspects"] = suspects;
         findings.push_back(jf);
     }
     root["findings"] = findings;
@@ -152,6 +174,8 @@ std::string diagnosisJson(const Analysis& a, int indent)
     } else {
         root["initiating"] = nullptr;
     }
+
+    root["hypotheses"] = hypothesesJson(a, a.hypotheses);
 
     json logs = json::array();
     for (const auto& lv : a.nccl.logs) {
@@ -295,6 +319,19 @@ std::string diagnosisText(const Analysis& a)
         }
         o << "  " << roleName(f.role) << "  " << a.entry(f.entry).id << "  " << f.summary << "\n";
     }
+    const auto& hyps = init ? init->hypotheses : a.hypotheses;
+    if (!hyps.empty()) {
+        o << "\n" << (init ? "Competing explanations:\n" : "What the logs suggest:\n");
+        for (const auto& h : hyps) {
+            o << "  - " << h.text;
+            if (h.line)
+                o << "  (" << displayFile(a, *h.line) << ":" << h.line->line + 1 << ")";
+            o << "\n      would decide: " << h.decider << "\n";
+        }
+    }
+    for (const auto& f : a.findings)
+        for (const auto& su : f.suspects)
+            o << "  suspect " << a.process(su.process).label() << ": " << su.reason << "\n";
     o << "\nNCCL: " << a.nccl.verdict << "\n";
     if (a.nccl.local && !a.nccl.local->found)
         o << "  local libnccl.so.2: not found (" << a.nccl.local->error << ")\n";

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <climits>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -202,6 +203,7 @@ struct LocalKey {
 };
 
 constexpr std::uint32_t kNoKey = SourceLines::kProcessMask;
+constexpr int kKeepHitsPerProcess = 16;
 
 struct SourceScan {
     SourceLines lines; // during the scan the "process" field holds a local key index
@@ -210,6 +212,9 @@ struct SourceScan {
     std::vector<std::string>
         keyDecoHost; // per key: a launcher/collector host or address seen on its NCCL lines
     std::vector<ScanHit> hits;
+    // NCCL thread ids of the lines that may become events (WARN or worse, NCCL prefixed), so that
+    // building events later need not read the text again.
+    std::vector<std::pair<std::uint32_t, std::int32_t>> tids;
 };
 
 int currentYear()
@@ -277,10 +282,39 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
             key = keyFor({std::string(p.decorationHost), p.decorationPid, -1});
         }
         out.lines.set(i, ProcessId(key), p.level);
+        if (p.nccl && p.nccl->tid >= 0 && p.level >= Level::Warn)
+            out.tids.push_back({i, static_cast<std::int32_t>(p.nccl->tid)});
         if (p.stamp)
             out.lines.addStamp({i, p.stamp->us, p.stamp->resolutionUs});
     }
     out.hits = scanner.scan(source);
+    // A symptom repeated thousands of times on one process adds nothing after its first few lines
+    // (findings use the first, checklists the first per process); keep memory bounded by the
+    // number of processes, not of lines. Progress lines (SeqNum) are all kept: their maximum counts.
+    {
+        std::map<std::pair<int, std::uint32_t>, int> seen;
+        std::vector<ScanHit> kept;
+        for (auto& h : out.hits) {
+            const ScanPattern& sp = scanner.patterns()[static_cast<std::size_t>(h.pattern)];
+            bool progress = sp.entry >= 0 && sp.symptom >= 0 && !sp.fingerprint.literals.empty() &&
+                            std::any_of(h.captures.begin(), h.captures.end(),
+                                        [](const auto& c) { return c.first == "seq"; });
+            int& count = seen[{h.pattern, out.lines.process(h.line).value}];
+            if (count++ < kKeepHitsPerProcess || progress || sp.builtin == Builtin::InitPhase)
+                kept.push_back(std::move(h));
+        }
+        out.hits = std::move(kept);
+    }
+    // Symptom lines at INFO level (trails, retries) need their thread id too.
+    for (const auto& h : out.hits) {
+        if (out.lines.level(h.line) >= Level::Warn)
+            continue;
+        ParsedLine p = parseLine(source.line(h.line), year);
+        if (p.nccl && p.nccl->tid >= 0)
+            out.tids.push_back({h.line, static_cast<std::int32_t>(p.nccl->tid)});
+    }
+    std::sort(out.tids.begin(), out.tids.end());
+    out.tids.erase(std::unique(out.tids.begin(), out.tids.end()), out.tids.end());
     return out;
 }
 
@@ -506,6 +540,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 if (progress.isCancelled())
                     return;
                 scans[i] = scanSource(a.sources[i], scanner);
+                if (a.sources[i].buffer)
+                    a.sources[i].buffer->dropResident();
                 doneBytes += a.sources[i].size;
                 doneLines += a.sources[i].lineCount();
                 ++doneFiles;
@@ -760,11 +796,20 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 sl.set(i, remap[sl.process(i).value], sl.level(i));
     }
 
-    // Stage: events, addresses, versions.
+    // Stage: events, addresses, versions. Reserve the events up front: a doubling vector of
+    // hundreds of thousands of events would briefly hold two copies.
+    {
+        std::size_t n = 0;
+        for (std::size_t s = 0; s < a.sources.size(); ++s) {
+            n += scans[s].hits.size();
+            for (std::uint32_t i = 0; i < a.lines[s].size(); ++i)
+                n += a.lines[s].level(i) >= Level::Warn;
+        }
+        a.events.reserve(n);
+    }
     std::vector<Hit> hits;
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
         const SourceId sid(static_cast<std::uint32_t>(s));
-        const Source& src = a.sources[s];
         auto makeEvent = [&](std::uint32_t line, EventKind kind) {
             Event e;
             e.where = {sid, line};
@@ -773,9 +818,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             e.level = li.level;
             e.kind = kind;
             e.time = li.time;
-            ParsedLine p = parseLine(src.line(line));
-            if (p.nccl)
-                e.tid = static_cast<std::int32_t>(p.nccl->tid);
+            auto t =
+                std::lower_bound(scans[s].tids.begin(), scans[s].tids.end(), std::make_pair(line, INT32_MIN));
+            if (t != scans[s].tids.end() && t->first == line)
+                e.tid = t->second;
             return e;
         };
         std::vector<std::uint32_t> symptomLines;
@@ -788,13 +834,19 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 caps.push_back({k, v});
             switch (pat.builtin) {
             case Builtin::None: {
-                // The same line may match two fingerprints of one symptom: keep one event.
-                bool dup = std::any_of(hits.begin(), hits.end(), [&](const Hit& o) {
-                    return o.where == where && o.entry == pat.entry && o.symptom == pat.symptom;
-                });
+                // The same line may match two fingerprints of one symptom: keep one. Hits come in
+                // line order, so only this line's hits need checking.
+                bool dup = false;
+                for (auto it = hits.rbegin(); it != hits.rend() && it->where == where; ++it)
+                    dup = dup || (it->entry == pat.entry && it->symptom == pat.symptom);
                 if (dup)
                     break;
                 hits.push_back({where, pat.entry, pat.symptom, caps});
+                // Context lines (an interface announcement an entry watches) inform checklists but
+                // are not marks on the timeline, unless they are WARN or worse.
+                const Symptom& sym = a.entry(pat.entry).symptoms[static_cast<std::size_t>(pat.symptom)];
+                if (sym.phase == Phase::Context && !sym.primary && a.lines[s].level(h.line) < Level::Warn)
+                    break;
                 Event e = makeEvent(h.line, EventKind::Symptom);
                 e.entry = pat.entry;
                 e.symptom = pat.symptom;

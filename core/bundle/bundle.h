@@ -21,6 +21,8 @@ class TextBuffer
 public:
     virtual ~TextBuffer() = default;
     virtual std::string_view text() const = 0;
+    // Lets go of resident pages where that costs only a re-read (memory maps); a no-op otherwise.
+    virtual void dropResident() const {}
 };
 
 // Byte offsets of line starts, four bytes a line: offsets are stored modulo 4 GiB and the lines

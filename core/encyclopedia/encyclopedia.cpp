@@ -49,11 +49,22 @@ std::vector<std::string> extractLiterals(const std::string& re)
     branches.push_back(re.substr(start));
 
     std::vector<std::string> out;
+    // Text on most lines of an NCCL log makes a useless prefilter: prefer any other run.
+    auto common = [](const std::string& r) {
+        for (const char* c : {"NCCL INFO", "NCCL WARN", " NCCL ", "NCCL TRACE"})
+            if (r.find(c) != std::string::npos && r.size() <= std::string(c).size() + 2)
+                return true;
+        return false;
+    };
     for (const std::string& b : branches) {
-        std::string best, run;
+        std::string best, bestCommon, run;
         auto flush = [&] {
-            if (run.size() > best.size())
+            if (common(run)) {
+                if (run.size() > bestCommon.size())
+                    bestCommon = run;
+            } else if (run.size() > best.size()) {
                 best = run;
+            }
             run.clear();
         };
         int d = 0;
@@ -121,7 +132,7 @@ std::vector<std::string> extractLiterals(const std::string& re)
                 flush();
         }
         flush();
-        out.push_back(best);
+        out.push_back(best.size() >= 4 || bestCommon.empty() ? best : bestCommon);
     }
     return out;
 }

@@ -62,6 +62,8 @@ class Builder
 public:
     Builder(Analysis& a, const std::vector<Hit>& hits) : m_a(a), m_hits(hits)
     {
+        for (const auto& h : hits)
+            m_bySymptom[{h.entry, h.symptom}].push_back(&h);
         for (const auto& sl : a.lines)
             for (std::uint32_t i = 0; i < sl.size(); ++i)
                 if (sl.level(i) == Level::Info)
@@ -98,6 +100,7 @@ private:
     Analysis& m_a;
     const std::vector<Hit>& m_hits;
     std::map<LineRef, const Hit*> m_anchorHit;
+    std::map<std::pair<int, int>, std::vector<const Hit*>> m_bySymptom; // (entry, symptom) -> hits
     std::uint64_t m_ncclInfoLike = 0;
 };
 
@@ -105,9 +108,18 @@ std::vector<const Hit*> Builder::hitsOf(int e, const std::string& symptomId,
                                         const std::set<ProcessId>* procs) const
 {
     std::vector<const Hit*> out;
-    for (const auto& h : m_hits)
-        if (h.entry == e && symptom(h).id == symptomId && (!procs || procs->count(info(h.where).process)))
-            out.push_back(&h);
+    const Entry& en = entry(e);
+    for (std::size_t si = 0; si < en.symptoms.size(); ++si) {
+        if (en.symptoms[si].id != symptomId)
+            continue;
+        auto it = m_bySymptom.find({e, static_cast<int>(si)});
+        if (it == m_bySymptom.end())
+            break;
+        for (const Hit* h : it->second)
+            if (!procs || procs->count(m_a.lines[h->where.source.value].process(h->where.line)))
+                out.push_back(h);
+        break;
+    }
     std::sort(out.begin(), out.end(),
               [this](const Hit* x, const Hit* y) { return earlier(x->where, y->where); });
     return out;

@@ -1,6 +1,7 @@
 #include "engine/scanner.h"
 
 #include <algorithm>
+#include <array>
 #include <re2/re2.h>
 #include <stdexcept>
 
@@ -37,13 +38,16 @@ Scanner::Scanner(const Encyclopedia& encyclopedia)
         auto fp = compileFingerprint(b.pattern);
         if (!fp)
             throw std::logic_error("built-in pattern does not compile: " + fp.error().cause);
-        m_patterns.push_back({-1, -1, b.kind, std::move(*fp)});
+        m_patterns.push_back({-1, -1, b.kind, std::move(*fp), true});
     }
     for (std::size_t e = 0; e < encyclopedia.entries.size(); ++e) {
         const Entry& entry = encyclopedia.entries[e];
-        for (std::size_t s = 0; s < entry.symptoms.size(); ++s)
-            for (const auto& fp : entry.symptoms[s].fingerprints)
-                m_patterns.push_back({static_cast<int>(e), static_cast<int>(s), Builtin::None, fp});
+        for (std::size_t s = 0; s < entry.symptoms.size(); ++s) {
+            const Symptom& sym = entry.symptoms[s];
+            const bool captures = sym.primary || sym.phase != Phase::Context || sym.progress;
+            for (const auto& fp : sym.fingerprints)
+                m_patterns.push_back({static_cast<int>(e), static_cast<int>(s), Builtin::None, fp, captures});
+        }
     }
     std::string alternation;
     for (std::size_t p = 0; p < m_patterns.size(); ++p) {
@@ -68,6 +72,12 @@ Scanner::Scanner(const Encyclopedia& encyclopedia)
     m_prefilter = std::make_unique<RE2>("(" + alternation + ")", opts);
     if (!m_prefilter->ok())
         throw std::logic_error("prefilter does not compile: " + m_prefilter->error());
+    m_literalSet = std::make_unique<RE2::Set>(opts, RE2::UNANCHORED);
+    for (const auto& lit : m_literals)
+        if (m_literalSet->Add(RE2::QuoteMeta(lit), nullptr) < 0)
+            throw std::logic_error("literal does not compile: " + lit);
+    if (!m_literalSet->Compile())
+        throw std::logic_error("literal set does not compile");
 }
 
 Scanner::~Scanner() = default;
@@ -75,18 +85,35 @@ Scanner::~Scanner() = default;
 void Scanner::matchLine(std::string_view line, std::uint32_t index, std::vector<ScanHit>& out) const
 {
     std::vector<int> tried;
-    for (std::size_t l = 0; l < m_literals.size(); ++l) {
-        if (line.find(m_literals[l]) == std::string_view::npos)
-            continue;
+    std::vector<int> present;
+    if (!m_literalSet->Match(re2::StringPiece(line.data(), line.size()), &present))
+        return;
+    std::sort(present.begin(), present.end());
+    for (int li : present) {
+        const auto l = static_cast<std::size_t>(li);
         for (int p : m_patternsByLiteral[l]) {
             if (std::find(tried.begin(), tried.end(), p) != tried.end())
                 continue;
             tried.push_back(p);
-            const RE2& re = *m_patterns[static_cast<std::size_t>(p)].fingerprint.regex;
+            const ScanPattern& sp = m_patterns[static_cast<std::size_t>(p)];
+            const RE2& re = *sp.fingerprint.regex;
+            const re2::StringPiece text(line.data(), line.size());
+            if (!sp.wantCaptures) {
+                // Context lines only need to be found: the DFA alone answers, with no submatches.
+                if (!re.Match(text, 0, line.size(), RE2::UNANCHORED, nullptr, 0))
+                    continue;
+                out.push_back({index, p, {}});
+                continue;
+            }
             int groups = re.NumberOfCapturingGroups();
-            std::vector<re2::StringPiece> sub(static_cast<std::size_t>(groups) + 1);
-            if (!re.Match(re2::StringPiece(line.data(), line.size()), 0, line.size(), RE2::UNANCHORED,
-                          sub.data(), groups + 1))
+            std::array<re2::StringPiece, 24> fixed;
+            std::vector<re2::StringPiece> dynamic;
+            re2::StringPiece* sub = fixed.data();
+            if (groups + 1 > static_cast<int>(fixed.size())) {
+                dynamic.resize(static_cast<std::size_t>(groups) + 1);
+                sub = dynamic.data();
+            }
+            if (!re.Match(text, 0, line.size(), RE2::UNANCHORED, sub, groups + 1))
                 continue;
             ScanHit hit;
             hit.line = index;

@@ -3,16 +3,13 @@
 // whole buffer finds candidate lines, and only those lines meet the full regexes.
 
 #include <memory>
+#include <re2/re2.h>
+#include <re2/set.h>
 #include <string>
 #include <vector>
 
 #include "bundle/bundle.h"
 #include "encyclopedia/encyclopedia.h"
-
-namespace re2
-{
-class RE2;
-}
 
 namespace rl
 {
@@ -35,6 +32,7 @@ struct ScanPattern {
     int symptom = -1;
     Builtin builtin = Builtin::None;
     Fingerprint fingerprint;
+    bool wantCaptures = true; // false for context lines, which only need to be found
 };
 
 struct ScanHit {
@@ -64,6 +62,8 @@ private:
     std::vector<std::string> m_literals;
     std::vector<std::vector<int>> m_patternsByLiteral;
     std::unique_ptr<re2::RE2> m_prefilter;
+    // The same literals as a set: on a candidate line, one pass says which literals occur.
+    std::unique_ptr<re2::RE2::Set> m_literalSet;
 };
 
 } // namespace rl

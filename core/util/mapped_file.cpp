@@ -41,6 +41,12 @@ void MappedFile::reset()
     m_size = 0;
 }
 
+void MappedFile::dropResident() const
+{
+    if (m_data)
+        ::madvise(m_data, m_size, MADV_DONTNEED);
+}
+
 Expected<MappedFile> MappedFile::open(const std::string& path)
 {
     // O_NONBLOCK so that a FIFO that slipped through never blocks the open.

@@ -26,6 +26,9 @@ public:
 
     std::string_view text() const { return {static_cast<const char*>(m_data), m_size}; }
     std::size_t size() const { return m_size; }
+    // Drops this process's copies of the pages (they stay in the page cache and fault back in on the
+    // next read): keeps resident memory bounded while a large bundle is scanned once.
+    void dropResident() const;
 
 private:
     void reset();

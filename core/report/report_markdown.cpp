@@ -349,9 +349,19 @@ std::string reportMarkdown(const IncidentReport& r)
       << r.files.size() << " files, " << r.totalBytes << " bytes, " << r.totalLines
       << " lines. SHA-256 of each file's content as read (decompressed for .gz and archive members).\n\n"
          "| File | Bytes | Lines | Ranks | SHA-256 |\n|---|--:|--:|---|---|\n";
-    for (const auto& f : r.files)
+    // A GitHub issue holds 65,536 characters: a large bundle's full inventory goes in the HTML, PDF
+    // or JSON export; the Markdown lists the first files and says so.
+    constexpr std::size_t kMaxFiles = 100;
+    for (std::size_t i = 0; i < r.files.size() && i < kMaxFiles; ++i) {
+        const auto& f = r.files[i];
         o << "| " << mdCode(f.path, true) << " | " << f.size << " | " << f.lines << " | " << cell(f.processes)
           << " | " << mdCode(f.sha256, true) << " |\n";
+    }
+    if (r.files.size() > kMaxFiles)
+        o << "\n"
+          << r.files.size() - kMaxFiles
+          << " more files are listed, with their SHA-256, in the HTML, PDF and JSON exports of this "
+             "report.\n";
     o << "\n### Skipped\n\n";
     if (r.skipped.empty()) {
         o << "Nothing was skipped.\n";

@@ -123,6 +123,22 @@ const char* markKindName(MarkKind k)
     return "other";
 }
 
+std::int64_t niceTimeStep(double minStep)
+{
+    // Up to a minute 1-2-5 steps read well (20 s, 50 s); beyond, steps follow the clock.
+    constexpr std::int64_t kMin = 60 * kSecond, kHourUs = 60 * kMin, kDayUs = 24 * kHourUs;
+    static const std::int64_t clockSteps[] = {
+        kMin,        2 * kMin,    5 * kMin,    10 * kMin,    15 * kMin,   30 * kMin,  kHourUs,
+        2 * kHourUs, 3 * kHourUs, 6 * kHourUs, 12 * kHourUs, kDayUs,      2 * kDayUs, 7 * kDayUs,
+        14 * kDayUs, 30 * kDayUs, 90 * kDayUs, 180 * kDayUs, 365 * kDayUs};
+    if (minStep <= static_cast<double>(kMin))
+        return niceStep(minStep);
+    for (std::int64_t s : clockSteps)
+        if (static_cast<double>(s) >= minStep)
+            return s;
+    return niceStep(minStep / static_cast<double>(365 * kDayUs)) * 365 * kDayUs;
+}
+
 const char* markColor(MarkKind k)
 {
     switch (k) {
@@ -180,6 +196,19 @@ std::string relativeTimeLabel(std::int64_t delta, std::int64_t step)
     const char* sign = delta > 0 ? "+" : "\u2212";
     double mag = std::abs(static_cast<double>(delta));
     char buf[48];
+    // Long runs read better in the largest unit the step allows.
+    constexpr double kMinute = 60e6, kHour = 3600e6, kDay = 86400e6;
+    auto whole = [&](double unit, const char* name) {
+        double v = mag / unit;
+        std::snprintf(buf, sizeof buf, v == std::floor(v) ? "%s%.0f %s" : "%s%.1f %s", sign, v, name);
+        return std::string(buf);
+    };
+    if (static_cast<double>(step) >= kDay)
+        return whole(kDay, "d");
+    if (static_cast<double>(step) >= kHour)
+        return whole(kHour, "h");
+    if (static_cast<double>(step) >= 10 * kMinute)
+        return whole(kMinute, "min");
     if (step >= kSecond)
         std::snprintf(buf, sizeof buf, "%s%.0f s", sign, mag / 1e6);
     else if (step >= 100000)
@@ -309,7 +338,7 @@ TimelinePicture layoutTimeline(const Analysis& a, const TimelineLayout& L)
     // Ticks, relative to the initiating event when there is time.
     if (pic.hasTime) {
         pic.axisTitle = focus ? "time from failure" : "time (as logged)";
-        std::int64_t step = niceStep(static_cast<double>(t1 - t0) * L.minTickSpacing / plotW);
+        std::int64_t step = niceTimeStep(static_cast<double>(t1 - t0) * L.minTickSpacing / plotW);
         std::int64_t base = focus ? ref : 0;
         std::int64_t k0 =
             static_cast<std::int64_t>(std::ceil(static_cast<double>(t0 - base) / static_cast<double>(step)));

@@ -87,7 +87,9 @@ struct TimelinePicture {
 
 // A readable step (1, 2, 5 x 10^n) of at least `minStep`.
 std::int64_t niceStep(double minStep);
-// "+1.5 s", "−200 ms", "0": a tick label relative to the initiating event.
+// The same for time: 1-2-5 steps up to a minute, then clock steps (2 min, 15 min, 1 h, 1 d, 7 d…).
+std::int64_t niceTimeStep(double minStepUs);
+// "+1.5 s", "−200 ms", "+2 h", "0": a tick label relative to the initiating event.
 std::string relativeTimeLabel(std::int64_t deltaUs, std::int64_t stepUs);
 
 // An arrow between two points: straight when level, else an S-curve leaving and arriving

@@ -80,6 +80,23 @@ private slots:
         QCOMPARE(niceStep(min), step);
     }
 
+    void niceTimeSteps_data()
+    {
+        QTest::addColumn<double>("min");
+        QTest::addColumn<qint64>("step");
+        QTest::newRow("below a minute: 1-2-5") << 30e6 << qint64(50000000);
+        QTest::newRow("a minute and a bit -> 2 min") << 61e6 << qint64(120000000);
+        QTest::newRow("20 min -> 30 min") << 1200e6 << qint64(1800000000);
+        QTest::newRow("5 h -> 6 h") << 18000e6 << qint64(21600000000);
+        QTest::newRow("3 d -> 7 d") << 259200e6 << qint64(604800000000);
+    }
+    void niceTimeSteps()
+    {
+        QFETCH(double, min);
+        QFETCH(qint64, step);
+        QCOMPARE(niceTimeStep(min), step);
+    }
+
     void relativeLabels_data()
     {
         QTest::addColumn<qint64>("delta");
@@ -93,6 +110,9 @@ private slots:
         QTest::newRow("hundredths") << qint64(-20000) << qint64(10000) << QStringLiteral("−0.02 s");
         QTest::newRow("milliseconds") << qint64(5000) << qint64(5000) << QStringLiteral("+5 ms");
         QTest::newRow("microseconds") << qint64(200) << qint64(100) << QStringLiteral("+200 µs");
+        QTest::newRow("minutes") << qint64(1200000000) << qint64(600000000) << QStringLiteral("+20 min");
+        QTest::newRow("hours") << qint64(-5400000000) << qint64(3600000000) << QStringLiteral("−1.5 h");
+        QTest::newRow("days") << qint64(172800000000) << qint64(86400000000) << QStringLiteral("+2 d");
     }
     void relativeLabels()
     {

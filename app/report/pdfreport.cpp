@@ -188,9 +188,9 @@ QString richText(const IncidentReport& r)
     if (r.collateral.empty()) {
         h += QStringLiteral("<p>No collateral reports recognised.</p>");
     } else {
-        h += QStringLiteral(
-                 "<p>%1 other process(es) reported failures that follow from the initiating one.</p>")
-                 .arg(r.collateralProcesses);
+        h += QStringLiteral("<p>%1 other %2 reported failures that follow from the initiating one.</p>")
+                 .arg(r.collateralProcesses)
+                 .arg(r.collateralProcesses == 1 ? QStringLiteral("process") : QStringLiteral("processes"));
         h += tableHead({"What", "Processes", "Ranks", "Hosts", "Symptoms seen", "Points at"});
         for (const auto& c : r.collateral) {
             QStringList hosts, kinds;

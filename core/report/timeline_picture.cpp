@@ -24,8 +24,8 @@ double textWidth(const std::string& s, double fontSize)
 {
     std::size_t chars = 0;
     for (unsigned char c : s)
-        chars += (c & 0xC0) != 0x80; // count code points, not bytes
-    return static_cast<double>(chars) * fontSize * 0.58;
+        chars += (c & 0xC0) != 0x80;                     // count code points, not bytes
+    return static_cast<double>(chars) * fontSize * 0.62; // generous: capitals ("WARN") run wide
 }
 
 std::string clockTime(std::int64_t us, bool millis)
@@ -465,7 +465,7 @@ TimelinePicture layoutTimeline(const Analysis& a, const TimelineLayout& L)
     if (unlogged)
         items.push_back({MarkKind::Unlogged, false, "first attempt (not logged)"});
     for (const auto& it : items) {
-        double w = 16 + textWidth(it.text, L.fontSize) + 14;
+        double w = 16 + textWidth(it.text, L.fontSize) + 16;
         if (lx + w > pic.width) {
             lx = 4;
             ly += L.fontSize + 8;

@@ -2,6 +2,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QIcon>
 #include <QMessageBox>
 #include <QTimer>
@@ -70,6 +71,15 @@ int main(int argc, char** argv)
     QStringList args;
     for (int i = 0; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
+    if (rl::cli::isSubcommand(args) && rl::cli::needsGui(args)) {
+        // A PDF report is painted with QPainter, which needs a QGuiApplication, but never a display.
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        QGuiApplication app(argc, argv);
+        QCoreApplication::setApplicationName(QStringLiteral("rankline"));
+        QCoreApplication::setApplicationVersion(QStringLiteral(RANKLINE_VERSION));
+        return rl::cli::run(args);
+    }
     if (rl::cli::isSubcommand(args)) {
         // Headless: no QApplication, so no display is needed and none is touched.
         QCoreApplication app(argc, argv);

@@ -12,7 +12,7 @@ _rankline()
     cmd=""
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
-        diagnose | probe | encyclopedia)
+        diagnose | report | probe | encyclopedia)
             cmd="${COMP_WORDS[i]}"
             break
             ;;
@@ -27,7 +27,18 @@ _rankline()
     --clock-offset)
         return
         ;;
-    --nccl-lib | --screenshot)
+    --format)
+        mapfile -t COMPREPLY < <(compgen -W "html pdf md json" -- "$cur")
+        return
+        ;;
+    --paper)
+        mapfile -t COMPREPLY < <(compgen -W "a4 letter" -- "$cur")
+        return
+        ;;
+    --time)
+        return
+        ;;
+    --nccl-lib | --screenshot | -o | --output)
         compopt -o filenames 2>/dev/null
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         return
@@ -37,6 +48,7 @@ _rankline()
     local opts
     case "$cmd" in
     diagnose) opts="--json --no-local-nccl --nccl-lib --all-attempts --clock-offset --help --help-all" ;;
+    report) opts="-o --output --format --no-redact --paper --time --no-local-nccl --nccl-lib --help --help-all" ;;
     probe) opts="--json --nccl-lib --help --help-all" ;;
     encyclopedia) opts="--list --export-patterns --help --help-all" ;;
     *) opts="--sample --screenshot --help --version" ;;
@@ -53,7 +65,7 @@ _rankline()
         compopt -o filenames 2>/dev/null
         mapfile -t COMPREPLY < <(compgen -d -- "$cur")
         ;;
-    diagnose)
+    diagnose | report)
         compopt -o filenames 2>/dev/null
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         ;;
@@ -61,7 +73,7 @@ _rankline()
         compopt -o filenames 2>/dev/null
         # No command yet: offer the commands as well as files and folders to open.
         mapfile -t COMPREPLY < <(
-            if ((COMP_CWORD == 1)); then compgen -W "diagnose probe encyclopedia" -- "$cur"; fi
+            if ((COMP_CWORD == 1)); then compgen -W "diagnose report probe encyclopedia" -- "$cur"; fi
             compgen -f -- "$cur"
         )
         ;;

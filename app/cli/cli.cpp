@@ -13,6 +13,7 @@
 #include "bundle/bundle.h"
 #include "probe/nccl_probe.h"
 #include "report/diagnosis_report.h"
+#include "report/reportexport.h"
 
 namespace rl::cli
 {
@@ -58,6 +59,39 @@ ProgressSink terminalProgress()
         };
     }
     return sink;
+}
+
+// Reads PATHs (and standard input for "-") into one bundle; says on stderr what was skipped.
+// Returns false, having said why, when nothing could be read.
+bool readInputs(const char* command, const QStringList& paths, const AnalyzeOptions& opts, Bundle& bundle)
+{
+    std::vector<std::string> files;
+    for (const auto& path : paths) {
+        if (path == QLatin1String("-")) {
+            std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+            bundle.sources.push_back(sourceFromText("<stdin>", std::move(text)));
+        } else {
+            files.push_back(path.toStdString());
+        }
+    }
+    if (!files.empty()) {
+        Bundle read = readBundle(files, opts.limits);
+        for (auto& s : read.sources)
+            bundle.sources.push_back(std::move(s));
+        for (auto& s : read.skipped)
+            bundle.skipped.push_back(std::move(s));
+    }
+    for (std::size_t i = 0; i < bundle.sources.size(); ++i)
+        bundle.sources[i].id = SourceId(static_cast<std::uint32_t>(i));
+    for (const auto& s : bundle.skipped)
+        printErr(QStringLiteral("rankline: skipped %1: %2")
+                     .arg(QString::fromStdString(s.file), QString::fromStdString(s.reason)));
+    if (bundle.sources.empty()) {
+        printErr(
+            QStringLiteral("%1: nothing could be read from the given paths").arg(QLatin1String(command)));
+        return false;
+    }
+    return true;
 }
 
 int diagnose(const QStringList& args)
@@ -110,34 +144,133 @@ int diagnose(const QStringList& args)
     }
 
     Bundle bundle;
-    std::vector<std::string> files;
-    for (const auto& path : paths) {
-        if (path == QLatin1String("-")) {
-            std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-            bundle.sources.push_back(sourceFromText("<stdin>", std::move(text)));
-        } else {
-            files.push_back(path.toStdString());
-        }
-    }
-    if (!files.empty()) {
-        Bundle read = readBundle(files, opts.limits);
-        for (auto& s : read.sources)
-            bundle.sources.push_back(std::move(s));
-        for (auto& s : read.skipped)
-            bundle.skipped.push_back(std::move(s));
-    }
-    for (std::size_t i = 0; i < bundle.sources.size(); ++i)
-        bundle.sources[i].id = SourceId(static_cast<std::uint32_t>(i));
-    for (const auto& s : bundle.skipped)
-        printErr(QStringLiteral("rankline: skipped %1: %2")
-                     .arg(QString::fromStdString(s.file), QString::fromStdString(s.reason)));
-    if (bundle.sources.empty()) {
-        printErr(QStringLiteral("rankline diagnose: nothing could be read from the given paths"));
+    if (!readInputs("rankline diagnose", paths, opts, bundle))
         return 1;
-    }
     auto analysis = analyze(std::move(bundle), enc, opts, terminalProgress());
     std::string out = p.isSet(json) ? diagnosisJson(*analysis) + "\n" : diagnosisText(*analysis);
     std::fwrite(out.data(), 1, out.size(), stdout);
+    return 0;
+}
+
+// The format a `report` command line asks for: --format, else the output's extension.
+std::optional<ReportFormat> requestedFormat(const QStringList& args, QString* output = nullptr)
+{
+    QString out, format;
+    for (qsizetype i = 2; i < args.size(); ++i) {
+        const QString& a = args.at(i);
+        if ((a == QLatin1String("-o") || a == QLatin1String("--output")) && i + 1 < args.size())
+            out = args.at(++i);
+        else if (a.startsWith(QLatin1String("--output=")))
+            out = a.mid(9);
+        else if (a.startsWith(QLatin1String("-o")) && a.size() > 2)
+            out = a.mid(2);
+        else if (a == QLatin1String("--format") && i + 1 < args.size())
+            format = args.at(++i);
+        else if (a.startsWith(QLatin1String("--format=")))
+            format = a.mid(9);
+    }
+    if (output)
+        *output = out;
+    return reportFormatFromName((format.isEmpty() ? out : format).toStdString());
+}
+
+int report(const QStringList& args)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral(
+        "Write an incident report: verdict, initiating event and evidence, collateral, timeline, "
+        "checklist, fix, NCCL versions, clocks and the bundle inventory. Host names, addresses, user "
+        "names and secrets are replaced by pseudonyms unless --no-redact is given."));
+    p.addHelpOption();
+    p.addPositionalArgument(QStringLiteral("report"), QStringLiteral("the sub-command"));
+    p.addPositionalArgument(QStringLiteral("paths"),
+                            QStringLiteral("Log files, folders or archives; - reads standard input."),
+                            QStringLiteral("PATH..."));
+    QCommandLineOption out(
+        {QStringLiteral("o"), QStringLiteral("output")},
+        QStringLiteral("Write to FILE (.html, .pdf, .md or .json); - writes HTML, Markdown or "
+                       "JSON to standard output."),
+        QStringLiteral("FILE"));
+    QCommandLineOption format(QStringLiteral("format"),
+                              QStringLiteral("html, pdf, md or json (default: from the file's extension)."),
+                              QStringLiteral("FORMAT"));
+    QCommandLineOption noRedact(
+        QStringLiteral("no-redact"),
+        QStringLiteral("Keep host names, addresses, user names and secrets as logged; the "
+                       "report then lists the pseudonyms a redacted copy uses."));
+    QCommandLineOption paper(QStringLiteral("paper"),
+                             QStringLiteral("PDF paper size: a4 (default) or letter."),
+                             QStringLiteral("SIZE"), QStringLiteral("a4"));
+    QCommandLineOption time(
+        QStringLiteral("time"),
+        QStringLiteral("Export time to print, ISO 8601 (default: $RANKLINE_REPORT_TIME or now)."),
+        QStringLiteral("TIME"));
+    QCommandLineOption noProbe(QStringLiteral("no-local-nccl"),
+                               QStringLiteral("Do not look for this machine's libnccl.so.2."));
+    QCommandLineOption lib(QStringLiteral("nccl-lib"),
+                           QStringLiteral("Probe this NCCL library instead of libnccl.so.2."),
+                           QStringLiteral("path"));
+    p.addOptions({out, format, noRedact, paper, time, noProbe, lib});
+    p.process(args);
+    const QString usage =
+        QStringLiteral("usage: rankline report PATH... -o OUT.{html,pdf,md,json} [--format F] "
+                       "[--no-redact] [--paper a4|letter]");
+    QStringList paths = p.positionalArguments().mid(1);
+    if (paths.isEmpty() || !p.isSet(out)) {
+        printErr(
+            QStringLiteral("rankline report: %1\n%2")
+                .arg(paths.isEmpty() ? QStringLiteral("no PATH given") : QStringLiteral("no -o OUT given"),
+                     usage));
+        return 2;
+    }
+    const QString output = p.value(out);
+    auto fmt = reportFormatFromName((p.isSet(format) ? p.value(format) : output).toStdString());
+    if (!fmt) {
+        printErr(
+            QStringLiteral("rankline report: cannot tell the format of %1 (use a .html, .pdf, .md or .json "
+                           "name, or --format)\n%2")
+                .arg(p.isSet(format) ? p.value(format) : output, usage));
+        return 2;
+    }
+    if (*fmt == ReportFormat::Pdf && output == QLatin1String("-")) {
+        printErr(QStringLiteral("rankline report: a PDF cannot go to standard output; give a file name"));
+        return 2;
+    }
+    const QString paperName = p.value(paper).toLower();
+    if (paperName != QLatin1String("a4") && paperName != QLatin1String("letter")) {
+        printErr(QStringLiteral("rankline report: unknown paper size %1 (a4 or letter)").arg(p.value(paper)));
+        return 2;
+    }
+    auto enc = loadEntries();
+    if (!enc)
+        return 3;
+    AnalyzeOptions opts;
+    opts.probeLocalNccl = !p.isSet(noProbe);
+    if (p.isSet(lib))
+        opts.ncclLibrary = p.value(lib).toStdString();
+    Bundle bundle;
+    if (!readInputs("rankline report", paths, opts, bundle))
+        return 1;
+    auto analysis = analyze(std::move(bundle), enc, opts, terminalProgress());
+
+    ExportRequest req;
+    req.path = output;
+    req.format = *fmt;
+    req.redact = !p.isSet(noRedact);
+    req.paper = paperName == QLatin1String("letter") ? PaperSize::Letter : PaperSize::A4;
+    req.exportTime = p.value(time);
+    if (output == QLatin1String("-")) {
+        QByteArray bytes = renderReport(*analysis, req);
+        std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stdout);
+        return 0;
+    }
+    if (auto err = exportReport(*analysis, req)) {
+        printErr(QStringLiteral("rankline report: %1").arg(QString::fromStdString(err->message())));
+        return 1;
+    }
+    printErr(QStringLiteral("rankline report: wrote %1 (%2%3)")
+                 .arg(output, QString::fromLatin1(reportFormatName(*fmt)),
+                      req.redact ? QStringLiteral(", redacted") : QStringLiteral(", not redacted")));
     return 0;
 }
 
@@ -229,9 +362,15 @@ bool isSubcommand(const QStringList& args)
     if (args.size() < 2)
         return false;
     const QString& c = args.at(1);
-    return c == QLatin1String("diagnose") || c == QLatin1String("probe") ||
+    return c == QLatin1String("diagnose") || c == QLatin1String("report") || c == QLatin1String("probe") ||
            c == QLatin1String("encyclopedia") || c == QLatin1String("--help") || c == QLatin1String("-h") ||
            c == QLatin1String("--version") || c == QLatin1String("-v");
+}
+
+bool needsGui(const QStringList& args)
+{
+    return args.size() > 1 && args.at(1) == QLatin1String("report") &&
+           requestedFormat(args) == ReportFormat::Pdf;
 }
 
 int run(const QStringList& args)
@@ -239,6 +378,8 @@ int run(const QStringList& args)
     const QString c = args.at(1);
     if (c == QLatin1String("diagnose"))
         return diagnose(args);
+    if (c == QLatin1String("report"))
+        return report(args);
     if (c == QLatin1String("probe"))
         return probe(args);
     if (c == QLatin1String("encyclopedia"))
@@ -251,6 +392,9 @@ int run(const QStringList& args)
     // and in each command's --help must appear in the man page).
     std::printf("Usage: rankline [--sample] [--screenshot FILE] [PATH...]\n"
                 "       rankline diagnose PATH... [--json] [--no-local-nccl] [--nccl-lib LIB]\n"
+                "                       [--all-attempts] [--clock-offset HOST=SECONDS]\n"
+                "       rankline report PATH... -o OUT.{html,pdf,md,json} [--format F] [--no-redact]\n"
+                "                       [--paper a4|letter] [--time T]\n"
                 "       rankline probe [--json] [--nccl-lib LIB]\n"
                 "       rankline encyclopedia [DIR] [--list] [--export-patterns]\n"
                 "       rankline COMMAND --help\n"
@@ -262,6 +406,7 @@ int run(const QStringList& args)
                 "Commands:\n"
                 "  diagnose      explain a failed job from its logs: folders, files, .gz logs, archives;\n"
                 "                - reads standard input\n"
+                "  report        export an incident report (HTML, PDF, Markdown, JSON), redacted by default\n"
                 "  probe         this machine's NCCL library and whether it has the 2.24.3 fix\n"
                 "  encyclopedia  self-check, list or export the encyclopedia entries\n"
                 "\n"

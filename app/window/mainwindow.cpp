@@ -2,6 +2,8 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -16,7 +18,10 @@
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QSaveFile>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardItemModel>
@@ -29,6 +34,7 @@
 
 #include "models/logmodel.h"
 #include "timeline/timelinewidget.h"
+#include "window/exportdialog.h"
 #include "window/findingpanel.h"
 
 namespace rl
@@ -37,7 +43,14 @@ namespace rl
 namespace
 {
 enum RankRoles { ProcessRole = Qt::UserRole + 1 };
+constexpr int kMaxRecent = 8;
+
+// Explicit names, so the file is ~/.config/Rankline/Rankline.conf however the app was set up.
+QSettings settings()
+{
+    return QSettings(QStringLiteral("Rankline"), QStringLiteral("Rankline"));
 }
+} // namespace
 
 MainWindow::MainWindow(std::shared_ptr<const Encyclopedia> encyclopedia, QWidget* parent)
     : QMainWindow(parent), m_encyclopedia(std::move(encyclopedia))
@@ -62,6 +75,7 @@ MainWindow::MainWindow(std::shared_ptr<const Encyclopedia> encyclopedia, QWidget
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancelButton);
     resize(1400, 860);
+    restoreLayout();
 }
 
 MainWindow::~MainWindow()
@@ -77,6 +91,7 @@ QString MainWindow::samplePath()
 
 void MainWindow::buildMenus()
 {
+    // Every action is in a menu and has a shortcut; the timeline's tool bar reuses the View ones.
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* openFolder = file->addAction(tr("Open &Folder…"), this, [this] {
         QString dir = QFileDialog::getExistingDirectory(this, tr("Open a folder of logs"));
@@ -90,10 +105,27 @@ void MainWindow::buildMenus()
             openPaths(files);
     });
     openFiles->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-    file->addAction(tr("Open &Sample Incident"), this, &MainWindow::openSample);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    rebuildRecentMenu();
+    QAction* sample = file->addAction(tr("Open &Sample Incident"), this, &MainWindow::openSample);
+    sample->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S));
+    file->addSeparator();
+    m_saveSnippets = file->addAction(tr("Save &Pasted Text As…"), this, &MainWindow::saveSnippets);
+    m_saveSnippets->setShortcut(QKeySequence::Save);
+    m_saveSnippets->setEnabled(false);
+    m_exportAction = file->addAction(tr("&Export Report…"), this, &MainWindow::exportReport);
+    m_exportAction->setObjectName(QStringLiteral("actionExportReport"));
+    m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportAction->setEnabled(false);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
-    quit->setShortcut(QKeySequence::Quit);
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q)); // QKeySequence::Quit is empty on some platforms
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* pasteAction = edit->addAction(tr("&Paste Log or Traceback"), this, &MainWindow::paste);
+    pasteAction->setObjectName(QStringLiteral("actionPaste"));
+    pasteAction->setShortcut(QKeySequence::Paste);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* toFailure =
@@ -105,18 +137,31 @@ void MainWindow::buildMenus()
     zin->setShortcut(QKeySequence::ZoomIn);
     QAction* zout = view->addAction(tr("Zoom &Out"), this, [this] { m_timeline->zoomBy(2.0); });
     zout->setShortcut(QKeySequence::ZoomOut);
+    if (m_timelineBar) {
+        m_timelineBar->insertActions(m_timelineBar->actions().value(0), {toFailure, fit, zin, zout});
+    }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Rankline"), this, [this] {
+    QAction* about = help->addAction(tr("&About Rankline"), this, [this] {
         NcclProbeResult r = probeNccl();
+        QString rows;
+        for (const auto& [name, version] : componentVersions())
+            rows += QStringLiteral("<tr><td>%1</td><td>%2</td></tr>")
+                        .arg(QString::fromStdString(name).toHtmlEscaped(),
+                             QString::fromStdString(version).toHtmlEscaped());
+        rows +=
+            QStringLiteral("<tr><td>NCCL on this machine</td><td>%1</td></tr>")
+                .arg(r.found
+                         ? QString::fromStdString(r.version.toString() + " (" + r.path + ")").toHtmlEscaped()
+                         : tr("not found"));
         QMessageBox::about(
             this, tr("About Rankline"),
             tr("<h3>Rankline %1</h3><p>Offline investigator for failed distributed-training jobs.</p>"
-               "<p>Nothing you open leaves this machine.</p><p>Qt %2<br>Local NCCL: %3</p>")
-                .arg(QStringLiteral(RANKLINE_VERSION), QString::fromLatin1(qVersion()),
-                     r.found ? QString::fromStdString(r.version.toString() + " (" + r.path + ")")
-                             : tr("not found")));
+               "<p>Nothing you open leaves this machine: Rankline opens no network connection.</p>"
+               "<table cellspacing='0' cellpadding='2'>%2</table>")
+                .arg(QStringLiteral(RANKLINE_VERSION), rows));
     });
+    about->setShortcut(QKeySequence::HelpContents);
 }
 
 QWidget* MainWindow::buildWelcome()
@@ -154,7 +199,9 @@ QWidget* MainWindow::buildWelcome()
     buttons->addWidget(folder);
     buttons->addWidget(files);
     buttons->addStretch(1);
-    auto* drop = new QLabel(tr("…or drop folders, files or archives onto this window."), w);
+    auto* drop = new QLabel(tr("…or drop folders, files, archives or a copied traceback onto this window "
+                               "(Ctrl+V pastes one)."),
+                            w);
     drop->setAlignment(Qt::AlignCenter);
     drop->setStyleSheet(QStringLiteral("color: palette(mid)"));
     outer->addWidget(title);
@@ -170,6 +217,7 @@ QWidget* MainWindow::buildWelcome()
 QWidget* MainWindow::buildInvestigation()
 {
     auto* split = new QSplitter(Qt::Horizontal, this);
+    m_mainSplit = split;
 
     m_rankModel = new QStandardItemModel(this);
     m_rankView = new QTreeView(split);
@@ -191,17 +239,15 @@ QWidget* MainWindow::buildInvestigation()
     });
 
     auto* center = new QSplitter(Qt::Vertical, split);
+    m_centerSplit = center;
     auto* timelineBox = new QWidget(center);
     auto* tl = new QVBoxLayout(timelineBox);
     tl->setContentsMargins(0, 0, 0, 0);
     tl->setSpacing(0);
     auto* bar = new QToolBar(timelineBox);
     bar->setIconSize(QSize(16, 16));
+    m_timelineBar = bar; // buildMenus() puts the View actions here
     m_timeline = new TimelineWidget;
-    bar->addAction(tr("Zoom to failure"), m_timeline, &TimelineWidget::zoomToInitiating);
-    bar->addAction(tr("Fit whole run"), m_timeline, &TimelineWidget::fitAll);
-    bar->addAction(tr("Zoom in"), m_timeline, [this] { m_timeline->zoomBy(0.5); });
-    bar->addAction(tr("Zoom out"), m_timeline, [this] { m_timeline->zoomBy(2.0); });
     auto* hint = new QLabel(tr("  wheel: zoom · drag: pan · click a mark: show its line"), bar);
     hint->setStyleSheet(QStringLiteral("color: palette(mid)"));
     bar->addWidget(hint);
@@ -254,13 +300,35 @@ void MainWindow::openSample()
 
 void MainWindow::openPaths(const QStringList& paths)
 {
-    if (paths.isEmpty())
+    if (!paths.isEmpty())
+        load(paths, {});
+}
+
+void MainWindow::openText(const QString& text, const QString& origin)
+{
+    if (!text.trimmed().isEmpty())
+        load({}, {makeSnippet(text, origin)});
+}
+
+Snippet MainWindow::makeSnippet(const QString& text, const QString& origin)
+{
+    return {QStringLiteral("%1-%2.txt").arg(origin).arg(++m_snippetCount), text.toUtf8()};
+}
+
+void MainWindow::load(const QStringList& paths, std::vector<Snippet> snippets)
+{
+    if (paths.isEmpty() && snippets.empty())
         return;
     if (m_cancel)
         *m_cancel = true; // the previous job's result will be dropped
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     const quint64 job = ++m_jobId;
-    m_status->setText(tr("Reading %1…").arg(paths.join(QStringLiteral(", "))));
+    m_paths = paths;
+    m_snippets = std::move(snippets);
+    QStringList shown = paths;
+    for (const auto& sn : m_snippets)
+        shown << sn.name;
+    m_status->setText(tr("Reading %1…").arg(shown.join(QStringLiteral(", "))));
     m_progress->setRange(0, 0);
     m_progress->show();
     m_cancelButton->show();
@@ -268,12 +336,15 @@ void MainWindow::openPaths(const QStringList& paths)
     std::vector<std::string> p;
     for (const auto& s : paths)
         p.push_back(QFileInfo(s).absoluteFilePath().toStdString());
+    std::vector<std::pair<std::string, std::string>> texts;
+    for (const auto& sn : m_snippets)
+        texts.emplace_back(sn.name.toStdString(), sn.text.toStdString());
     auto cancel = m_cancel;
     auto enc = m_encyclopedia;
     QPointer<MainWindow> self(this);
     // The analysis runs off the UI thread; its immutable result comes back queued and is dropped if
     // a newer job started meanwhile.
-    (void)QtConcurrent::run([self, job, cancel, enc, p, paths]() {
+    (void)QtConcurrent::run([self, job, cancel, enc, p, texts, shown]() {
         ProgressSink sink;
         sink.cancelled = [cancel] { return cancel->load(); };
         // Called on worker threads: hand each update to the UI thread, which drops stale jobs.
@@ -286,15 +357,21 @@ void MainWindow::openPaths(const QStringList& paths)
                 },
                 Qt::QueuedConnection);
         };
-        std::shared_ptr<const Analysis> result = analyzePaths(p, enc, {}, sink);
+        Bundle bundle = p.empty() ? Bundle{} : readBundle(p, {}, sink.cancelled);
+        for (const auto& [name, text] : texts)
+            bundle.sources.push_back(sourceFromText(name, text));
+        for (std::size_t i = 0; i < bundle.sources.size(); ++i)
+            bundle.sources[i].id = SourceId(static_cast<std::uint32_t>(i));
+        std::shared_ptr<const Analysis> result =
+            sink.isCancelled() ? nullptr : analyze(std::move(bundle), enc, {}, sink);
         if (!self)
             return;
         QMetaObject::invokeMethod(
             self.data(),
-            [self, job, result, paths] {
+            [self, job, result, shown] {
                 if (!self || job != self->m_jobId)
                     return;
-                self->showAnalysis(result, paths);
+                self->showAnalysis(result, shown);
             },
             Qt::QueuedConnection);
     });
@@ -314,6 +391,210 @@ void MainWindow::showProgress(const Progress& pr)
                                 .arg(pr.bytesDone >> 20)
                                 .arg(pr.bytesTotal >> 20)
                                 .arg(pr.lines));
+}
+
+void MainWindow::receive(const QStringList& paths, std::vector<Snippet> snippets)
+{
+    if (paths.isEmpty() && snippets.empty())
+        return;
+    DropChoice choice = m_index ? m_dropChoice : DropChoice::Replace;
+    if (choice == DropChoice::Ask) {
+        QMessageBox box(QMessageBox::Question, tr("Add to the open bundle?"),
+                        tr("A bundle is open. Add what you dropped or pasted to it, or open it on its own?"),
+                        QMessageBox::Cancel, this);
+        QPushButton* add = box.addButton(tr("&Add to This Bundle"), QMessageBox::AcceptRole);
+        QPushButton* alone = box.addButton(tr("&Open on Its Own"), QMessageBox::RejectRole);
+        box.setDefaultButton(add);
+        box.exec();
+        if (box.clickedButton() == add)
+            choice = DropChoice::Add;
+        else if (box.clickedButton() == alone)
+            choice = DropChoice::Replace;
+        else
+            return;
+    }
+    if (choice == DropChoice::Add) {
+        QStringList allPaths = m_paths;
+        for (const auto& path : paths)
+            if (!allPaths.contains(path))
+                allPaths << path;
+        std::vector<Snippet> all = m_snippets;
+        for (auto& sn : snippets)
+            all.push_back(std::move(sn));
+        load(allPaths, std::move(all));
+        return;
+    }
+    load(paths, std::move(snippets));
+}
+
+void MainWindow::paste()
+{
+    const QMimeData* mime = QGuiApplication::clipboard()->mimeData();
+    QStringList paths;
+    if (mime && mime->hasUrls())
+        for (const QUrl& u : mime->urls())
+            if (u.isLocalFile())
+                paths << u.toLocalFile();
+    if (!paths.isEmpty()) {
+        receive(paths, {});
+        return;
+    }
+    const QString text = mime && mime->hasText() ? mime->text() : QString();
+    if (text.trimmed().isEmpty()) {
+        m_status->setText(
+            tr("Nothing to paste: the clipboard holds no text and no files. Copy a traceback or a "
+               "log excerpt, then paste again."));
+        return;
+    }
+    receive({}, {makeSnippet(text, QStringLiteral("pasted"))});
+}
+
+void MainWindow::saveSnippets()
+{
+    if (m_snippets.empty())
+        return;
+    QString dir = settings().value(QStringLiteral("paths/saveDir"), QDir::homePath()).toString();
+    QStringList written;
+    auto write = [&](const QString& path, const QByteArray& bytes) {
+        QSaveFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+            QMessageBox::warning(
+                this, tr("Cannot save"),
+                tr("%1 cannot be written: %2. Choose a folder you can write to.").arg(path, f.errorString()));
+            return false;
+        }
+        written << path;
+        return true;
+    };
+    if (m_snippets.size() == 1) {
+        QString path = QFileDialog::getSaveFileName(this, tr("Save pasted text"),
+                                                    dir + QLatin1Char('/') + m_snippets.front().name);
+        if (path.isEmpty() || !write(path, m_snippets.front().text))
+            return;
+    } else {
+        QString target =
+            QFileDialog::getExistingDirectory(this, tr("Save the pasted texts into a folder"), dir);
+        if (target.isEmpty())
+            return;
+        for (const auto& sn : m_snippets)
+            if (!write(target + QLatin1Char('/') + sn.name, sn.text))
+                return;
+    }
+    settings().setValue(QStringLiteral("paths/saveDir"), QFileInfo(written.front()).absolutePath());
+    m_status->setText(tr("Saved %1.").arg(written.join(QStringLiteral(", "))));
+}
+
+std::optional<Error> MainWindow::exportReportTo(const ExportRequest& request)
+{
+    if (!m_index)
+        return Error{request.path.toStdString(), "there is nothing to report yet",
+                     "open a bundle or paste a log first"};
+    return rl::exportReport(m_index->analysis(), request);
+}
+
+void MainWindow::exportReport()
+{
+    if (!m_index)
+        return;
+    QSettings s = settings();
+    QString dir = s.value(QStringLiteral("paths/exportDir"), QDir::homePath()).toString();
+    QString base = windowTitle().section(QStringLiteral(" — "), 0, 0);
+    base.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("-"));
+    ExportDialog dialog(dir + QLatin1Char('/') + base + QStringLiteral("-report.html"), this);
+    ExportRequest last;
+    last.path = dialog.request().path;
+    last.format = reportFormatFromName(s.value(QStringLiteral("export/format")).toString().toStdString())
+                      .value_or(ReportFormat::Html);
+    last.paper = s.value(QStringLiteral("export/paper")).toString() == QLatin1String("letter")
+                     ? PaperSize::Letter
+                     : PaperSize::A4;
+    last.redact = true; // always offered on: a private copy is a deliberate choice each time
+    dialog.setRequest(last);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const ExportRequest req = dialog.request();
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    auto err = exportReportTo(req);
+    QApplication::restoreOverrideCursor();
+    if (err) {
+        QMessageBox::warning(this, tr("Report not written"), QString::fromStdString(err->message()));
+        return;
+    }
+    s.setValue(QStringLiteral("paths/exportDir"), QFileInfo(req.path).absolutePath());
+    s.setValue(QStringLiteral("export/format"), QString::fromLatin1(reportFormatName(req.format)));
+    s.setValue(QStringLiteral("export/paper"),
+               req.paper == PaperSize::Letter ? QStringLiteral("letter") : QStringLiteral("a4"));
+    m_status->setText(
+        tr("Report written to %1%2.").arg(req.path, req.redact ? tr(" (redacted)") : tr(" (not redacted)")));
+}
+
+QList<QStringList> MainWindow::recentPaths()
+{
+    QList<QStringList> out;
+    for (const QString& entry : settings().value(QStringLiteral("recent/paths")).toStringList())
+        out << entry.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    return out;
+}
+
+void MainWindow::rememberRecent(const QStringList& paths)
+{
+    if (paths.isEmpty())
+        return;
+    QStringList abs;
+    for (const auto& p : paths)
+        abs << QFileInfo(p).absoluteFilePath();
+    QStringList entries = settings().value(QStringLiteral("recent/paths")).toStringList();
+    const QString entry = abs.join(QLatin1Char('\n'));
+    entries.removeAll(entry);
+    entries.prepend(entry);
+    while (entries.size() > kMaxRecent)
+        entries.removeLast();
+    settings().setValue(QStringLiteral("recent/paths"), entries);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    if (!m_recentMenu)
+        return;
+    m_recentMenu->clear();
+    const QList<QStringList> recent = recentPaths();
+    int n = 0;
+    for (const QStringList& paths : recent) {
+        ++n;
+        QString label = paths.size() == 1
+                            ? paths.front()
+                            : tr("%1 and %n more", nullptr, paths.size() - 1).arg(paths.front());
+        QAction* a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(n).arg(label), this,
+                                             [this, paths] { openPaths(paths); });
+        a->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | static_cast<Qt::Key>(Qt::Key_0 + n)));
+        a->setToolTip(paths.join(QLatin1Char('\n')));
+    }
+    m_recentMenu->setEnabled(n > 0);
+}
+
+void MainWindow::saveLayout()
+{
+    QSettings s = settings();
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/state"), saveState());
+    s.setValue(QStringLiteral("window/mainSplitter"), m_mainSplit->saveState());
+    s.setValue(QStringLiteral("window/centerSplitter"), m_centerSplit->saveState());
+}
+
+void MainWindow::restoreLayout()
+{
+    QSettings s = settings();
+    restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    m_mainSplit->restoreState(s.value(QStringLiteral("window/mainSplitter")).toByteArray());
+    m_centerSplit->restoreState(s.value(QStringLiteral("window/centerSplitter")).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    saveLayout();
+    QMainWindow::closeEvent(event);
 }
 
 void MainWindow::cancelLoading()
@@ -355,6 +636,9 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
     m_findings->setIndex(m_index);
     fillRanks();
     m_stack->setCurrentIndex(1);
+    m_exportAction->setEnabled(true);
+    m_saveSnippets->setEnabled(!m_snippets.empty());
+    rememberRecent(m_paths);
     QString title =
         paths.size() == 1 ? QFileInfo(paths.front()).fileName() : tr("%1 paths").arg(paths.size());
     setWindowTitle(tr("%1 — Rankline").arg(title));
@@ -425,20 +709,44 @@ void MainWindow::selectLine(LineRef where)
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
-    if (event->mimeData()->hasUrls())
+    if (event->mimeData()->hasUrls() || event->mimeData()->hasText())
         event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event)
 {
+    const QMimeData* mime = event->mimeData();
     QStringList paths;
-    for (const QUrl& u : event->mimeData()->urls())
+    bool remote = false;
+    for (const QUrl& u : mime->urls()) {
         if (u.isLocalFile())
             paths << u.toLocalFile();
-    if (!paths.isEmpty()) {
-        openPaths(paths);
-        event->acceptProposedAction();
+        else
+            remote = true;
     }
+    if (!paths.isEmpty()) {
+        event->acceptProposedAction();
+        receive(paths, {});
+        return;
+    }
+    QString text = mime->hasText() ? mime->text() : QString();
+    // A path dragged as text from a terminal opens that path.
+    const QString trimmed = text.trimmed();
+    if (!trimmed.isEmpty() && !trimmed.contains(QLatin1Char('\n')) && QFileInfo::exists(trimmed)) {
+        event->acceptProposedAction();
+        receive({trimmed}, {});
+        return;
+    }
+    if (remote && text.trimmed().isEmpty()) {
+        m_status->setText(
+            tr("Only local files can be opened: Rankline downloads nothing. Save the file first, "
+               "then drop it here."));
+        return;
+    }
+    if (trimmed.isEmpty())
+        return;
+    event->acceptProposedAction();
+    receive({}, {makeSnippet(text, QStringLiteral("dropped"))});
 }
 
 } // namespace rl

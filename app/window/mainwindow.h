@@ -5,11 +5,16 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 #include "analysis.h"
 #include "models/analysisindex.h"
+#include "report/reportexport.h"
 
 class QLabel;
+class QMenu;
+class QSplitter;
+class QToolBar;
 class QProgressBar;
 class QPushButton;
 class QStackedWidget;
@@ -24,6 +29,15 @@ class FindingPanel;
 class LogModel;
 class TimelineWidget;
 
+// Text pasted or dropped onto the window: diagnosed as an in-memory source.
+struct Snippet {
+    QString name; // "pasted-1.txt": shown as its file, proposed when saving
+    QByteArray text;
+};
+
+// What a drop or paste does while a bundle is open.
+enum class DropChoice { Ask, Add, Replace };
+
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
@@ -33,7 +47,16 @@ public:
 
     // Starts loading in the background; a newer call supersedes an older one.
     void openPaths(const QStringList& paths);
+    // Diagnoses a traceback or log excerpt held in memory; `origin` is "pasted" or "dropped".
+    void openText(const QString& text, const QString& origin = QStringLiteral("pasted"));
     void openSample();
+    // What a drop or paste does while a bundle is open (Ask shows a question).
+    void setDropChoice(DropChoice choice) { m_dropChoice = choice; }
+    // Writes a report of what is open; the error names the file, the cause and what to do.
+    std::optional<Error> exportReportTo(const ExportRequest& request);
+    // Recently opened path sets, newest first (each entry is one or more paths).
+    static QList<QStringList> recentPaths();
+    const std::vector<Snippet>& snippets() const { return m_snippets; }
     std::shared_ptr<const AnalysisIndex> currentIndex() const { return m_index; }
     QTableView* logView() const { return m_logView; }
     FindingPanel* findingPanel() const { return m_findings; }
@@ -43,6 +66,10 @@ public:
 public slots:
     void selectLine(rl::LineRef where);
     void cancelLoading();
+    // Edit ▸ Paste: files or text from the clipboard.
+    void paste();
+    // File ▸ Export Report…
+    void exportReport();
 
 signals:
     void analysisReady();
@@ -51,8 +78,18 @@ signals:
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
 
 private:
+    // Paths and snippets from a drop or paste: added to the open bundle or opened on their own.
+    void receive(const QStringList& paths, std::vector<Snippet> snippets);
+    void load(const QStringList& paths, std::vector<Snippet> snippets);
+    Snippet makeSnippet(const QString& text, const QString& origin);
+    void rememberRecent(const QStringList& paths);
+    void rebuildRecentMenu();
+    void saveLayout();
+    void restoreLayout();
+    void saveSnippets();
     void buildMenus();
     QWidget* buildWelcome();
     QWidget* buildInvestigation();
@@ -75,6 +112,17 @@ private:
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancelButton = nullptr;
     QLabel* m_status = nullptr;
+
+    QStringList m_paths;             // what the open (or loading) bundle was read from
+    std::vector<Snippet> m_snippets; // and the text pasted or dropped into it
+    int m_snippetCount = 0;
+    DropChoice m_dropChoice = DropChoice::Ask;
+    QMenu* m_recentMenu = nullptr;
+    QAction* m_saveSnippets = nullptr;
+    QAction* m_exportAction = nullptr;
+    QSplitter* m_mainSplit = nullptr;
+    QSplitter* m_centerSplit = nullptr;
+    QToolBar* m_timelineBar = nullptr;
 };
 
 } // namespace rl

@@ -341,22 +341,23 @@ void Builder::evaluate(Finding& f)
                 r.detail = "evaluated for the initiating finding only";
                 break;
             }
-            int pointing = 0, elsewhere = 0;
+            std::set<ProcessId> pointingAt, pointingElsewhere;
             for (const auto& other : m_a.findings) {
                 if (other.role != Role::Collateral)
                     continue;
                 if (other.pointsAt && *other.pointsAt == f.process) {
                     if (!r.line)
                         r.line = other.anchor;
-                    pointing += static_cast<int>(other.processes.size());
+                    pointingAt.insert(other.processes.begin(), other.processes.end());
                 } else if (other.pointsAt) {
-                    elsewhere += static_cast<int>(other.processes.size());
+                    pointingElsewhere.insert(other.processes.begin(), other.processes.end());
                 }
             }
+            const int pointing = static_cast<int>(pointingAt.size());
+            const int elsewhere = static_cast<int>(pointingElsewhere.size());
             if (pointing > 0) {
                 r.status = CheckStatus::Confirmed;
-                r.detail = std::to_string(pointing) + " collateral report(s) on other ranks point at " +
-                           proc.label();
+                r.detail = "collateral reports from " + std::to_string(pointing) + " other process(es) point at " + proc.label();
             } else if (elsewhere > 0) {
                 r.status = CheckStatus::Contradicted;
                 r.detail = "collateral reports point at another process";

@@ -4,6 +4,7 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
 #include <QUrl>
@@ -34,6 +35,7 @@ class TestMainWindow : public QObject
 private slots:
     void initTestCase()
     {
+        QStandardPaths::setTestModeEnabled(true); // the window keeps settings: not in the user's ~/.config
         qputenv("RANKLINE_RESOURCES", RANKLINE_RESOURCES_DIR);
         auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
         QVERIFY(enc.ok());

@@ -1,0 +1,503 @@
+#include "report/incident_report.h"
+
+#include <algorithm>
+#include <archive.h>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <zlib.h>
+
+#include "report/diagnosis_report.h"
+#include "util/sha256.h"
+
+#ifndef RANKLINE_RE2_VERSION
+#define RANKLINE_RE2_VERSION "unknown"
+#endif
+
+namespace rl
+{
+
+namespace
+{
+
+constexpr std::int64_t kSecond = 1000000;
+
+std::string clock(std::int64_t us)
+{
+    std::time_t t = static_cast<std::time_t>(us / kSecond);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%H:%M:%S", &tm);
+    char frac[8];
+    std::snprintf(frac, sizeof frac, ".%03d", static_cast<int>((us % kSecond) / 1000));
+    return std::string(buf) + frac;
+}
+
+std::string lineTime(const Analysis& a, LineRef r)
+{
+    const LineInfo& li = a.info(r);
+    if (li.timeSource == TimeSource::Parsed && li.time.knownLo())
+        return clock(li.time.lo);
+    if (li.time.knownLo() && li.time.knownHi())
+        return "~" + clock(li.time.mid());
+    return {};
+}
+
+std::string where(const Analysis& a, LineRef r)
+{
+    return displayFile(a, r) + ":" + std::to_string(r.line + 1);
+}
+
+ReportLine reportLine(const Analysis& a, LineRef r, std::string label = {}, std::string note = {})
+{
+    ReportLine l;
+    l.file = displayFile(a, r);
+    l.line = r.line + 1;
+    l.who = a.process(a.info(r).process).label();
+    l.time = lineTime(a, r);
+    l.text = cleanLogText(a.text(r));
+    l.label = std::move(label);
+    l.note = std::move(note);
+    return l;
+}
+
+std::string fixed2(double v)
+{
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return buf;
+}
+
+// Every string that came from the logs or was composed from them. Entry prose (root cause, fix,
+// checklist questions) is Rankline's own text and is left alone.
+template <typename F> void forEachLogText(IncidentReport& r, F&& f)
+{
+    auto line = [&](ReportLine& l) {
+        f(l.file);
+        f(l.who);
+        f(l.text);
+        f(l.note);
+    };
+    f(r.title);
+    f(r.verdict);
+    f(r.who);
+    f(r.where);
+    f(r.summary);
+    for (auto& l : r.evidence)
+        line(l);
+    for (auto& l : r.context)
+        line(l);
+    for (auto& c : r.collateral) {
+        f(c.summary);
+        for (auto& h : c.hosts)
+            f(h);
+        f(c.pointsAt);
+        f(c.pointsAtNote);
+        line(c.first);
+    }
+    for (auto& lane : r.timeline.lanes)
+        f(lane.label);
+    for (auto& l : r.timeline.labels)
+        f(l.text);
+    f(r.timeline.caption);
+    for (auto& c : r.checklist) {
+        f(c.detail);
+        f(c.where);
+    }
+    for (auto& n : r.ncclLogs) {
+        f(n.ranks);
+        f(n.where);
+    }
+    for (auto& h : r.ncclHints) {
+        f(h.basis);
+        f(h.where);
+    }
+    f(r.ncclLocal);
+    f(r.ncclVerdict);
+    for (auto& c : r.clocks) {
+        f(c.host);
+        f(c.note);
+    }
+    f(r.clockStatement);
+    for (auto& file : r.files) {
+        f(file.path);
+        f(file.processes);
+    }
+    for (auto& s : r.skipped) {
+        f(s.file);
+        f(s.reason);
+    }
+}
+
+// A summary used as a sentence of its own starts with a capital ("rank 5 …" -> "Rank 5 …").
+std::string sentence(std::string s)
+{
+    if (!s.empty() && s[0] >= 'a' && s[0] <= 'z')
+        s[0] = static_cast<char>(s[0] - 'a' + 'A');
+    return s;
+}
+
+std::string plural(std::size_t n, const char* one, const char* many)
+{
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// "libarchive 3.6.2" -> "3.6.2".
+std::string libarchiveVersion()
+{
+    std::string v = archive_version_string();
+    if (v.starts_with("libarchive "))
+        v = v.substr(11);
+    return v;
+}
+
+} // namespace
+
+std::string lineRange(const ReportLine& l)
+{
+    std::string s = l.file + ":" + std::to_string(l.line);
+    if (l.lastLine > l.line)
+        s += "\u2013" + std::to_string(l.lastLine);
+    return s;
+}
+
+std::string cleanLogText(std::string_view s, std::size_t maxBytes)
+{
+    bool cut = s.size() > maxBytes;
+    if (cut)
+        s = s.substr(0, maxBytes);
+    std::string out;
+    out.reserve(s.size());
+    std::size_t i = 0;
+    while (i < s.size()) {
+        auto c = static_cast<unsigned char>(s[i]);
+        std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+        bool ok = len > 0 && i + len <= s.size();
+        for (std::size_t k = 1; ok && k < len; ++k)
+            ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 2;
+        if (!ok) {
+            // A multi-byte sequence cut by maxBytes just ends; anything else is shown as U+FFFD.
+            if (!(cut && len > 0 && i + len > s.size()))
+                out += "\xEF\xBF\xBD";
+            ++i;
+            continue;
+        }
+        if (len == 1 && (c < 0x20 || c == 0x7f))
+            out += c == '\t' ? "\t" : " ";
+        else
+            out.append(s.substr(i, len));
+        i += len;
+    }
+    if (cut)
+        out += " …";
+    return out;
+}
+
+std::string reportTime()
+{
+    if (const char* env = std::getenv("RANKLINE_REPORT_TIME"); env && *env)
+        return env;
+    std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+std::string rankList(const Analysis& a, const std::vector<ProcessId>& processes)
+{
+    std::vector<int> ranks;
+    std::size_t unranked = 0;
+    for (auto p : processes) {
+        if (a.process(p).rank)
+            ranks.push_back(*a.process(p).rank);
+        else
+            ++unranked;
+    }
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    std::string s;
+    for (std::size_t i = 0; i < ranks.size();) {
+        std::size_t j = i;
+        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
+            ++j;
+        if (!s.empty())
+            s += ", ";
+        s += std::to_string(ranks[i]);
+        if (j > i)
+            s += (j == i + 1 ? ", " : "–") + std::to_string(ranks[j]);
+        i = j + 1;
+    }
+    if (unranked > 0) {
+        if (!s.empty())
+            s += " and ";
+        s += plural(unranked, "process without a rank", "processes without a rank");
+    }
+    return s;
+}
+
+std::vector<std::pair<std::string, std::string>> coreComponents()
+{
+    return {{"RE2", RANKLINE_RE2_VERSION},
+            {"nlohmann/json", std::to_string(NLOHMANN_JSON_VERSION_MAJOR) + "." +
+                                  std::to_string(NLOHMANN_JSON_VERSION_MINOR) + "." +
+                                  std::to_string(NLOHMANN_JSON_VERSION_PATCH)},
+            {"libarchive", libarchiveVersion()},
+            {"zlib", zlibVersion()}};
+}
+
+IncidentReport buildReport(const Analysis& a, const ReportOptions& o)
+{
+    Redactor r;
+    return buildReport(a, o, r);
+}
+
+IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& redactor)
+{
+    IncidentReport r;
+    r.ranklineVersion = o.ranklineVersion;
+    r.exportedAt = o.exportTime.empty() ? reportTime() : o.exportTime;
+    r.redacted = o.redact;
+    r.processCount = a.processes.size();
+    r.totalBytes = a.totalBytes;
+    r.totalLines = a.totalLines;
+    std::vector<std::string> hosts;
+    for (const auto& p : a.processes)
+        if (!p.host.empty() && std::find(hosts.begin(), hosts.end(), p.host) == hosts.end())
+            hosts.push_back(p.host);
+    r.hostCount = hosts.size();
+
+    const Finding* init = a.initiatingFinding();
+    const Finding* f = init ? init : a.findings.empty() ? nullptr : &a.findings.front();
+    r.hasInitiating = init != nullptr;
+    r.hasFinding = f != nullptr;
+    if (f) {
+        const Entry& e = a.entry(f->entry);
+        const Process& p = a.process(f->process);
+        r.entry = e.id;
+        r.entryTitle = e.title;
+        r.role = roleName(f->role);
+        r.confidence = f->confidence;
+        r.who = p.label();
+        r.where = where(a, f->anchor);
+        r.time = lineTime(a, f->anchor);
+        r.summary = f->summary;
+        r.quickAnswer = e.quickAnswer;
+        r.connectVerdict = f->connectVerdict;
+        // One entry per line: a line that is both the earliest connect failure and the aborted
+        // retry is shown once with both labels.
+        for (const auto& x : f->evidence) {
+            // A return-code trail is one run of lines: shown as one block.
+            if (!r.evidence.empty()) {
+                ReportLine& last = r.evidence.back();
+                std::uint32_t end = last.lastLine ? last.lastLine : last.line;
+                if (last.label == x.label && last.file == displayFile(a, x.where) &&
+                    x.where.line + 1 == end + 1 && x.note.empty()) {
+                    last.lastLine = x.where.line + 1;
+                    last.text += "\n" + cleanLogText(a.text(x.where));
+                    continue;
+                }
+            }
+            auto same = std::find_if(r.evidence.begin(), r.evidence.end(), [&](const ReportLine& l) {
+                return l.file == displayFile(a, x.where) && l.line == x.where.line + 1;
+            });
+            if (same == r.evidence.end()) {
+                r.evidence.push_back(reportLine(a, x.where, x.label, x.note));
+                continue;
+            }
+            if (same->label.find(x.label) == std::string::npos)
+                same->label += ", " + x.label;
+            if (!x.note.empty())
+                same->note += (same->note.empty() ? "" : " ") + x.note;
+        }
+
+        // Context: the lines of the same process around the initiating line, blank lines skipped.
+        const Source& src = a.source(f->anchor.source);
+        auto sameProcess = [&](std::uint32_t i) {
+            LineRef ref{f->anchor.source, i};
+            return a.info(ref).process == f->process && !a.text(ref).empty();
+        };
+        std::vector<std::uint32_t> before, after;
+        for (std::uint32_t i = f->anchor.line;
+             i-- > 0 && before.size() < static_cast<std::size_t>(o.contextLines);)
+            if (sameProcess(i))
+                before.push_back(i);
+        for (std::uint32_t i = f->anchor.line + 1;
+             i < src.lineCount() && after.size() < static_cast<std::size_t>(o.contextLines); ++i)
+            if (sameProcess(i))
+                after.push_back(i);
+        std::reverse(before.begin(), before.end());
+        auto labelOf = [&](LineRef ref) {
+            for (const auto& x : f->evidence)
+                if (x.where == ref)
+                    return x.label;
+            return std::string();
+        };
+        for (auto i : before)
+            r.context.push_back(reportLine(a, {f->anchor.source, i}, labelOf({f->anchor.source, i})));
+        r.context.push_back(reportLine(a, f->anchor, labelOf(f->anchor)));
+        r.context.back().emphasis = true;
+        for (auto i : after)
+            r.context.push_back(reportLine(a, {f->anchor.source, i}, labelOf({f->anchor.source, i})));
+
+        for (const auto& c : f->checklist)
+            r.checklist.push_back({c.id, checkStatusName(c.status), c.text, c.detail,
+                                   c.line ? where(a, *c.line) : std::string()});
+        r.rootCause = e.rootCause;
+        r.fixSteps = e.fixSteps;
+        r.verify = e.verify;
+        r.prevention = e.prevention;
+        for (const auto& ref : e.references)
+            r.references.push_back({ref.title, ref.url});
+    }
+
+    // Collateral, summarised per entry.
+    std::set<ProcessId> collateralProcs;
+    for (const auto& c : a.findings) {
+        if (c.role != Role::Collateral)
+            continue;
+        ReportCollateral rc;
+        const Entry& e = a.entry(c.entry);
+        rc.entry = e.id;
+        rc.title = e.title;
+        rc.summary = c.summary;
+        rc.processCount = c.processes.size();
+        rc.ranks = rankList(a, c.processes);
+        for (auto pid : c.processes) {
+            collateralProcs.insert(pid);
+            const std::string& h = a.process(pid).host;
+            if (!h.empty() && std::find(rc.hosts.begin(), rc.hosts.end(), h) == rc.hosts.end())
+                rc.hosts.push_back(h);
+        }
+        for (const auto& s : c.symptoms)
+            if (s.observed)
+                rc.kinds.push_back(s.signal);
+        if (c.pointsAt) {
+            rc.pointsAt = a.process(*c.pointsAt).label();
+            rc.pointsAtInitiator = init && *c.pointsAt == init->process;
+        }
+        rc.pointsAtNote = c.pointsAtNote;
+        rc.first = reportLine(a, c.anchor, "first report");
+        r.collateral.push_back(std::move(rc));
+    }
+    if (init)
+        collateralProcs.erase(init->process);
+    r.collateralProcesses = collateralProcs.size();
+
+    // The verdict: one paragraph that still reads after redaction (labels carry pseudonyms).
+    if (init) {
+        const Entry& e = a.entry(init->entry);
+        r.title = e.title;
+        r.verdict = "Initiating failure: " + e.title + " on " + r.who + " at " + r.where + " (confidence " +
+                    fixed2(init->confidence) + "). " + sentence(init->summary);
+        if (!r.collateral.empty()) {
+            std::string parts;
+            bool allPoint = true;
+            for (const auto& c : r.collateral) {
+                if (!parts.empty())
+                    parts += ", ";
+                parts += c.title + " on " + std::to_string(c.processCount);
+                allPoint = allPoint && c.pointsAtInitiator;
+            }
+            r.verdict += " " + plural(r.collateralProcesses, "other process", "other processes") +
+                         " failed as a consequence (" + parts + ")";
+            r.verdict += allPoint ? "; their reports point back at " + r.who + "." : ".";
+        }
+        if (!a.nccl.verdict.empty())
+            r.verdict += " " + a.nccl.verdict;
+    } else if (f) {
+        r.title = "No initiating failure singled out";
+        r.verdict = "Rankline recognised " + plural(a.findings.size(), "finding", "findings") +
+                    " but could not single out the event that started the failure. The strongest is " +
+                    a.entry(f->entry).title + " (" + roleName(f->role) + ") on " + r.who + " at " + r.where +
+                    ": " + f->summary;
+        if (!a.nccl.verdict.empty())
+            r.verdict += " " + a.nccl.verdict;
+    } else {
+        r.title = "No known failure recognised";
+        r.verdict = "None of the " + std::to_string(a.encyclopedia ? a.encyclopedia->entries.size() : 0) +
+                    " encyclopedia entries matched the " + std::to_string(a.totalLines) +
+                    " lines read from " + plural(a.sources.size(), "file", "files") + " (" +
+                    plural(a.processes.size(), "process", "processes") +
+                    "). Look at the merged log for the first WARN, ERROR or traceback.";
+    }
+
+    r.timeline = layoutTimeline(a, o.timeline);
+
+    for (const auto& lv : a.nccl.logs)
+        r.ncclLogs.push_back({lv.version.toString(), rankList(a, lv.processes), where(a, lv.firstLine)});
+    for (const auto& h : a.nccl.hints)
+        r.ncclHints.push_back({h.range.toString(), h.basis, where(a, h.where)});
+    if (!a.nccl.local)
+        r.ncclLocal = "not probed";
+    else if (a.nccl.local->found)
+        r.ncclLocal = a.nccl.local->version.toString() + " (" + a.nccl.local->path + ")";
+    else
+        r.ncclLocal = "no libnccl.so.2 found (" + a.nccl.local->error + ")";
+    r.fixApplies = a.nccl.fixApplies;
+    r.ncclVerdict = a.nccl.verdict;
+
+    // Clocks: the offsets the diagnosis used, with what bounded each one.
+    if (!a.clock.feasible) {
+        r.clockStatement = "The ordering constraints in these logs contradict each other, so no clock correction "
+                           "was applied (offsets 0): times are compared as each host logged them.";
+    } else {
+        bool any = std::any_of(a.clock.hosts.begin(), a.clock.hosts.end(), [](const HostClock& h) { return h.offsetUs != 0; });
+        r.clockStatement = std::to_string(a.clock.constraintCount) + " ordering constraint(s) between hosts found in the logs; " +
+                           (any ? "the offsets below were applied (smallest correction that satisfies them)."
+                                : "none required a correction (offsets 0).");
+    }
+    for (const auto& h : hosts) {
+        const HostClock* hc = nullptr;
+        for (const auto& c : a.clock.hosts)
+            if (c.host == h)
+                hc = &c;
+        if (!hc) {
+            r.clocks.push_back({h, 0, "no ordering constraint involves this host (offset 0)"});
+            continue;
+        }
+        std::string note = hc->reference ? "reference clock" : hc->userSet ? "set by the user" : "";
+        for (const auto& b : hc->basis)
+            note += (note.empty() ? "" : "; ") + b;
+        if (note.empty())
+            note = "unconstrained (offset 0)";
+        r.clocks.push_back({h, hc->offsetUs, note});
+    }
+    if (std::any_of(a.processes.begin(), a.processes.end(), [](const Process& p) { return p.host.empty(); }))
+        r.clocks.push_back({"(host unknown)", 0, "no host known, no correction (offset 0)"});
+
+    for (const auto& s : a.sources) {
+        std::vector<ProcessId> procs;
+        for (const auto& p : a.processes)
+            if (std::find(p.sources.begin(), p.sources.end(), s.id) != p.sources.end())
+                procs.push_back(p.id);
+        r.files.push_back(
+            {s.displayPath, s.text().size(), s.lineCount(), sha256Hex(s.text()), rankList(a, procs)});
+    }
+    for (const auto& s : a.skipped)
+        r.skipped.push_back({s.file, s.reason});
+
+    r.components = {{"Rankline", o.ranklineVersion}};
+    r.components.insert(r.components.end(), o.components.begin(), o.components.end());
+    for (auto& c : coreComponents())
+        r.components.push_back(std::move(c));
+
+    // One pass over everything from the logs: the redactor learns, then replaces (or, for an
+    // unredacted export, only learns, so the legend says what the redacted copy calls things).
+    seedRedactor(redactor, a);
+    forEachLogText(r, [&](std::string& s) { redactor.learn(s); });
+    forEachLogText(r, [&](std::string& s) {
+        std::string red = redactor.apply(s);
+        if (o.redact)
+            s = std::move(red);
+    });
+    if (!o.redact)
+        r.legend = redactor.legend();
+    return r;
+}
+
+} // namespace rl

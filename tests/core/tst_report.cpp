@@ -1,0 +1,376 @@
+// The incident report model, the timeline geometry both renderings share, and the HTML/Markdown
+// writers' promises (self-contained, escaped), on the sample incident and on built bundles.
+#include <QFile>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis.h"
+#include "report/report_writers.h"
+#include "util/sha256.h"
+
+using namespace rl;
+using nlohmann::json;
+
+namespace
+{
+std::shared_ptr<const Encyclopedia> encyclopedia()
+{
+    static std::shared_ptr<const Encyclopedia> enc = [] {
+        auto e = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
+        if (!e)
+            qFatal("%s", e.error().message().c_str());
+        return std::make_shared<const Encyclopedia>(std::move(*e));
+    }();
+    return enc;
+}
+
+std::shared_ptr<const Analysis> analyzeTexts(const std::vector<std::pair<std::string, std::string>>& files)
+{
+    Bundle b;
+    for (const auto& [name, text] : files) {
+        b.sources.push_back(sourceFromText(name, text));
+        b.sources.back().id = SourceId(static_cast<std::uint32_t>(b.sources.size() - 1));
+    }
+    AnalyzeOptions o;
+    o.probeLocalNccl = false;
+    return analyze(std::move(b), encyclopedia(), o);
+}
+
+ReportOptions fixedOptions(bool redact = true)
+{
+    ReportOptions o;
+    o.redact = redact;
+    o.exportTime = "2025-06-12T15:00:00Z";
+    o.ranklineVersion = "test";
+    return o;
+}
+} // namespace
+
+class TestReport : public QObject
+{
+    Q_OBJECT
+    std::shared_ptr<const Analysis> m_sample;
+
+private slots:
+    void initTestCase()
+    {
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        m_sample = analyzePaths({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"}, encyclopedia(), o);
+        QVERIFY(m_sample && m_sample->initiatingFinding());
+    }
+
+    void niceSteps_data()
+    {
+        QTest::addColumn<double>("min");
+        QTest::addColumn<qint64>("step");
+        QTest::newRow("below one") << 0.3 << qint64(1);
+        QTest::newRow("exact 2") << 2.0 << qint64(2);
+        QTest::newRow("3 -> 5") << 3.0 << qint64(5);
+        QTest::newRow("7 -> 10") << 7.0 << qint64(10);
+        QTest::newRow("120 ms -> 200 ms") << 120000.0 << qint64(200000);
+        QTest::newRow("0.6 s -> 1 s") << 600000.0 << qint64(1000000);
+    }
+    void niceSteps()
+    {
+        QFETCH(double, min);
+        QFETCH(qint64, step);
+        QCOMPARE(niceStep(min), step);
+    }
+
+    void niceTimeSteps_data()
+    {
+        QTest::addColumn<double>("min");
+        QTest::addColumn<qint64>("step");
+        QTest::newRow("below a minute: 1-2-5") << 30e6 << qint64(50000000);
+        QTest::newRow("a minute and a bit -> 2 min") << 61e6 << qint64(120000000);
+        QTest::newRow("20 min -> 30 min") << 1200e6 << qint64(1800000000);
+        QTest::newRow("5 h -> 6 h") << 18000e6 << qint64(21600000000);
+        QTest::newRow("3 d -> 7 d") << 259200e6 << qint64(604800000000);
+    }
+    void niceTimeSteps()
+    {
+        QFETCH(double, min);
+        QFETCH(qint64, step);
+        QCOMPARE(niceTimeStep(min), step);
+    }
+
+    void relativeLabels_data()
+    {
+        QTest::addColumn<qint64>("delta");
+        QTest::addColumn<qint64>("step");
+        QTest::addColumn<QString>("label");
+        QTest::newRow("zero") << qint64(0) << qint64(1000000) << QStringLiteral("0");
+        QTest::newRow("whole seconds") << qint64(2000000) << qint64(1000000) << QStringLiteral("+2 s");
+        QTest::newRow("negative uses a minus sign")
+            << qint64(-1000000) << qint64(1000000) << QStringLiteral("−1 s");
+        QTest::newRow("tenths") << qint64(1500000) << qint64(500000) << QStringLiteral("+1.5 s");
+        QTest::newRow("hundredths") << qint64(-20000) << qint64(10000) << QStringLiteral("−0.02 s");
+        QTest::newRow("milliseconds") << qint64(5000) << qint64(5000) << QStringLiteral("+5 ms");
+        QTest::newRow("microseconds") << qint64(200) << qint64(100) << QStringLiteral("+200 µs");
+        QTest::newRow("minutes") << qint64(1200000000) << qint64(600000000) << QStringLiteral("+20 min");
+        QTest::newRow("hours") << qint64(-5400000000) << qint64(3600000000) << QStringLiteral("−1.5 h");
+        QTest::newRow("days") << qint64(172800000000) << qint64(86400000000) << QStringLiteral("+2 d");
+    }
+    void relativeLabels()
+    {
+        QFETCH(qint64, delta);
+        QFETCH(qint64, step);
+        QFETCH(QString, label);
+        QCOMPARE(QString::fromStdString(relativeTimeLabel(delta, step)), label);
+    }
+
+    void arrows()
+    {
+        auto level = makeArrow(10, 50, 100, 50, MarkKind::Initiating, false);
+        QCOMPARE(level.c1.y, 50.0);
+        QCOMPARE(level.head[0].x, 100.0);
+        QVERIFY(level.head[1].x < 100 && level.head[2].x < 100); // points right
+        QCOMPARE(level.head[1].y + level.head[2].y, 100.0);      // symmetric about the line
+        auto down = makeArrow(10, 20, 110, 80, MarkKind::Collateral, true);
+        QCOMPARE(down.c1.x, 60.0); // S-curve: leaves and arrives horizontally
+        QCOMPARE(down.c1.y, 20.0);
+        QCOMPARE(down.c2.y, 80.0);
+        QVERIFY(down.dashed);
+        auto back = makeArrow(100, 20, 10, 80, MarkKind::Collateral, true);
+        QVERIFY(back.head[1].x > 10); // points left
+    }
+
+    // The picture of the sample: every lane, the failure at 0, the first attempt drawn hollow
+    // before it, dashed arrows to the collateral reports nearby, and a note for the later ones.
+    void sampleTimeline()
+    {
+        TimelinePicture p = layoutTimeline(*m_sample);
+        QVERIFY(!p.empty);
+        QVERIFY(p.hasTime);
+        QCOMPARE(p.lanes.size(), std::size_t{10}); // 2 host rows + 8 ranks
+        QCOMPARE(p.omitted, std::size_t{0});
+        int initLanes = 0;
+        double initY = -1;
+        for (const auto& l : p.lanes)
+            if (l.initiating) {
+                ++initLanes;
+                initY = l.y + p.laneHeight / 2;
+                QCOMPARE(QString::fromStdString(l.label), QStringLiteral("rank 5"));
+            }
+        QCOMPARE(initLanes, 1);
+        auto zero = std::find_if(p.ticks.begin(), p.ticks.end(), [](const auto& t) { return t.zero; });
+        QVERIFY(zero != p.ticks.end());
+        QCOMPARE(QString::fromStdString(zero->label), QStringLiteral("0"));
+        bool diamondAtZero = false, unlogged = false;
+        for (const auto& m : p.marks) {
+            QVERIFY(m.x >= p.plotLeft - 1 && m.x <= p.plotRight + 1);
+            QVERIFY(m.y > p.plotTop && m.y < p.plotBottom);
+            if (m.diamond && std::abs(m.x - zero->x) < 0.5 && std::abs(m.y - initY) < 0.5)
+                diamondAtZero = true;
+            if (m.kind == MarkKind::Unlogged) {
+                unlogged = true;
+                QVERIFY(m.x < zero->x);
+            }
+        }
+        QVERIFY(diamondAtZero);
+        QVERIFY(unlogged);
+        int dashed = static_cast<int>(
+            std::count_if(p.arrows.begin(), p.arrows.end(), [](const auto& a) { return a.dashed; }));
+        QCOMPARE(dashed, 3); // ranks 4, 6 and 7 close their connections within a second
+        bool later = false;
+        for (const auto& l : p.labels)
+            later = later || QString::fromStdString(l.text).startsWith(
+                                 QStringLiteral("4 more collateral reports later"));
+        QVERIFY(later);
+        QVERIFY(p.height > p.plotBottom);
+        for (const auto& g : p.legend)
+            QVERIFY(g.x >= 0 && g.x < p.width && g.y < p.height);
+    }
+
+    // Many ranks: the initiating one and the collateral reporters are drawn, the rest counted.
+    void manyRanksAreSummarised()
+    {
+        std::vector<std::pair<std::string, std::string>> files;
+        for (int r = 0; r < 40; ++r) {
+            std::string host = "node" + std::to_string(r / 8);
+            std::string pre = host + ":" + std::to_string(1000 + r) + ":" + std::to_string(2000 + r) + " [" +
+                              std::to_string(r % 8) + "] ";
+            std::string t = pre + "NCCL INFO comm 0x1 rank " + std::to_string(r) + " nranks 40 cudaDev " +
+                            std::to_string(r % 8) + " busId 1000 commId 0x2 - Init START\n";
+            if (r == 13)
+                t += pre +
+                     "misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.1<45763> failed : "
+                     "Software caused connection abort\n";
+            if (r == 14 || r == 15)
+                t += pre + "misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer "
+                           "node1<4000>\n";
+            files.push_back({"rank" + std::to_string(r) + ".log", t});
+        }
+        auto a = analyzeTexts(files);
+        QCOMPARE(a->processes.size(), std::size_t{40});
+        TimelineLayout layout;
+        layout.maxLanes = 8;
+        TimelinePicture p = layoutTimeline(*a, layout);
+        std::size_t processLanes = 0;
+        bool hasInit = false;
+        for (const auto& l : p.lanes) {
+            processLanes += !l.header;
+            hasInit = hasInit || (l.initiating && l.label == "rank 13");
+        }
+        QVERIFY(processLanes <= 8);
+        QVERIFY(hasInit);
+        QCOMPARE(p.omitted, 40 - processLanes);
+        QVERIFY(QString::fromStdString(p.caption).contains(QStringLiteral("of 40 processes drawn")));
+        QVERIFY(!p.hasTime); // no timestamps: merged order
+        QCOMPARE(QString::fromStdString(p.axisTitle), QStringLiteral("merged order"));
+    }
+
+    void emptyBundleHasNothingToDraw()
+    {
+        auto a = analyzeTexts({{"quiet.log", "all good\nnothing to see\n"}});
+        TimelinePicture p = layoutTimeline(*a);
+        QVERIFY(p.empty);
+        IncidentReport r = buildReport(*a, fixedOptions());
+        QVERIFY(!r.hasFinding);
+        QCOMPARE(QString::fromStdString(r.title), QStringLiteral("No known failure recognised"));
+        QVERIFY(QString::fromStdString(r.verdict).contains(QStringLiteral("first WARN")));
+        QVERIFY(reportHtml(r).find("<svg") != std::string::npos);
+    }
+
+    void sampleModel()
+    {
+        IncidentReport r = buildReport(*m_sample, fixedOptions());
+        QVERIFY(r.hasInitiating);
+        QCOMPARE(r.entry, std::string("nccl-socket-connect-abort"));
+        QCOMPARE(r.who, std::string("rank 5 (host-2:39962)"));
+        QCOMPARE(r.where, std::string("host-2/rank5.log:26"));
+        const QString verdict = QString::fromStdString(r.verdict);
+        for (const char* s :
+             {"Initiating failure", "on rank 5 (host-2:39962)",
+              "Rank 5 (host-2:39962) could not connect to ip-1", "refused",
+              "7 other processes failed as a consequence", "point back at rank 5", "NCCL 2.18.3"})
+            QVERIFY2(verdict.contains(QLatin1String(s)), s);
+        // The abort is both the earliest failure and the aborted retry: one entry, both labels.
+        QCOMPARE(r.evidence.front().label, std::string("earliest-connect-failure, aborted-retry"));
+        auto trail = std::find_if(r.evidence.begin(), r.evidence.end(),
+                                  [](const ReportLine& l) { return l.label == "return-code-trail"; });
+        QVERIFY(trail != r.evidence.end());
+        QCOMPARE(trail->line, 27u);
+        QCOMPARE(trail->lastLine, 32u);
+        QCOMPARE(QString::fromStdString(trail->text).count(QLatin1Char('\n')), 5);
+        // Context: four lines either side from rank 5, the blank line 25 left out.
+        QCOMPARE(r.context.size(), std::size_t{9});
+        QCOMPARE(r.context[4].line, 26u);
+        QVERIFY(r.context[4].emphasis);
+        QCOMPARE(r.context[3].line, 24u);
+        // Peer connection lost and remote error on gpu-b, watchdog timeouts on gpu-a.
+        QCOMPARE(r.collateral.size(), std::size_t{3});
+        QCOMPARE(r.collateralProcesses, std::size_t{7});
+        QCOMPARE(r.collateral[0].ranks, std::string("4, 6, 7"));
+        QCOMPARE(r.collateral.back().ranks, std::string("0–3"));
+        QVERIFY(r.collateral[0].pointsAtInitiator);
+        QCOMPARE(r.checklist.size(), std::size_t{6});
+        QVERIFY(!r.rootCause.empty() && !r.fixSteps.empty() && !r.verify.empty() && !r.prevention.empty());
+        QCOMPARE(r.ncclLocal, std::string("not probed"));
+        QCOMPARE(r.clocks.size(), std::size_t{2});
+        QVERIFY(QString::fromStdString(r.clockStatement).contains(QStringLiteral("offsets 0"))); // none needed
+        QCOMPARE(r.clocks[0].offsetUs, 0);
+        // Inventory: every file with its size, lines and the SHA-256 of its bytes.
+        QCOMPARE(r.files.size(), std::size_t{8});
+        QFile f(QStringLiteral(RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4/gpu-b/rank5.log"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray bytes = f.readAll();
+        const ReportFile& rf = r.files[5];
+        QCOMPARE(rf.path, std::string("host-2/rank5.log"));
+        QCOMPARE(rf.size, static_cast<std::uint64_t>(bytes.size()));
+        QCOMPARE(rf.lines, 53u);
+        QCOMPARE(rf.sha256,
+                 sha256Hex(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size()))));
+        QCOMPARE(rf.processes, std::string("5"));
+        QVERIFY(r.legend.empty()); // never in a redacted report
+    }
+
+    // Redacted, nothing of the sample's hosts or addresses is left in any output.
+    void redactedOutputsHoldNoHostOrAddress()
+    {
+        Redactor red;
+        IncidentReport r = buildReport(*m_sample, fixedOptions(), red);
+        const std::string outputs[] = {reportHtml(r), reportMarkdown(r), reportJson(r, *m_sample, red)};
+        for (const auto& out : outputs) {
+            const QString s = QString::fromStdString(out);
+            for (const char* leak : {"gpu-a", "gpu-b", "10.0.0.11", "10.0.0.12"})
+                QVERIFY2(!s.contains(QLatin1String(leak)), leak);
+            QVERIFY(s.contains(QStringLiteral("host-2")));
+        }
+    }
+
+    void unredactedHasLegend()
+    {
+        IncidentReport r = buildReport(*m_sample, fixedOptions(false));
+        QVERIFY(!r.redacted);
+        QCOMPARE(r.who, std::string("rank 5 (gpu-b:39962)"));
+        QVERIFY(r.legend.size() >= 4);
+        QCOMPARE(r.legend[0].pseudonym, std::string("host-1"));
+        QCOMPARE(r.legend[0].original, std::string("gpu-a"));
+        const std::string html = reportHtml(r);
+        QVERIFY(html.find("Pseudonym legend") != std::string::npos);
+        QVERIFY(reportMarkdown(r).find("## Pseudonym legend") != std::string::npos);
+    }
+
+    // The HTML is one file that loads nothing and runs nothing.
+    void htmlIsSelfContained()
+    {
+        const QString html = QString::fromStdString(reportHtml(buildReport(*m_sample, fixedOptions())));
+        QVERIFY(html.startsWith(QStringLiteral("<!DOCTYPE html>")));
+        QVERIFY(html.contains(QStringLiteral("<svg")));
+        QVERIFY(html.contains(QStringLiteral("Content-Security-Policy")));
+        for (const char* bad :
+             {"<script", "<link", "<img", "<iframe", "@import", "url(", "src=", "@font-face"})
+            QVERIFY2(!html.contains(QLatin1String(bad), Qt::CaseInsensitive), bad);
+        QVERIFY(!html.contains(QRegularExpression(QStringLiteral("\\son[a-z]+\\s*="))));
+        QCOMPARE(html.count(QStringLiteral("<table")), html.count(QStringLiteral("</table>")));
+    }
+
+    void jsonExtendsDiagnose()
+    {
+        Redactor red;
+        IncidentReport r = buildReport(*m_sample, fixedOptions(), red);
+        json j = json::parse(reportJson(r, *m_sample, red));
+        for (const char* key :
+             {"schema_version", "findings", "initiating", "nccl", "ranks", "skipped", "stats"})
+            QVERIFY2(j.contains(key), key);
+        QCOMPARE(j["initiating"]["rank"].get<int>(), 5);
+        QCOMPARE(QString::fromStdString(j["initiating"]["host"]), QStringLiteral("host-2"));
+        const json& rep = j["report"];
+        QCOMPARE(QString::fromStdString(rep["schema"]), QStringLiteral("rankline-incident-report"));
+        QCOMPARE(rep["schema_version"].get<int>(), kReportSchemaVersion);
+        QCOMPARE(rep["redacted"].get<bool>(), true);
+        QVERIFY(!rep.contains("legend"));
+        for (const char* key :
+             {"verdict", "initiating", "collateral", "timeline", "checklist", "guidance", "nccl", "clocks",
+              "inventory", "components", "exported_at", "rankline_version"})
+            QVERIFY2(rep.contains(key), key);
+        QCOMPARE(rep["inventory"]["files"].size(), std::size_t{8});
+        QCOMPARE(rep["clocks"]["corrected"].get<bool>(), false);
+    }
+
+    void cleanText()
+    {
+        QCOMPARE(cleanLogText("a\x01"
+                              "b\tc\x7f"),
+                 std::string("a b\tc "));
+        QCOMPARE(cleanLogText("bad \xff byte"), std::string("bad \xEF\xBF\xBD byte"));
+        QCOMPARE(cleanLogText("é and more", 1), std::string(" …")); // never half a code point
+        QCOMPARE(cleanLogText("abcdef", 3), std::string("abc …"));
+    }
+
+    void formats()
+    {
+        QCOMPARE(reportFormatFromName("out.HTML"), std::optional<ReportFormat>(ReportFormat::Html));
+        QCOMPARE(reportFormatFromName("x.md"), std::optional<ReportFormat>(ReportFormat::Markdown));
+        QCOMPARE(reportFormatFromName("pdf"), std::optional<ReportFormat>(ReportFormat::Pdf));
+        QCOMPARE(reportFormatFromName("a.b.json"), std::optional<ReportFormat>(ReportFormat::Json));
+        QVERIFY(!reportFormatFromName("report.docx"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReport)
+#include "tst_report.moc"

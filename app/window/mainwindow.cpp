@@ -29,6 +29,7 @@
 
 #include "models/logmodel.h"
 #include "timeline/timelinewidget.h"
+#include "window/encyclopediabrowser.h"
 #include "window/findingpanel.h"
 
 namespace rl
@@ -107,6 +108,13 @@ void MainWindow::buildMenus()
     zout->setShortcut(QKeySequence::ZoomOut);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* encyclopedia = help->addAction(tr("&Encyclopedia…"), this, [this] { showEncyclopedia(); });
+    encyclopedia->setObjectName(QStringLiteral("encyclopediaAction"));
+    encyclopedia->setShortcut(QKeySequence::HelpContents);
+    QAction* errorTable =
+        help->addAction(tr("NCCL Errors &Side by Side…"), this, &MainWindow::showErrorTable);
+    errorTable->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    help->addSeparator();
     help->addAction(tr("&About Rankline"), this, [this] {
         NcclProbeResult r = probeNccl();
         QMessageBox::about(
@@ -150,9 +158,14 @@ QWidget* MainWindow::buildWelcome()
         if (!f.isEmpty())
             openPaths(f);
     });
+    auto* encyclopedia = new QPushButton(tr("Browse encyclopedia"), w);
+    encyclopedia->setObjectName(QStringLiteral("encyclopediaButton"));
+    encyclopedia->setToolTip(tr("Every failure Rankline knows, searchable by a log line (F1)"));
+    connect(encyclopedia, &QPushButton::clicked, this, [this] { showEncyclopedia(); });
     buttons->addWidget(sample);
     buttons->addWidget(folder);
     buttons->addWidget(files);
+    buttons->addWidget(encyclopedia);
     buttons->addStretch(1);
     auto* drop = new QLabel(tr("…or drop folders, files or archives onto this window."), w);
     drop->setAlignment(Qt::AlignCenter);
@@ -245,6 +258,25 @@ QWidget* MainWindow::buildInvestigation()
     split->setStretchFactor(2, 2);
     split->setSizes({330, 660, 410});
     return split;
+}
+
+EncyclopediaBrowser* MainWindow::showEncyclopedia(const QString& entryId)
+{
+    if (!m_browser)
+        m_browser = new EncyclopediaBrowser(m_encyclopedia, this);
+    if (!entryId.isEmpty())
+        m_browser->showEntry(entryId);
+    m_browser->show();
+    m_browser->raise();
+    m_browser->activateWindow();
+    return m_browser;
+}
+
+EncyclopediaBrowser* MainWindow::showErrorTable()
+{
+    EncyclopediaBrowser* b = showEncyclopedia();
+    b->showErrorTable();
+    return b;
 }
 
 void MainWindow::openSample()

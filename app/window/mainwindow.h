@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QPointer>
 #include <QStringList>
 
 #include <atomic>
@@ -20,6 +21,7 @@ class QTreeView;
 namespace rl
 {
 
+class EncyclopediaBrowser;
 class FindingPanel;
 class LogModel;
 class TimelineWidget;
@@ -39,6 +41,9 @@ public:
     FindingPanel* findingPanel() const { return m_findings; }
     TimelineWidget* timeline() const { return m_timeline; }
     static QString samplePath();
+    // The encyclopedia window (created on first use), raised on an entry or on the error table.
+    EncyclopediaBrowser* showEncyclopedia(const QString& entryId = {});
+    EncyclopediaBrowser* showErrorTable();
 
 public slots:
     void selectLine(rl::LineRef where);
@@ -75,6 +80,7 @@ private:
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancelButton = nullptr;
     QLabel* m_status = nullptr;
+    QPointer<EncyclopediaBrowser> m_browser;
 };
 
 } // namespace rl

@@ -27,6 +27,7 @@
 #include "encyclopedia/entrysearch.h"
 #include "encyclopedia/entrytext.h"
 #include "encyclopedia/errortablemodel.h"
+#include "models/logmodel.h"
 #include "window/encyclopediabrowser.h"
 #include "window/mainwindow.h"
 
@@ -355,6 +356,21 @@ private slots:
         b.errorTable()->setCurrentIndex(b.errorTable()->model()->index(0, 0));
         QVERIFY(b.errorDetail()->toPlainText().contains(QStringLiteral("<img src=x> boom")));
         QVERIFY(!b.errorDetail()->toHtml().contains(QStringLiteral("<img")));
+
+        // Log text in the log view's tooltip (a tooltip starting with a tag would be rich text).
+        Bundle bundle;
+        bundle.sources.push_back(sourceFromText("x.log", "<img src=x> h:1:2 [0] misc/socket.cc:483 NCCL WARN "
+                                                         "socketStartConnect: Connect to 10.0.0.1<1> failed : "
+                                                         "Software caused connection abort\n"));
+        bundle.sources[0].id = SourceId(0);
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyze(std::move(bundle), m_enc, o);
+        LogModel logModel;
+        logModel.setIndex(std::make_shared<const AnalysisIndex>(a));
+        const QString tip = logModel.index(0, LogModel::TextColumn).data(Qt::ToolTipRole).toString();
+        QVERIFY(!tip.contains(QStringLiteral("<img")));
+        QVERIFY(rendersAsText(tip));
     }
 
     void reachableWithNoBundleOpen()

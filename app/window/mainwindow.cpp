@@ -249,6 +249,8 @@ QWidget* MainWindow::buildInvestigation()
 
     m_findings = new FindingPanel(split);
     connect(m_findings, &FindingPanel::lineActivated, this, &MainWindow::selectLine);
+    connect(m_findings, &FindingPanel::entryActivated, this,
+            [this](const QString& id) { showEncyclopedia(id); });
 
     split->addWidget(m_rankView);
     split->addWidget(center);

@@ -1,6 +1,6 @@
-// The encyclopedia browser with no bundle open: list, search by a pasted log line, entry pages,
-// links, the "NCCL errors side by side" table. Screenshots land in the build folder for people to
-// look at.
+// The encyclopedia browser with no bundle open (list, search by a pasted log line, entry pages,
+// links, the "NCCL errors side by side" table) and the finding panel's competing hypotheses and
+// entry links on the sample incident. Screenshots land in the build folder for people to look at.
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QClipboard>
@@ -29,6 +29,7 @@
 #include "encyclopedia/errortablemodel.h"
 #include "models/logmodel.h"
 #include "window/encyclopediabrowser.h"
+#include "window/findingpanel.h"
 #include "window/mainwindow.h"
 
 using namespace rl;
@@ -357,20 +358,51 @@ private slots:
         QVERIFY(b.errorDetail()->toPlainText().contains(QStringLiteral("<img src=x> boom")));
         QVERIFY(!b.errorDetail()->toHtml().contains(QStringLiteral("<img")));
 
-        // Log text in the log view's tooltip (a tooltip starting with a tag would be rich text).
+        // Log text in the finding panel and in the log view's tooltip.
         Bundle bundle;
-        bundle.sources.push_back(sourceFromText("x.log", "<img src=x> h:1:2 [0] misc/socket.cc:483 NCCL WARN "
-                                                         "socketStartConnect: Connect to 10.0.0.1<1> failed : "
-                                                         "Software caused connection abort\n"));
+        bundle.sources.push_back(sourceFromText("x.log",
+                                                "<img src=x> h:1:2 [0] misc/socket.cc:483 NCCL WARN "
+                                                "socketStartConnect: Connect to 10.0.0.1<1> failed : "
+                                                "Software caused connection abort\n"));
         bundle.sources[0].id = SourceId(0);
         AnalyzeOptions o;
         o.probeLocalNccl = false;
         auto a = analyze(std::move(bundle), m_enc, o);
+        QVERIFY(rendersAsText(FindingPanel::renderHtml(*a)));
         LogModel logModel;
         logModel.setIndex(std::make_shared<const AnalysisIndex>(a));
         const QString tip = logModel.index(0, LogModel::TextColumn).data(Qt::ToolTipRole).toString();
         QVERIFY(!tip.contains(QStringLiteral("<img")));
         QVERIFY(rendersAsText(tip));
+    }
+
+    // With no timestamps and no version, the checklist leaves questions open: each is shown with the
+    // alternative it stands for and what would decide it, once.
+    void openQuestionsSayWhatWouldDecide()
+    {
+        Bundle bundle;
+        bundle.sources.push_back(sourceFromText("x.log",
+                                                "h:1:2 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: "
+                                                "Connect to 10.0.0.1<1> failed : Software caused "
+                                                "connection abort\n"));
+        bundle.sources[0].id = SourceId(0);
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyze(std::move(bundle), m_enc, o);
+        QTextDocument doc;
+        doc.setHtml(FindingPanel::renderHtml(*a));
+        const QString text = doc.toPlainText();
+        QVERIFY(text.contains(QStringLiteral("Competing hypotheses")));
+        QVERIFY(text.contains(QStringLiteral("Open questions on this finding")));
+        QVERIFY(text.contains(QStringLiteral("What would decide it:")));
+        const Entry* e = m_enc->find("nccl-socket-connect-abort");
+        const ConfirmItem* fast = nullptr;
+        for (const auto& c : e->confirm)
+            if (c.id == "failed-fast")
+                fast = &c;
+        QVERIFY(fast);
+        QCOMPARE(text.count(QString::fromStdString(fast->ifUnknown)), 1);
+        QVERIFY(text.contains(QString::fromStdString(fast->why)));
     }
 
     void reachableWithNoBundleOpen()
@@ -418,6 +450,58 @@ private slots:
                                 "connection abort"));
         QTest::qWait(50);
         QVERIFY(b.grab().save(kShots + QStringLiteral("encyclopedia-search.png")));
+    }
+
+    // On the sample: competing hypotheses name the proxy-connect candidate and what speaks against
+    // it; related entries open the browser on that entry.
+    void findingPanelOnTheSample()
+    {
+        MainWindow w(m_enc);
+        w.resize(1400, 860);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy ready(&w, &MainWindow::analysisReady);
+        w.openSample();
+        QVERIFY(ready.wait(20000));
+
+        FindingPanel* panel = w.findingPanel();
+        const QString text = panel->toPlainText();
+        const Entry* proxy = m_enc->find("nccl-proxy-connect-failure");
+        for (const QString& s :
+             {QStringLiteral("Confirmation checklist"), QStringLiteral("6 confirmed · 0 contradicted"),
+              QStringLiteral("Competing hypotheses"), QString::fromStdString(proxy->title),
+              QStringLiteral("Against it:"), QStringLiteral("Not chosen:"),
+              QStringLiteral("its checklist leaves no alternative open"), QStringLiteral("Related entries"),
+              QString::fromStdString(m_enc->find("nccl-peer-connection-lost")->title),
+              QStringLiteral("Collateral")})
+            QVERIFY2(text.contains(s), qPrintable(s));
+        QVERIFY(QTest::qWaitFor([&] { return panel->isVisible(); }));
+        QVERIFY(w.grab().save(kShots + QStringLiteral("mainwindow-sample-panel.png")));
+
+        // The whole panel at a readable width, for people to look at.
+        FindingPanel tall;
+        tall.resize(520, 800);
+        tall.setIndex(w.currentIndex());
+        tall.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&tall));
+        tall.resize(520, static_cast<int>(tall.document()->size().height()) + 20);
+        QTest::qWait(20);
+        const QImage full = tall.grab().toImage();
+        for (int y = 0, n = 1; y < full.height(); y += 1000, ++n)
+            QVERIFY(full.copy(0, y, full.width(), std::min(1000, full.height() - y))
+                        .save(kShots + QStringLiteral("finding-panel-%1.png").arg(n)));
+        tall.hide();
+
+        QSignalSpy entry(panel, &FindingPanel::entryActivated);
+        emit panel->anchorClicked(QUrl(entryLink("torch-watchdog-timeout")));
+        QCOMPARE(entry.size(), 1);
+        auto* browser = w.findChild<EncyclopediaBrowser*>();
+        QVERIFY(browser && browser->isVisible());
+        QCOMPARE(browser->currentEntry(), QStringLiteral("torch-watchdog-timeout"));
+        // Line links still select lines.
+        QSignalSpy line(panel, &FindingPanel::lineActivated);
+        emit panel->anchorClicked(QUrl(FindingPanel::lineLink({SourceId(0), 0})));
+        QCOMPARE(line.size(), 1);
     }
 };
 

@@ -212,6 +212,40 @@ QString pageStyle()
         "</style>");
 }
 
+QString overviewHtml(const Encyclopedia& enc)
+{
+    std::vector<const Entry*> sorted;
+    for (const Entry& e : enc.entries)
+        sorted.push_back(&e);
+    std::stable_sort(sorted.begin(), sorted.end(), [](const Entry* a, const Entry* b) {
+        const int ra = layerRank(a->category), rb = layerRank(b->category);
+        return ra != rb ? ra < rb : a->title < b->title;
+    });
+    QString h = pageStyle();
+    h +=
+        QStringLiteral("<h2>Encyclopedia</h2><p>%1 failures Rankline recognises in logs. Type words into the "
+                       "search box, or paste a log line: it is matched against the same fingerprints "
+                       "Rankline scans bundles with. <a href=\"rankline:errors\">NCCL errors side by "
+                       "side</a> compares the messages: what each really indicates, its layer and its usual "
+                       "cause.</p>")
+            .arg(enc.entries.size());
+    std::string category;
+    for (const Entry* e : sorted) {
+        if (e->category != category) {
+            if (!category.empty())
+                h += QStringLiteral("</ul>");
+            category = e->category;
+            h += QStringLiteral("<h3>%1</h3><ul>").arg(layerName(category).toHtmlEscaped());
+        }
+        h += QStringLiteral("<li><a href=\"%1\">%2</a><br><span class='small'>%3</span></li>")
+                 .arg(entryLink(e->id).toHtmlEscaped(), esc(e->title),
+                      shortForm(e->quickAnswer, 220).toHtmlEscaped());
+    }
+    if (!category.empty())
+        h += QStringLiteral("</ul>");
+    return h;
+}
+
 QString entryHtml(const Entry& e, const Encyclopedia& enc)
 {
     QString h = pageStyle();

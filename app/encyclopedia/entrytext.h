@@ -39,6 +39,10 @@ std::optional<int> parseCopyLink(const QUrl& url);
 // The whole entry as HTML for a QTextBrowser. `encyclopedia` resolves related ids to titles.
 QString entryHtml(const Entry& entry, const Encyclopedia& encyclopedia);
 
+// The browser's first page: how to search, and every entry by layer with the lead of its answer.
+// Links: rankline:entry/<id>, and rankline:errors for the side-by-side table.
+QString overviewHtml(const Encyclopedia& encyclopedia);
+
 // Shared style sheet of the entry page and the finding panel.
 QString pageStyle();
 

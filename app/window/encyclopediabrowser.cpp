@@ -102,8 +102,7 @@ EncyclopediaBrowser::EncyclopediaBrowser(std::shared_ptr<const Encyclopedia> enc
     connect(close, &QShortcut::activated, this, &QWidget::close);
 
     fillList({});
-    if (!m_enc->entries.empty())
-        render(QString::fromStdString(m_enc->entries.front().id), false);
+    showOverview();
     resize(1280, 840);
 }
 
@@ -156,6 +155,10 @@ QWidget* EncyclopediaBrowser::buildEntriesTab()
     m_forwardButton = new QToolButton(right);
     m_forwardButton->setArrowType(Qt::RightArrow);
     m_forwardButton->setToolTip(tr("Forward"));
+    auto* home = new QToolButton(right);
+    home->setText(tr("Overview"));
+    home->setToolTip(tr("Every entry by layer, and how to search"));
+    connect(home, &QToolButton::clicked, this, &EncyclopediaBrowser::showOverview);
     connect(m_backButton, &QToolButton::clicked, this, &EncyclopediaBrowser::back);
     connect(m_forwardButton, &QToolButton::clicked, this, &EncyclopediaBrowser::forward);
     m_pageStatus = new QLabel(right);
@@ -163,6 +166,7 @@ QWidget* EncyclopediaBrowser::buildEntriesTab()
     m_pageStatus->setStyleSheet(QStringLiteral("color: palette(mid)"));
     bar->addWidget(m_backButton);
     bar->addWidget(m_forwardButton);
+    bar->addWidget(home);
     bar->addWidget(m_pageStatus, 1);
     m_page = makeBrowser(right);
     m_page->setObjectName(QStringLiteral("entryPage"));
@@ -359,6 +363,13 @@ void EncyclopediaBrowser::showErrorTable()
     m_tabs->setCurrentIndex(ErrorTableTab);
 }
 
+void EncyclopediaBrowser::showOverview()
+{
+    m_tabs->setCurrentIndex(EntriesTab);
+    m_matchReason.clear();
+    render({}, true);
+}
+
 void EncyclopediaBrowser::search(const QString& query)
 {
     m_tabs->setCurrentIndex(EntriesTab);
@@ -367,19 +378,20 @@ void EncyclopediaBrowser::search(const QString& query)
 
 void EncyclopediaBrowser::render(const QString& id, bool record)
 {
+    // An empty id is the overview page.
     const Entry* e = m_enc->find(id.toStdString());
-    if (!e)
+    if (!e && !id.isEmpty())
         return;
-    if (record && !m_current.isEmpty() && m_current != id) {
+    if (record && m_current != id) {
         m_back.push_back(m_current);
         m_forward.clear();
     }
     m_current = id;
     QString banner;
-    if (!m_matchReason.isEmpty() && !m_search->text().trimmed().isEmpty())
+    if (e && !m_matchReason.isEmpty() && !m_search->text().trimmed().isEmpty())
         banner = QStringLiteral("<p class='small'>Found by your search: %1</p>")
                      .arg(m_matchReason.toHtmlEscaped());
-    m_page->setHtml(banner + entryHtml(*e, *m_enc));
+    m_page->setHtml(e ? banner + entryHtml(*e, *m_enc) : overviewHtml(*m_enc));
     m_page->verticalScrollBar()->setValue(0);
     m_pageStatus->clear();
 
@@ -431,6 +443,10 @@ void EncyclopediaBrowser::linkClicked(const QUrl& url)
 {
     if (auto id = parseEntryLink(url)) {
         showEntry(*id);
+        return;
+    }
+    if (url.scheme() == QLatin1String("rankline") && url.path() == QLatin1String("errors")) {
+        showErrorTable();
         return;
     }
     if (auto n = parseCopyLink(url)) {

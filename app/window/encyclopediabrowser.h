@@ -42,9 +42,11 @@ public:
     // Shows an entry on the entries tab; false when there is no such id.
     bool showEntry(const QString& id);
     void showErrorTable();
+    // The first page: how to search, and every entry by layer.
+    void showOverview();
     // Types `query` into the search box: the list shows the matches, best first, and the best one.
     void search(const QString& query);
-    QString currentEntry() const { return m_current; }
+    QString currentEntry() const { return m_current; } // empty on the overview page
     // Entry ids in the order the list shows them.
     QStringList listedEntries() const;
 

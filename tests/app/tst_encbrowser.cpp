@@ -102,6 +102,12 @@ private slots:
             known.insert(QString::fromStdString(e.id));
         QCOMPARE(listed, known);
         QCOMPARE(listed.size(), std::size_t{31});
+        // The first page is the overview: every entry, linked.
+        QVERIFY(b.currentEntry().isEmpty());
+        const QString overview = b.page()->toHtml();
+        for (const QString& id : known)
+            QVERIFY2(overview.contains(QStringLiteral("href=\"rankline:entry/") + id + QLatin1Char('"')),
+                     qPrintable(id));
         // Top-level items are the layers, every entry sits under its own.
         std::set<std::string> categories;
         for (const Entry& e : m_enc->entries)
@@ -207,6 +213,14 @@ private slots:
         QCOMPARE(b.currentEntry(), QStringLiteral("nccl-socket-connect-abort"));
         b.forward();
         QCOMPARE(b.currentEntry(), QStringLiteral("nccl-peer-connection-lost"));
+        b.showOverview();
+        QVERIFY(b.currentEntry().isEmpty());
+        b.back();
+        QCOMPARE(b.currentEntry(), QStringLiteral("nccl-peer-connection-lost"));
+        b.showOverview();
+        emit b.page()->anchorClicked(QUrl(QStringLiteral("rankline:errors")));
+        QCOMPARE(b.tabs()->currentIndex(), int(EncyclopediaBrowser::ErrorTableTab));
+        b.tabs()->setCurrentIndex(EncyclopediaBrowser::EntriesTab);
 
         // Picking an entry in the list shows it.
         QTreeWidgetItem* item = nullptr;
@@ -437,6 +451,8 @@ private slots:
         b.resize(1280, 840);
         b.show();
         QVERIFY(QTest::qWaitForWindowExposed(&b));
+        QTest::qWait(50);
+        QVERIFY(b.grab().save(kShots + QStringLiteral("encyclopedia-overview.png")));
         b.showEntry(QStringLiteral("nccl-socket-connect-abort"));
         QTest::qWait(50);
         QVERIFY(b.grab().save(kShots + QStringLiteral("encyclopedia-entry.png")));

@@ -4,6 +4,7 @@
 #include <QColor>
 #include <QFont>
 #include <QFontDatabase>
+#include <QTextDocument>
 
 namespace rl
 {
@@ -51,6 +52,11 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
         return QVariant::fromValue(QPoint(static_cast<int>(ref.source.value), static_cast<int>(ref.line)));
     if (role == EvidenceLabelRole)
         return m_index->evidenceLabel(ref);
+    if (role == Qt::ToolTipRole && index.column() != TimeColumn) {
+        // A tooltip that starts with a tag is rendered as rich text: log text goes in escaped.
+        const QString plain = data(index, Qt::DisplayRole).toString();
+        return plain.isEmpty() ? QVariant() : QVariant(Qt::convertFromPlainText(plain));
+    }
     if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
         const Process& p = a.process(li.process);
         switch (index.column()) {

@@ -5,6 +5,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QTextDocument>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -494,7 +495,8 @@ bool TimelineWidget::event(QEvent* ev)
                                     ellipsize(a.text(m->where)));
             if (!label.isEmpty())
                 text += QStringLiteral("\n[%1]").arg(label);
-            QToolTip::showText(help->globalPos(), text, this);
+            // Escaped: a file name or log line starting with a tag must not be rendered as markup.
+            QToolTip::showText(help->globalPos(), Qt::convertFromPlainText(text), this);
         } else {
             QToolTip::hideText();
         }

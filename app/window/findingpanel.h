@@ -1,6 +1,8 @@
 #pragma once
-// The explanation of a finding: symptoms observed or not, the checklist judged against the evidence,
-// root cause, fix and NCCL versions. Every line reference is a link that selects the line.
+// The explanation of a finding: evidence, the checklist judged against it, competing hypotheses
+// (other candidate findings and the checklist's open questions, with what would decide them),
+// symptoms, root cause, fix, related entries and NCCL versions. Every line reference is a link that
+// selects the line; every entry name is a link that opens it in the encyclopedia.
 
 #include <QTextBrowser>
 
@@ -24,6 +26,7 @@ public:
 
 signals:
     void lineActivated(rl::LineRef where);
+    void entryActivated(const QString& entryId);
 };
 
 } // namespace rl

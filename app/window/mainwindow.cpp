@@ -35,6 +35,7 @@
 #include "models/logmodel.h"
 #include "timeline/timelinewidget.h"
 #include "window/exportdialog.h"
+#include "window/encyclopediabrowser.h"
 #include "window/findingpanel.h"
 
 namespace rl
@@ -142,6 +143,13 @@ void MainWindow::buildMenus()
     }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* encyclopedia = help->addAction(tr("&Encyclopedia…"), this, [this] { showEncyclopedia(); });
+    encyclopedia->setObjectName(QStringLiteral("encyclopediaAction"));
+    encyclopedia->setShortcut(QKeySequence::HelpContents);
+    QAction* errorTable =
+        help->addAction(tr("NCCL Errors &Side by Side…"), this, &MainWindow::showErrorTable);
+    errorTable->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    help->addSeparator();
     QAction* about = help->addAction(tr("&About Rankline"), this, [this] {
         NcclProbeResult r = probeNccl();
         QString rows;
@@ -161,7 +169,8 @@ void MainWindow::buildMenus()
                "<table cellspacing='0' cellpadding='2'>%2</table>")
                 .arg(QStringLiteral(RANKLINE_VERSION), rows));
     });
-    about->setShortcut(QKeySequence::HelpContents);
+    // F1 opens the encyclopedia (the help people need most); About gets Ctrl+F1.
+    about->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F1));
 }
 
 QWidget* MainWindow::buildWelcome()
@@ -195,9 +204,14 @@ QWidget* MainWindow::buildWelcome()
         if (!f.isEmpty())
             openPaths(f);
     });
+    auto* encyclopedia = new QPushButton(tr("Browse encyclopedia"), w);
+    encyclopedia->setObjectName(QStringLiteral("encyclopediaButton"));
+    encyclopedia->setToolTip(tr("Every failure Rankline knows, searchable by a log line (F1)"));
+    connect(encyclopedia, &QPushButton::clicked, this, [this] { showEncyclopedia(); });
     buttons->addWidget(sample);
     buttons->addWidget(folder);
     buttons->addWidget(files);
+    buttons->addWidget(encyclopedia);
     buttons->addStretch(1);
     auto* drop = new QLabel(tr("…or drop folders, files, archives or a copied traceback onto this window "
                                "(Ctrl+V pastes one)."),
@@ -282,6 +296,8 @@ QWidget* MainWindow::buildInvestigation()
 
     m_findings = new FindingPanel(split);
     connect(m_findings, &FindingPanel::lineActivated, this, &MainWindow::selectLine);
+    connect(m_findings, &FindingPanel::entryActivated, this,
+            [this](const QString& id) { showEncyclopedia(id); });
 
     split->addWidget(m_rankView);
     split->addWidget(center);
@@ -291,6 +307,25 @@ QWidget* MainWindow::buildInvestigation()
     split->setStretchFactor(2, 2);
     split->setSizes({330, 660, 410});
     return split;
+}
+
+EncyclopediaBrowser* MainWindow::showEncyclopedia(const QString& entryId)
+{
+    if (!m_browser)
+        m_browser = new EncyclopediaBrowser(m_encyclopedia, this);
+    if (!entryId.isEmpty())
+        m_browser->showEntry(entryId);
+    m_browser->show();
+    m_browser->raise();
+    m_browser->activateWindow();
+    return m_browser;
+}
+
+EncyclopediaBrowser* MainWindow::showErrorTable()
+{
+    EncyclopediaBrowser* b = showEncyclopedia();
+    b->showErrorTable();
+    return b;
 }
 
 void MainWindow::openSample()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QPointer>
 #include <QStringList>
 
 #include <atomic>
@@ -25,6 +26,7 @@ class QTreeView;
 namespace rl
 {
 
+class EncyclopediaBrowser;
 class FindingPanel;
 class LogModel;
 class TimelineWidget;
@@ -62,6 +64,9 @@ public:
     FindingPanel* findingPanel() const { return m_findings; }
     TimelineWidget* timeline() const { return m_timeline; }
     static QString samplePath();
+    // The encyclopedia window (created on first use), raised on an entry or on the error table.
+    EncyclopediaBrowser* showEncyclopedia(const QString& entryId = {});
+    EncyclopediaBrowser* showErrorTable();
 
 public slots:
     void selectLine(rl::LineRef where);
@@ -123,6 +128,7 @@ private:
     QSplitter* m_mainSplit = nullptr;
     QSplitter* m_centerSplit = nullptr;
     QToolBar* m_timelineBar = nullptr;
+    QPointer<EncyclopediaBrowser> m_browser;
 };
 
 } // namespace rl

@@ -69,7 +69,7 @@ private slots:
         LineRef abort = sampleLine(w, QStringLiteral("gpu-b/rank5.log"), 26);
         const int abortRow = w.currentIndex()->rowOf(abort);
         QCOMPARE(currentRow(w), abortRow);
-        auto* model = static_cast<LogModel*>(w.logView()->model());
+        QAbstractItemModel* model = w.logView()->model();
         QCOMPARE(model->index(abortRow, 0).data(LogModel::EvidenceLabelRole).toString(),
                  QStringLiteral("earliest-connect-failure"));
         QVERIFY(model->index(abortRow, 0).data(Qt::BackgroundRole).isValid());
@@ -94,7 +94,7 @@ private slots:
         // Clicking the abort's mark on the timeline selects its line again.
         auto pos = w.timeline()->markPosition(abort);
         QVERIFY(pos);
-        QTest::mouseClick(w.timeline(), Qt::LeftButton, {}, pos->toPoint());
+        QTest::mouseClick(w.timeline()->viewport(), Qt::LeftButton, {}, pos->toPoint());
         QCOMPARE(currentRow(w), abortRow);
     }
 

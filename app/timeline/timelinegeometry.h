@@ -5,10 +5,12 @@
 //  - only the marks in the visible window (plus a glyph's margin) are visited, and when a pixel spans
 //    many marks, only the track's summary level is (MarkTrack::window);
 //  - of the marks that land in one pixel column, the one that outranks the others stands for it;
-//  - occupied columns closer than `mergeGap` merge into one run, a thin bar coloured by its highest
-//    tier: many sub-pixel events read as one busy stretch, not as noise;
-//  - a glyph (the shaped mark) is drawn at most every `glyphSpacing` pixels; within that distance
-//    the higher tier takes the place, so evidence is never hidden behind a WARN.
+//  - occupied columns closer than `mergeGap` merge into one run, a thin bar in the colour most of
+//    its columns have: many sub-pixel events read as one busy stretch, not as noise;
+//  - a run up to `shortRun` pixels wide shows its top mark as a glyph (the shaped mark); a longer
+//    run shows glyphs only for its errors (three spacings apart), collateral and evidence;
+//  - glyphs are at least `glyphSpacing` pixels apart; within that distance the higher tier takes
+//    the place, so evidence is never hidden behind a WARN.
 // Zoomed in far enough that marks are `glyphSpacing` apart, every mark gets its own glyph.
 
 #include <cstdint>
@@ -43,6 +45,7 @@ struct RowGeometry {
 struct GeometryRules {
     double glyphSpacing = 7;
     double mergeGap = 3;
+    double shortRun = 12;
     double margin = 6; // pixels beyond each edge whose marks still reach into view
 };
 

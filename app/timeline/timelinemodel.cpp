@@ -18,15 +18,17 @@ bool contains(const std::string& s, const char* what)
 }
 
 auto byPos = [](const TimelineMark& m, std::int64_t v) { return m.pos < v; };
+auto markBefore = [](const TimelineMark& a, const TimelineMark& b) {
+    return a.pos != b.pos ? a.pos < b.pos : a.event < b.event;
+};
 auto posBefore = [](std::int64_t v, const TimelineMark& m) { return v < m.pos; };
 
 } // namespace
 
 void MarkTrack::finish()
 {
-    std::sort(m_marks.begin(), m_marks.end(), [](const TimelineMark& a, const TimelineMark& b) {
-        return a.pos != b.pos ? a.pos < b.pos : a.event < b.event;
-    });
+    if (!std::is_sorted(m_marks.begin(), m_marks.end(), markBefore))
+        std::sort(m_marks.begin(), m_marks.end(), markBefore);
     m_marks.shrink_to_fit();
     m_levels.clear();
     // Few marks are drawn directly at every zoom.
@@ -67,7 +69,7 @@ std::span<const TimelineMark> MarkTrack::window(std::int64_t start, std::int64_t
 {
     const std::vector<TimelineMark>* v = &m_marks;
     for (const Level& l : m_levels) {
-        if (static_cast<double>(l.bucket) * 2 > unitsPerPixel)
+        if (static_cast<double>(l.bucket) > unitsPerPixel)
             break;
         v = &l.marks;
     }
@@ -117,20 +119,33 @@ void TimelineModel::setSpan(std::int64_t start, std::int64_t end, bool hasTime)
 
 void TimelineModel::finish()
 {
+    for (auto& l : m_lanes)
+        l.track.finish();
+    // A host's track merges its lanes' sorted tracks: pairwise merges, no full sort.
     for (auto& h : m_hosts) {
+        std::vector<TimelineMark> all;
+        std::vector<std::size_t> bounds{0};
         std::size_t n = 0;
         for (int l : h.lanes)
             n += m_lanes[static_cast<std::size_t>(l)].track.size();
+        all.reserve(n);
+        for (int l : h.lanes) {
+            const auto& marks = m_lanes[static_cast<std::size_t>(l)].track.marks();
+            all.insert(all.end(), marks.begin(), marks.end());
+            bounds.push_back(all.size());
+        }
+        for (std::size_t width = 1; width + 1 < bounds.size(); width *= 2)
+            for (std::size_t i = 0; i + width < bounds.size() - 1; i += 2 * width) {
+                const std::size_t mid = bounds[i + width];
+                const std::size_t end = bounds[std::min(i + 2 * width, bounds.size() - 1)];
+                std::inplace_merge(all.begin() + static_cast<std::ptrdiff_t>(bounds[i]),
+                                   all.begin() + static_cast<std::ptrdiff_t>(mid),
+                                   all.begin() + static_cast<std::ptrdiff_t>(end), markBefore);
+            }
         h.track = {};
-        h.track.reserve(n);
-        for (int l : h.lanes)
-            for (const TimelineMark& m : m_lanes[static_cast<std::size_t>(l)].track.marks())
-                h.track.add(m);
-    }
-    for (auto& l : m_lanes)
-        l.track.finish();
-    for (auto& h : m_hosts)
+        h.track.assignSorted(std::move(all));
         h.track.finish();
+    }
 }
 
 int TimelineModel::laneOf(ProcessId p) const

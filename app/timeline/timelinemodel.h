@@ -50,6 +50,8 @@ class MarkTrack
 public:
     void add(const TimelineMark& m) { m_marks.push_back(m); }
     void reserve(std::size_t n) { m_marks.reserve(n); }
+    // Replaces the marks with ones already in order (finish() then only checks the order).
+    void assignSorted(std::vector<TimelineMark> marks) { m_marks = std::move(marks); }
     // Sorts the marks and builds the summaries; call once after the last add().
     void finish();
 
@@ -60,9 +62,9 @@ public:
     std::int64_t bucket(std::size_t level) const { return m_levels[level].bucket; }
 
     // The marks to draw over [start, end] when one pixel spans `unitsPerPixel`: the raw marks when
-    // zoomed in, else the coarsest summary whose bucket is at most half a pixel, which gives at most
-    // about four marks a pixel. A bucket never spans more than one pixel boundary, so the mark that
-    // outranks a pixel's others is kept unless a higher one in the same bucket took the pixel next door.
+    // zoomed in, else the coarsest summary whose bucket is at most a pixel, which gives fewer than two
+    // marks a pixel. A bucket spans at most one pixel boundary, so the mark that outranks a pixel's
+    // others is kept unless a higher one in the same bucket took the pixel next door.
     std::span<const TimelineMark> window(std::int64_t start, std::int64_t end, double unitsPerPixel) const;
     // Raw marks in [start, end].
     std::span<const TimelineMark> range(std::int64_t start, std::int64_t end) const;

@@ -29,9 +29,56 @@ TimelineLegend::TimelineLegend(QWidget* parent) : QWidget(parent)
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
 }
 
+std::vector<TimelineLegend::Item> TimelineLegend::items() const
+{
+    std::vector<Item> out;
+    out.push_back({true, MarkKind::Other, MarkTier::Other, tr("Shape:")});
+    for (MarkKind k : kLegendKinds)
+        out.push_back({false, k, MarkTier::Other, kindName(k)});
+    out.push_back({true, MarkKind::Other, MarkTier::Other, tr("Colour:")});
+    for (MarkTier t : kLegendTiers)
+        out.push_back({false, MarkKind::Other, t, tierName(t)});
+    return out;
+}
+
+// Items flow left to right and wrap, a title never ending a line.
+std::vector<QPointF> TimelineLegend::layoutItems(int width, int* lines) const
+{
+    const QFontMetrics fm = fontMetrics();
+    const double lineH = fm.height() + 6;
+    std::vector<QPointF> pos;
+    double x = 10, y = 0;
+    int n = 1;
+    const auto all = items();
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const Item& it = all[i];
+        double w = (it.title ? 0 : 14) + fm.horizontalAdvance(it.text) + (it.title ? 8 : kItemGap);
+        if (it.title && i + 1 < all.size())
+            w += 14 + fm.horizontalAdvance(all[i + 1].text); // keep the title with its first item
+        if (x > 10 && x + w > width - 6) {
+            x = 10;
+            y += lineH;
+            ++n;
+        }
+        pos.push_back(QPointF(x, y));
+        x += (it.title ? 0 : 14) + fm.horizontalAdvance(it.text) + (it.title ? 8 : kItemGap);
+    }
+    if (lines)
+        *lines = n;
+    return pos;
+}
+
 QSize TimelineLegend::sizeHint() const
 {
     return {600, fontMetrics().height() + 8};
+}
+
+void TimelineLegend::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    int lines = 1;
+    layoutItems(width(), &lines);
+    setFixedHeight(lines * (fontMetrics().height() + 6) + 2);
 }
 
 void TimelineLegend::paintEvent(QPaintEvent*)
@@ -39,30 +86,22 @@ void TimelineLegend::paintEvent(QPaintEvent*)
     QPainter p(this);
     const QPalette pal = palette();
     p.fillRect(rect(), pal.window());
-    const double cy = height() / 2.0;
-    double x = 10;
-    auto item = [&](MarkKind k, MarkTier t, const QString& text) {
-        GlyphAtlas::paint(p, QPointF(x + 5, cy), k, t, 4.0);
+    const double lineH = fontMetrics().height() + 6;
+    const auto all = items();
+    const auto pos = layoutItems(width(), nullptr);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const Item& it = all[i];
+        const QPointF at = pos[i];
+        const double w = p.fontMetrics().horizontalAdvance(it.text);
+        if (it.title) {
+            p.setPen(pal.color(QPalette::PlaceholderText));
+            p.drawText(QRectF(at.x(), at.y(), w + 2, lineH), Qt::AlignVCenter | Qt::AlignLeft, it.text);
+            continue;
+        }
+        GlyphAtlas::paint(p, QPointF(at.x() + 5, at.y() + lineH / 2), it.kind, it.tier, 4.0);
         p.setPen(pal.color(QPalette::Text));
-        const double w = p.fontMetrics().horizontalAdvance(text);
-        p.drawText(QRectF(x + 14, 0, w + 2, height()), Qt::AlignVCenter | Qt::AlignLeft, text);
-        x += 14 + w + kItemGap;
-    };
-    p.setPen(pal.color(QPalette::PlaceholderText));
-    QString shapes = tr("Shape:");
-    p.drawText(QRectF(x, 0, 60, height()), Qt::AlignVCenter | Qt::AlignLeft, shapes);
-    x += p.fontMetrics().horizontalAdvance(shapes) + 8;
-    for (MarkKind k : kLegendKinds)
-        item(k, MarkTier::Other, kindName(k));
-    x += 10;
-    p.setPen(pal.color(QPalette::Mid));
-    p.drawLine(QPointF(x - kItemGap / 2, 4), QPointF(x - kItemGap / 2, height() - 4));
-    p.setPen(pal.color(QPalette::PlaceholderText));
-    QString colours = tr("Colour:");
-    p.drawText(QRectF(x, 0, 60, height()), Qt::AlignVCenter | Qt::AlignLeft, colours);
-    x += p.fontMetrics().horizontalAdvance(colours) + 8;
-    for (MarkTier t : kLegendTiers)
-        item(MarkKind::Other, t, tierName(t));
+        p.drawText(QRectF(at.x() + 14, at.y(), w + 2, lineH), Qt::AlignVCenter | Qt::AlignLeft, it.text);
+    }
 }
 
 TimelinePane::TimelinePane(QWidget* parent) : QWidget(parent)

@@ -5,6 +5,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
 #include "models/analysisindex.h"
 #include "timeline/timelinewidget.h"
@@ -26,6 +27,17 @@ public:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    struct Item {
+        bool title;
+        MarkKind kind;
+        MarkTier tier;
+        QString text;
+    };
+    std::vector<Item> items() const;
+    std::vector<QPointF> layoutItems(int width, int* lines) const;
 };
 
 class TimelinePane final : public QWidget

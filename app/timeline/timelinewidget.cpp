@@ -254,10 +254,9 @@ void TimelineWidget::ensureRowVisible(int row)
         return;
     const LaneRow& r = m_layout.row(row);
     const double visible = viewport()->height() - axisHeight();
-    if (r.top < scrollY())
-        verticalScrollBar()->setValue(static_cast<int>(r.top - laneHeight()));
-    else if (r.bottom() > scrollY() + visible)
-        verticalScrollBar()->setValue(static_cast<int>(r.bottom() - visible + laneHeight()));
+    // Out of view: bring it to a third of the way down, where its host's header and neighbours show.
+    if (r.top < scrollY() || r.bottom() > scrollY() + visible)
+        verticalScrollBar()->setValue(static_cast<int>(r.top - visible / 3));
 }
 
 void TimelineWidget::fitAll()
@@ -413,12 +412,15 @@ void TimelineWidget::paintRows(QPainter& p, const TimeCoords& c, std::pair<int, 
         const double y = rowTopInViewport(row);
         const QRectF band(0, y, viewport()->width(), row.height);
         if (row.kind == LaneRow::Host) {
-            p.fillRect(band, headerBg);
+            // A folded host that holds the initiating rank keeps its tint.
+            const bool holdsInit =
+                initLane >= 0 && isHostCollapsed(row.index) && m_model->lane(initLane).host == row.index;
+            p.fillRect(band, holdsInit ? QColor(255, 226, 226) : headerBg);
             p.fillRect(QRectF(0, y, viewport()->width(), 1), pal.color(QPalette::Mid));
         } else if (row.index == initLane) {
             p.fillRect(band, QColor(255, 232, 232));
         } else if ((i & 1) == 0) {
-            p.fillRect(QRectF(left, y, right - left, row.height), stripe);
+            p.fillRect(QRectF(left, y, viewport()->width() - left, row.height), stripe);
         }
     }
 
@@ -498,7 +500,7 @@ void TimelineWidget::paintMarks(QPainter& p, const TimeCoords& c, std::pair<int,
             continue;
         const RowGeometry& g = m_cache.row(cacheKey(row), *track, c);
         const double cy = rowTopInViewport(row) + row.height / 2;
-        const double h = m_compact ? 3 : 4;
+        const double h = m_compact ? 4 : 5;
         for (const MarkRun& r : g.runs)
             runs[static_cast<int>(r.tier)].push_back(
                 QRectF(left + r.x0, cy - h / 2, std::max(1.0f, r.x1 - r.x0), h));
@@ -512,25 +514,35 @@ void TimelineWidget::paintMarks(QPainter& p, const TimeCoords& c, std::pair<int,
         p.setBrush(col);
         p.drawRects(runs[t].data(), static_cast<int>(runs[t].size()));
     }
-    // Glyphs: lower tiers first so evidence is drawn on top.
+    // Glyphs: one batched blit per sprite, lower tiers first so evidence is drawn on top.
     const qreal dpr = viewport()->devicePixelRatioF();
-    for (int tier = 0; tier < kMarkTierCount; ++tier) {
-        for (int i = rows.first; i < rows.second; ++i) {
-            const LaneRow& row = m_layout.row(i);
-            const MarkTrack* track = trackOfRow(row);
-            if (!track)
-                continue;
-            const RowGeometry& g = m_cache.row(cacheKey(row), *track, c);
-            const double cy = rowTopInViewport(row) + row.height / 2;
-            for (const MarkGlyph& gl : g.glyphs) {
-                if (static_cast<int>(gl.tier) != tier)
-                    continue;
-                const QPixmap& s = m_atlas.sprite(gl.kind, gl.tier, laneHeight(), dpr);
-                const double side = s.width() / dpr;
-                p.drawPixmap(QPointF(left + gl.x - side / 2, cy - side / 2), s);
-            }
-        }
+    std::vector<QPainter::PixmapFragment> batch[kMarkTierCount][kMarkKindCount];
+    for (int i = rows.first; i < rows.second; ++i) {
+        const LaneRow& row = m_layout.row(i);
+        const MarkTrack* track = trackOfRow(row);
+        if (!track)
+            continue;
+        const RowGeometry& g = m_cache.row(cacheKey(row), *track, c);
+        const double cy = rowTopInViewport(row) + row.height / 2;
+        for (const MarkGlyph& gl : g.glyphs)
+            batch[static_cast<int>(gl.tier)][static_cast<int>(gl.kind)].push_back(
+                QPainter::PixmapFragment::create(QPointF(left + gl.x, cy), {}, 1 / dpr, 1 / dpr));
     }
+    for (int tier = 0; tier < kMarkTierCount; ++tier)
+        for (int kind = 0; kind < kMarkKindCount; ++kind) {
+            auto& frags = batch[tier][kind];
+            if (frags.empty())
+                continue;
+            const QPixmap& sprite =
+                m_atlas.sprite(static_cast<MarkKind>(kind), static_cast<MarkTier>(tier), laneHeight(), dpr);
+            for (auto& f : frags) {
+                f.sourceLeft = 0;
+                f.sourceTop = 0;
+                f.width = sprite.width();
+                f.height = sprite.height();
+            }
+            p.drawPixmapFragments(frags.data(), static_cast<int>(frags.size()), sprite);
+        }
     p.restore();
 }
 
@@ -550,8 +562,13 @@ void TimelineWidget::paintArrows(QPainter& p, const TimeCoords& c)
         const int row = rowShowing(process);
         return row < 0 ? -1 : rowTopInViewport(m_layout.row(row)) + m_layout.row(row).height / 2;
     };
-    auto arrow = [&](QPointF from, QPointF to, QColor col, bool dashed) {
-        p.setPen(QPen(col, dashed ? 1.2 : 2.0, dashed ? Qt::DashLine : Qt::SolidLine));
+    // Collateral arrows are one-pixel cosmetic strokes, translucent rather than dashed: the raster
+    // engine draws those on its fast path, where dozens of wide or dashed antialiased curves would
+    // cost more than the rest of the frame.
+    auto arrow = [&](QPointF from, QPointF to, QColor col, bool thin) {
+        QPen pen(col, thin ? 1.0 : 2.0);
+        pen.setCosmetic(thin);
+        p.setPen(pen);
         p.setBrush(Qt::NoBrush);
         QPainterPath path(from);
         const double dy = to.y() - from.y();
@@ -601,6 +618,8 @@ void TimelineWidget::paintArrows(QPainter& p, const TimeCoords& c)
     int drawn = 0;
     int later = 0;
     const double top = axisHeight(), bottom = viewport()->height();
+    std::vector<QPoint> targets; // several reports folded into one row get one arrow
+    targets.reserve(64);
     for (const auto& f : a.findings) {
         if (f.role != Role::Collateral || !f.pointsAt || *f.pointsAt != init->process)
             continue;
@@ -615,8 +634,12 @@ void TimelineWidget::paintArrows(QPainter& p, const TimeCoords& c)
             }
             if (to.x() - abortPt.x() < 4 || to.x() < left || abortPt.x() > right || drawn >= 64)
                 continue;
+            const QPoint key(static_cast<int>(to.x() / 4), static_cast<int>(to.y()));
+            if (std::find(targets.begin(), targets.end(), key) != targets.end())
+                continue;
+            targets.push_back(key);
             ++drawn;
-            arrow(abortPt + QPointF(7, 0), to, QColor(230, 140, 0, 170), true);
+            arrow(abortPt + QPointF(7, 0), to, QColor(230, 140, 0, 150), true);
         }
     }
     if (later > 0 && abortPt.x() <= right) {
@@ -664,12 +687,24 @@ void TimelineWidget::paintOverlays(QPainter& p, const TimeCoords& c)
             p.drawLine(*a, *b);
     }
 
-    // Selection: a vertical line across the lanes and a ring on the mark.
+    // Selection: a vertical line across the lanes and a ring on the mark. A line without its own
+    // timestamp is drawn at the middle of the interval it must lie in; the interval is shown too.
     if (m_selected && m_index) {
         const double x = xOf(axisPos(*m_selected), c);
+        const TimeInterval t = m_index->analysis().info(*m_selected).time;
+        const auto pt = centre(*m_selected);
+        if (pt && m_index->hasTime() && t.knownLo() && t.knownHi() && xOf(t.hi, c) - xOf(t.lo, c) > 6) {
+            const double x0 = xOf(t.lo, c), x1 = xOf(t.hi, c), y = pt->y() + laneHeight() / 2 - 2;
+            QColor col = pal.color(QPalette::Highlight);
+            col.setAlpha(160);
+            p.setPen(QPen(col, 1.5));
+            p.drawLine(QPointF(x0, y), QPointF(x1, y));
+            p.drawLine(QPointF(x0, y - 3), QPointF(x0, y + 1));
+            p.drawLine(QPointF(x1, y - 3), QPointF(x1, y + 1));
+        }
         p.setPen(QPen(pal.color(QPalette::Highlight), 1.5));
         p.drawLine(QPointF(x, axisHeight()), QPointF(x, viewport()->height()));
-        if (auto pt = centre(*m_selected)) {
+        if (pt) {
             p.setBrush(Qt::NoBrush);
             p.drawEllipse(*pt, 9, 9);
         }

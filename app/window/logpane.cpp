@@ -207,7 +207,8 @@ void LogPane::buildFilterBar(QWidget* bar)
     top->setSpacing(6);
     m_scope = new QComboBox(bar);
     m_scope->setToolTip(tr("All ranks in aligned order, one host, or one rank"));
-    m_scope->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_scope->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_scope->setMinimumContentsLength(14);
     m_level = new QComboBox(bar);
     m_level->addItem(tr("Every level"), static_cast<int>(Level::None));
     m_level->addItem(tr("INFO and above"), static_cast<int>(Level::Info));
@@ -242,8 +243,8 @@ void LogPane::buildFilterBar(QWidget* bar)
     m_subsys->setMenu(menu);
     m_finding = new QComboBox(bar);
     m_finding->setToolTip(tr("Only a finding's evidence and the lines of its symptoms"));
-    m_finding->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_finding->setMaximumWidth(320);
+    m_finding->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_finding->setMinimumContentsLength(14);
     m_eventsOnly = new QCheckBox(tr("Events only"), bar);
     m_eventsOnly->setToolTip(tr("Only the lines the timeline marks"));
     m_bookmarksOnly = new QCheckBox(tr("Bookmarks"), bar);
@@ -366,8 +367,31 @@ void LogPane::setIndex(std::shared_ptr<const AnalysisIndex> index, bool keepFilt
     m_keep.reset();
     m_model->setIndex(m_index);
     fillFilterChoices();
-    m_view->resizeColumnsToContents();
-    m_view->setColumnWidth(LogModel::TimeColumn, m_view->columnWidth(LogModel::TimeColumn) + 8);
+    // Widths from what the columns can hold, not from the first screenful (which may lack an
+    // ERROR or the longest file name).
+    const QFontMetrics fm = m_view->fontMetrics();
+    const int pad = 18;
+    m_view->setColumnWidth(LogModel::TimeColumn,
+                           fm.horizontalAdvance(QStringLiteral("~00:00:00.000")) + pad + 12);
+    int rankW = fm.horizontalAdvance(QStringLiteral("Rank")),
+        hostW = fm.horizontalAdvance(QStringLiteral("Host"));
+    int fileW = fm.horizontalAdvance(QStringLiteral("File:line"));
+    if (m_index) {
+        const Analysis& a = m_index->analysis();
+        for (const auto& p : a.processes) {
+            rankW = std::max(rankW,
+                             fm.horizontalAdvance(p.rank ? QString::number(*p.rank) : QStringLiteral("?")));
+            hostW = std::max(hostW, fm.horizontalAdvance(QString::fromStdString(p.host)));
+        }
+        for (std::size_t i = 0; i < a.sources.size() && i < 4096; ++i)
+            fileW =
+                std::max(fileW, fm.horizontalAdvance(QString::fromStdString(a.sources[i].displayPath) +
+                                                     QStringLiteral(":%1").arg(a.sources[i].lineCount())));
+    }
+    m_view->setColumnWidth(LogModel::RankColumn, rankW + pad);
+    m_view->setColumnWidth(LogModel::HostColumn, std::min(hostW, 220) + pad);
+    m_view->setColumnWidth(LogModel::LevelColumn, fm.horizontalAdvance(QStringLiteral("ERROR")) + pad);
+    m_view->setColumnWidth(LogModel::SourceColumn, std::min(fileW, 360) + pad);
     if (keepFilter) {
         m_keep = keptLine;
         setFilter(kept);

@@ -230,7 +230,7 @@ QWidget* MainWindow::buildInvestigation()
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 3);
     split->setStretchFactor(2, 2);
-    split->setSizes({330, 660, 410});
+    split->setSizes({250, 760, 390}); // the timeline and the log get the room
     return split;
 }
 

@@ -110,6 +110,29 @@ private slots:
         QCOMPARE(g.runs[0].x1, 53.0f);
     }
 
+    void denseStretchIsABar()
+    {
+        // Sixty WARNs a pixel apart: one bar and no glyph, except for the error among them.
+        std::vector<TimelineMark> marks;
+        for (int i = 0; i < 60; ++i)
+            marks.push_back(
+                mark(100 + i * 10, MarkTier::Warn, static_cast<std::uint32_t>(i), MarkKind::Warn));
+        RowGeometry g = buildRowGeometry(track(marks), TimeCoords(0, 1000, 100));
+        QCOMPARE(g.runs.size(), std::size_t{1});
+        QCOMPARE(g.runs[0].x0, 10.0f);
+        QCOMPARE(g.runs[0].x1, 70.0f);
+        QCOMPARE(g.runs[0].tier, MarkTier::Warn);
+        QVERIFY(g.glyphs.empty());
+        marks.push_back(mark(405, MarkTier::Error, 99, MarkKind::Traceback));
+        g = buildRowGeometry(track(marks), TimeCoords(0, 1000, 100));
+        QCOMPARE(g.glyphs.size(), std::size_t{1});
+        QCOMPARE(g.glyphs[0].event, 99u);
+        QCOMPARE(g.runs[0].tier, MarkTier::Warn); // the bar shows what most of the stretch is
+        // Zoomed in ten times, the same marks are ten pixels apart: a glyph each.
+        g = buildRowGeometry(track(marks), TimeCoords(100, 200, 100));
+        QCOMPARE(g.glyphs.size(), std::size_t{11});
+    }
+
     void degenerateCoords()
     {
         const MarkTrack t = track({mark(5)});

@@ -48,6 +48,11 @@ QString ellipsize(std::string_view s, int max = 220)
     return q;
 }
 
+QString ranksText(std::size_t n)
+{
+    return n == 1 ? TimelineWidget::tr("1 rank") : TimelineWidget::tr("%1 ranks").arg(n);
+}
+
 QString secondsText(std::int64_t us)
 {
     return QStringLiteral("%1%2 s")
@@ -453,7 +458,7 @@ void TimelineWidget::paintRows(QPainter& p, const TimeCoords& c, std::pair<int, 
             p.setPen(pal.color(QPalette::Text));
             const bool collapsed = isHostCollapsed(row.index);
             QString text = (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + h.name;
-            QString meta = tr("%n rank(s)", nullptr, static_cast<int>(h.lanes.size()));
+            QString meta = ranksText(h.lanes.size());
             const QRectF r(6, y, left - 14, row.height);
             p.drawText(r, Qt::AlignVCenter | Qt::AlignLeft,
                        p.fontMetrics().elidedText(text, Qt::ElideRight, static_cast<int>(r.width() * 0.62)));
@@ -644,8 +649,9 @@ void TimelineWidget::paintArrows(QPainter& p, const TimeCoords& c)
     }
     if (later > 0 && abortPt.x() <= right) {
         p.setPen(QColor(190, 110, 0));
-        p.drawText(QRectF(right - 300, cy - laneHeight() / 2, 296, laneHeight()),
-                   Qt::AlignRight | Qt::AlignVCenter, tr("%n collateral report(s) later →", nullptr, later));
+        p.drawText(
+            QRectF(right - 300, cy - laneHeight() / 2, 296, laneHeight()), Qt::AlignRight | Qt::AlignVCenter,
+            later == 1 ? tr("1 collateral report later →") : tr("%1 collateral reports later →").arg(later));
     }
     p.restore();
 }
@@ -822,17 +828,17 @@ QString TimelineWidget::tooltipFor(const Hit& hit) const
                     .arg(labels.join(QStringLiteral(", ")).toHtmlEscaped());
     if (hit.crowd > 0)
         text += QStringLiteral("<br><i>%1</i>")
-                    .arg(tr("and %n more event(s) within a few pixels — zoom in to tell them apart", nullptr,
-                            hit.crowd));
+                    .arg((hit.crowd == 1
+                              ? tr("and 1 more event within a few pixels — zoom in to tell them apart")
+                              : tr("and %1 more events within a few pixels — zoom in to tell them apart")
+                                    .arg(hit.crowd)));
     return text;
 }
 
 QString TimelineWidget::hostTooltip(int host) const
 {
     const TimelineHost& h = m_model->host(host);
-    QString text =
-        QStringLiteral("<b>%1</b> · %2")
-            .arg(h.name.toHtmlEscaped(), tr("%n rank(s)", nullptr, static_cast<int>(h.lanes.size())));
+    QString text = QStringLiteral("<b>%1</b> · %2").arg(h.name.toHtmlEscaped(), ranksText(h.lanes.size()));
     if (m_index && m_index->hasTime()) {
         for (const auto& hc : m_index->analysis().clock.hosts) {
             if (QString::fromStdString(hc.host) != h.name)

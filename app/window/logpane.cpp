@@ -169,6 +169,8 @@ LogPane::LogPane(Bookmarks* bookmarks, QWidget* parent) : QWidget(parent), m_boo
                                                                QItemSelectionModel::Rows);
             m_view->scrollTo(idx, QAbstractItemView::PositionAtCenter);
             m_updating = false;
+            // The timeline follows the line the log now shows as current.
+            emit lineSelected(m_filter->lineAt(row));
         }
         updateSearchStatus();
     });
@@ -333,7 +335,8 @@ void LogPane::fillFilterChoices()
             int n = 0;
             for (const auto& p : a.processes)
                 n += p.host == h;
-            m_scope->addItem(tr("Host %1 (%n rank(s))", nullptr, n).arg(QString::fromStdString(h)),
+            m_scope->addItem((n == 1 ? tr("Host %1 (1 rank)").arg(QString::fromStdString(h))
+                                     : tr("Host %1 (%2 ranks)").arg(QString::fromStdString(h)).arg(n)),
                              QVariantList{ScopeHost, QString::fromStdString(h)});
         }
         for (const auto& p : a.processes)
@@ -458,11 +461,14 @@ void LogPane::setFilter(const LogFilter& f)
     applyFilterFromControls();
 }
 
-void LogPane::applyFilterFromControls()
+void LogPane::applyFilterFromControls(std::optional<LineRef> keep)
 {
     if (m_updating)
         return;
-    if (auto cur = currentLine())
+    // The line to keep current: the one asked for, else the current one.
+    if (keep)
+        m_keep = keep;
+    else if (auto cur = currentLine())
         m_keep = cur;
     const LogFilter f = filter();
     m_contextBar->setVisible(f.contextOf.has_value());
@@ -486,12 +492,11 @@ void LogPane::clearFilters()
 
 void LogPane::showContext(LineRef where, int n)
 {
-    m_keep = where;
     m_context = where;
     m_updating = true;
     m_contextLines->setValue(n);
     m_updating = false;
-    applyFilterFromControls();
+    applyFilterFromControls(where);
 }
 
 std::optional<LineRef> LogPane::currentLine() const
@@ -576,7 +581,7 @@ void LogPane::updateSearchStatus()
     else if (at >= 0)
         m_searchStatus->setText(tr("match %L1 of %L2").arg(at + 1).arg(n));
     else
-        m_searchStatus->setText(tr("%Ln match(es)", nullptr, n));
+        m_searchStatus->setText(n == 1 ? tr("1 match") : tr("%L1 matches").arg(n));
 }
 
 void LogPane::toggleBookmark()

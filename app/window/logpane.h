@@ -63,7 +63,7 @@ signals:
 private:
     void buildFilterBar(QWidget* bar);
     void fillFilterChoices();
-    void applyFilterFromControls();
+    void applyFilterFromControls(std::optional<LineRef> keep = std::nullopt);
     void updateSearchStatus();
     void goToRow(int row);
     void showContextMenu(const QPoint& pos);

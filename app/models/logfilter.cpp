@@ -91,13 +91,25 @@ std::optional<std::vector<std::uint32_t>> filterRows(const AnalysisIndex& index,
         for (const auto& p : a.processes)
             processOk[p.id.value] = p.id == f.process;
 
+    // A traceback's first line has no level of its own but is an error event: severity counts the
+    // event's level too.
+    std::vector<std::uint32_t> severeEvents;
+    if (f.minLevel != Level::None) {
+        std::vector<LineRef> lines;
+        for (const auto& e : a.events)
+            if (e.level >= f.minLevel)
+                lines.push_back(e.where);
+        severeEvents = rowsOf(index, lines);
+    }
+
     auto pass = [&](std::uint32_t row) {
         const LineRef r = a.merged[row];
         const SourceLines& sl = a.lines[r.source.value];
         const ProcessId p = sl.process(r.line);
         if (p.value < processOk.size() && !processOk[p.value])
             return false;
-        if (f.minLevel != Level::None && sl.level(r.line) < f.minLevel)
+        if (f.minLevel != Level::None && sl.level(r.line) < f.minLevel &&
+            !std::binary_search(severeEvents.begin(), severeEvents.end(), row))
             return false;
         if (f.subsystems != 0) {
             const NcclSubsystem s = ncclSubsystem(a.text(r));

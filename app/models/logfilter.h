@@ -19,7 +19,8 @@ struct LogFilter {
     Scope scope = Scope::All;
     std::string host;             // Scope::Host
     ProcessId process;            // Scope::Process
-    Level minLevel = Level::None; // above None: lines without a level are hidden too
+    Level minLevel = Level::None; // above None: lines without a level are hidden, unless they are
+                                  // events of that severity (a traceback's first line)
     bool eventsOnly = false;      // only lines the timeline marks
     std::uint32_t subsystems = 0; // bit (1 << NcclSubsystem) per subsystem shown; 0: no restriction
     int finding = -1;             // index into Analysis::findings: its evidence and symptom lines

@@ -289,6 +289,26 @@ void TimelineWidget::zoomToInitiating()
     ensureRowVisible(rowShowing(f->process));
 }
 
+void TimelineWidget::zoomToFinding(int finding)
+{
+    if (!m_index || finding < 0 || static_cast<std::size_t>(finding) >= m_index->analysis().findings.size())
+        return;
+    const Analysis& a = m_index->analysis();
+    const Finding& f = a.findings[static_cast<std::size_t>(finding)];
+    if (a.initiating && static_cast<std::size_t>(finding) == *a.initiating) {
+        zoomToInitiating();
+        return;
+    }
+    std::int64_t lo = m_index->axisPos(f.anchor), hi = lo;
+    for (const auto& e : f.evidence) {
+        lo = std::min(lo, m_index->axisPos(e.where));
+        hi = std::max(hi, m_index->axisPos(e.where));
+    }
+    const std::int64_t pad = std::max<std::int64_t>((hi - lo) / 4, m_index->hasTime() ? 1000000 : 20);
+    m_zoom->zoomTo({lo - pad, hi + pad});
+    ensureRowVisible(rowShowing(f.process));
+}
+
 void TimelineWidget::zoomBy(double factor)
 {
     const TimeRange r = m_zoom->range();
@@ -1148,6 +1168,18 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* event)
     menu.addSeparator();
     if (m_index && m_index->analysis().initiatingFinding())
         menu.addAction(tr("Zoom to failure"), this, &TimelineWidget::zoomToInitiating);
+    if (m_index && !m_index->analysis().findings.empty()) {
+        QMenu* findings = menu.addMenu(tr("Zoom to finding"));
+        const Analysis& a = m_index->analysis();
+        for (std::size_t i = 0; i < a.findings.size() && i < 20; ++i) {
+            const Finding& f = a.findings[i];
+            findings->addAction(QStringLiteral("%1: %2 (%3)")
+                                    .arg(QString::fromLatin1(roleName(f.role)),
+                                         QString::fromStdString(a.entry(f.entry).title),
+                                         QString::fromStdString(a.process(f.process).label())),
+                                this, [this, i] { zoomToFinding(static_cast<int>(i)); });
+        }
+    }
     menu.addAction(m_zoom->fitAction());
     menu.addAction(m_zoom->backAction());
     if (m_index && m_index->hasTime()) {

@@ -73,6 +73,8 @@ public:
 public slots:
     void fitAll();
     void zoomToInitiating();
+    // The span of a finding's evidence (and its anchor), with room around it; its lane in view.
+    void zoomToFinding(int finding);
     void zoomBy(double factor);
     void zoomBack();
     void setSelectedLine(rl::LineRef where);

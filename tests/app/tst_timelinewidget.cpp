@@ -1,6 +1,8 @@
 // The timeline widget on the sample incident, offscreen: marks where the model says, clicks select
 // lines, wheel and keys zoom through the one ZoomControl, a drag on the axis zooms to that range,
 // hosts fold, the overview moves the range, tooltips carry the line text.
+#include <QNativeGestureEvent>
+#include <QPointingDevice>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
@@ -116,6 +118,42 @@ private slots:
                            Qt::NoScrollPhase, false);
         QApplication::sendEvent(w.viewport(), &scroll);
         QCOMPARE(w.zoomControl()->range(), r);
+    }
+
+    void pinchZooms()
+    {
+        TimelineWidget w;
+        w.resize(1000, 400);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setIndex(m_index);
+        w.fitAll();
+        const std::int64_t before = w.zoomControl()->range().duration();
+        const QPointF at(w.labelWidth() + 200, 150);
+        QNativeGestureEvent pinch(Qt::ZoomNativeGesture, QPointingDevice::primaryPointingDevice(), 2, at, at,
+                                  w.viewport()->mapToGlobal(at), 0.5, {});
+        QApplication::sendEvent(w.viewport(), &pinch);
+        const std::int64_t after = w.zoomControl()->range().duration();
+        QVERIFY(std::abs(static_cast<double>(after) / static_cast<double>(before) - 1 / 1.5) < 0.01);
+    }
+
+    void zoomToAFinding()
+    {
+        TimelineWidget w;
+        w.resize(1000, 400);
+        w.show();
+        w.setIndex(m_index);
+        const Analysis& a = m_index->analysis();
+        for (std::size_t i = 0; i < a.findings.size(); ++i) {
+            w.zoomToFinding(static_cast<int>(i));
+            const TimeRange r = w.zoomControl()->range();
+            for (const auto& e : a.findings[i].evidence) {
+                const std::int64_t t = m_index->axisPos(e.where);
+                QVERIFY2(r.start <= t && t <= r.end, qPrintable(QStringLiteral("finding %1").arg(i)));
+            }
+        }
+        w.zoomToFinding(-1); // ignored
+        w.zoomToFinding(999);
     }
 
     void dragOnTheAxisZoomsToTheRange()

@@ -248,6 +248,34 @@ private slots:
         QCOMPARE(searchRows(*m_index, nullptr, *insensitive)->size(), all.size());
     }
 
+    // Searching whole buffers gives exactly what matching line by line gives.
+    void searchWholeBuffersAgrees_data()
+    {
+        QTest::addColumn<QString>("pattern");
+        QTest::newRow("literal") << QStringLiteral("NCCL WARN");
+        QTest::newRow("line start") << QStringLiteral("^gpu-b");
+        QTest::newRow("alternation") << QStringLiteral("Watchdog caught|connection abort");
+        QTest::newRow("digits") << QStringLiteral("[0-9]+ -> [26]");
+        QTest::newRow("case") << QStringLiteral("(?i)traceback");
+        QTest::newRow("matches nothing") << QStringLiteral("no such text anywhere");
+        QTest::newRow("matches every line") << QStringLiteral("x*");
+        QTest::newRow("line end (line by line)") << QStringLiteral("-> 2$");
+    }
+    void searchWholeBuffersAgrees()
+    {
+        QFETCH(QString, pattern);
+        auto p = SearchPattern::compile(pattern, true);
+        QVERIFY(p->ok());
+        QCOMPARE(p->bufferPattern() != nullptr, !pattern.contains(QLatin1Char('$')));
+        std::vector<std::uint32_t> want;
+        for (std::uint32_t row = 0; row < a().merged.size(); ++row)
+            if (p->matches(a().text(a().merged[row])))
+                want.push_back(row);
+        QCOMPARE(*searchRows(*m_index, nullptr, *p), want);
+        QCOMPARE(*searchRows(*m_index, nullptr, *p, {}, 1), want);
+        QVERIFY(!searchRows(*m_index, nullptr, *p, [] { return true; })); // cancelled: nothing
+    }
+
     void searchErrorsAndSpans()
     {
         auto bad = SearchPattern::compile(QStringLiteral("socket(.cc"), false);

@@ -19,7 +19,9 @@
 #include <QImage>
 #include <QPainter>
 #include <QProcess>
+#include <QScrollBar>
 #include <QSplitter>
+#include <QTableView>
 
 #include <algorithm>
 #include <cstdio>
@@ -28,6 +30,8 @@
 #include <thread>
 
 #include "analysis.h"
+#include "models/logfilter.h"
+#include "models/logsearch.h"
 #include "timeline/timelinepane.h"
 #include "timeline/timelinewidget.h"
 #include "timeline/zoomcontrol.h"
@@ -239,6 +243,40 @@ int main(int argc, char** argv)
     std::printf(
         "    index %.1f ms, log view %.1f ms, timeline model %.1f ms, finding panel %.1f ms, paint %.1f ms\n",
         indexMs, logMs, timelineMs, panelMs, firstPaint - indexMs - logMs - timelineMs - panelMs);
+
+    // The log: jumps across every line, a filter and a search over all of them.
+    {
+        QTableView* view = log->view();
+        QImage img(view->size(), QImage::Format_ARGB32_Premultiplied);
+        std::vector<double> jumps;
+        std::mt19937 rng(3);
+        for (int i = 0; i < 60; ++i) {
+            QElapsedTimer j;
+            j.start();
+            view->verticalScrollBar()->setValue(
+                static_cast<int>(rng() % static_cast<unsigned>(view->verticalScrollBar()->maximum() + 1)));
+            paintOnce(*view, img);
+            jumps.push_back(ms(j));
+        }
+        const Stats js = stats(jumps);
+        std::printf("  log view, 60 jumps to anywhere in %llu lines: median %.2f ms, max %.2f ms a paint\n",
+                    static_cast<unsigned long long>(analysis->totalLines), js.median, js.max);
+        LogFilter f;
+        f.scope = LogFilter::Scope::Host;
+        f.host = analysis->processes.back().host;
+        f.minLevel = Level::Warn;
+        QElapsedTimer j;
+        j.start();
+        const auto rows = filterRows(*index, f);
+        std::printf("  filter (one host, WARN and above) over every line: %.0f ms -> %zu lines (worker "
+                    "thread in the window)\n",
+                    ms(j), rows->size());
+        j.restart();
+        auto pattern = SearchPattern::compile(QStringLiteral("Watchdog caught|connection abort"), false);
+        const auto found = searchRows(*index, nullptr, *pattern);
+        std::printf("  RE2 search over every line: %.0f ms -> %zu matches (worker thread in the window)\n",
+                    ms(j), found->size());
+    }
 
     // Zooming, on the timeline alone at 1600x900.
     TimelineWidget lanes;

@@ -1033,9 +1033,17 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* event)
 
 void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* event)
 {
-    if (event->position().y() < axisHeight() || rowAtViewportY(event->position().y()) < 0 ||
-        m_layout.row(rowAtViewportY(event->position().y())).kind == LaneRow::Lane)
+    const QPointF pos = event->position();
+    // On a mark: zoom in around it; on the axis or empty lane space: the whole run. (A host's name
+    // folds on each click, so a double-click there does nothing more.)
+    if (pos.x() >= labelWidth()) {
+        if (const Hit hit = hitTest(pos); hit.mark && pos.y() >= axisHeight()) {
+            const TimeRange r = m_zoom->range();
+            m_zoom->zoomTo(zoomRange(r, 0.25, hit.mark->pos));
+            return;
+        }
         fitAll();
+    }
 }
 
 void TimelineWidget::keyPressEvent(QKeyEvent* event)

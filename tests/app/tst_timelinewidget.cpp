@@ -93,6 +93,15 @@ private slots:
         QCOMPARE(*w.selectedLine(), abort);
         QVERIFY(w.pairedLine() && *w.pairedLine() == other);
         QCOMPARE(activated.count(), 1);
+
+        // Double-click on a mark zooms in around it; on empty space, out to the whole run.
+        const TimeRange before = w.zoomControl()->range();
+        QTest::mouseDClick(w.viewport(), Qt::LeftButton, {}, w.markPosition(abort)->toPoint());
+        QVERIFY(w.zoomControl()->range().duration() < before.duration());
+        const std::int64_t t = m_index->axisPos(abort);
+        QVERIFY(w.zoomControl()->range().start <= t && t <= w.zoomControl()->range().end);
+        QTest::mouseDClick(w.viewport(), Qt::LeftButton, {}, QPoint(w.viewport()->width() - 20, 60));
+        QCOMPARE(w.zoomControl()->range(), w.zoomControl()->fullRange());
     }
 
     void wheelZoomsAroundTheCursor()

@@ -763,6 +763,12 @@ void TimelineWidget::paintAxis(QPainter& p, const TimeCoords& c)
     small.setPointSizeF(small.pointSizeF() * 0.92);
     p.setFont(small);
     const double rowH = (h - 4) / 2;
+    // A tick label that would be cut by the right edge is left out rather than shown in part.
+    auto label = [&](QPointF at, const QString& text) {
+        const double w = p.fontMetrics().horizontalAdvance(text);
+        if (at.x() + w <= viewport()->width() - 2)
+            p.drawText(QRectF(at.x(), at.y(), w + 2, rowH), Qt::AlignLeft | Qt::AlignVCenter, text);
+    };
     const Finding* init = m_index ? m_index->analysis().initiatingFinding() : nullptr;
     const bool relative = init && m_model->hasTime();
 
@@ -774,8 +780,7 @@ void TimelineWidget::paintAxis(QPainter& p, const TimeCoords& c)
             if (x < left || x > right)
                 continue;
             p.drawLine(QPointF(x, h - 6), QPointF(x, h));
-            p.drawText(QRectF(x + 3, 2, 120, rowH), Qt::AlignLeft | Qt::AlignVCenter,
-                       tr("line %1").arg(t + 1));
+            label(QPointF(x + 3, 2), tr("line %1").arg(t + 1));
         }
         p.drawText(QRectF(6, 2, left - 10, rowH), Qt::AlignLeft | Qt::AlignVCenter, tr("merged order"));
         p.setPen(pal.color(QPalette::PlaceholderText));
@@ -793,7 +798,7 @@ void TimelineWidget::paintAxis(QPainter& p, const TimeCoords& c)
         p.setPen(pal.color(QPalette::Mid));
         p.drawLine(QPointF(x, 2), QPointF(x, 2 + rowH));
         p.setPen(pal.color(QPalette::Text));
-        p.drawText(QRectF(x + 3, 2, 140, rowH), Qt::AlignLeft | Qt::AlignVCenter, formatClock(t, step));
+        label(QPointF(x + 3, 2), formatClock(t, step));
     }
     const QDateTime day = QDateTime::fromMSecsSinceEpoch(c.start() / 1000, Qt::UTC);
     p.setPen(pal.color(QPalette::Text));
@@ -811,8 +816,7 @@ void TimelineWidget::paintAxis(QPainter& p, const TimeCoords& c)
             p.setPen(zero ? QColor(200, 20, 30) : pal.color(QPalette::Mid));
             p.drawLine(QPointF(x, 2 + rowH), QPointF(x, h));
             p.setPen(zero ? QColor(170, 20, 30) : pal.color(QPalette::PlaceholderText));
-            p.drawText(QRectF(x + 3, 2 + rowH, 140, rowH), Qt::AlignLeft | Qt::AlignVCenter,
-                       zero ? tr("0  initiating event") : formatOffset(t - ref, rstep));
+            label(QPointF(x + 3, 2 + rowH), zero ? tr("0  initiating event") : formatOffset(t - ref, rstep));
         }
         p.setPen(pal.color(QPalette::PlaceholderText));
         p.drawText(QRectF(6, 2 + rowH, left - 10, rowH), Qt::AlignLeft | Qt::AlignVCenter,

@@ -16,9 +16,11 @@ AnalysisIndex::AnalysisIndex(std::shared_ptr<const Analysis> analysis) : m_analy
         m_rows[r.source.value][r.line] = static_cast<int>(row++);
     m_hasTime = a.span.knownLo() && a.span.knownHi() && a.span.hi > a.span.lo;
     if (const Finding* f = a.initiatingFinding())
-        for (const auto& e : f->evidence)
+        for (const auto& e : f->evidence) {
             if (!m_evidence.count(e.where))
                 m_evidence[e.where] = QString::fromStdString(e.label);
+            m_evidenceAll[e.where] << QString::fromStdString(e.label);
+        }
     for (const auto& f : a.findings)
         if (f.role == Role::Collateral)
             for (const auto& e : f.evidence)
@@ -45,6 +47,12 @@ QString AnalysisIndex::evidenceLabel(LineRef where) const
 {
     auto it = m_evidence.find(where);
     return it == m_evidence.end() ? QString() : it->second;
+}
+
+QStringList AnalysisIndex::evidenceLabels(LineRef where) const
+{
+    auto it = m_evidenceAll.find(where);
+    return it == m_evidenceAll.end() ? QStringList() : it->second;
 }
 
 bool AnalysisIndex::isCollateral(LineRef where) const

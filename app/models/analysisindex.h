@@ -3,6 +3,7 @@
 // an event, and which lines are a finding's evidence.
 
 #include <QString>
+#include <QStringList>
 
 #include <map>
 #include <memory>
@@ -28,6 +29,8 @@ public:
     std::int64_t axisPos(LineRef where) const;
     // Label of the evidence line in the initiating finding ("aborted-retry"), or empty.
     QString evidenceLabel(LineRef where) const;
+    // Every label the initiating finding gives the line (one line can be two pieces of evidence).
+    QStringList evidenceLabels(LineRef where) const;
     bool isCollateral(LineRef where) const;
 
     static QString formatTime(std::int64_t us, bool withDate = false);
@@ -37,6 +40,7 @@ private:
     std::vector<std::vector<int>> m_rows;
     bool m_hasTime = false;
     std::map<LineRef, QString> m_evidence;
+    std::map<LineRef, QStringList> m_evidenceAll;
     std::map<LineRef, bool> m_collateral;
 };
 

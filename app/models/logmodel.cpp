@@ -4,7 +4,11 @@
 #include <QColor>
 #include <QFont>
 #include <QFontDatabase>
+#include <QPainter>
+#include <QPixmap>
 #include <QTextDocument>
+
+#include "models/bookmarks.h"
 
 namespace rl
 {
@@ -22,6 +26,25 @@ void LogModel::setIndex(std::shared_ptr<const AnalysisIndex> index)
     beginResetModel();
     m_index = std::move(index);
     endResetModel();
+}
+
+void LogModel::setBookmarks(Bookmarks* bookmarks)
+{
+    if (m_bookmarks)
+        disconnect(m_bookmarks, nullptr, this, nullptr);
+    m_bookmarks = bookmarks;
+    if (!bookmarks)
+        return;
+    connect(bookmarks, &Bookmarks::changed, this, [this](LineRef where) {
+        if (!m_index)
+            return;
+        const int row = m_index->rowOf(where);
+        emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    });
+    connect(bookmarks, &Bookmarks::reset, this, [this] {
+        if (rowCount() > 0)
+            emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    });
 }
 
 LineRef LogModel::lineAt(int row) const
@@ -56,6 +79,23 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
         // A tooltip that starts with a tag is rendered as rich text: log text goes in escaped.
         const QString plain = data(index, Qt::DisplayRole).toString();
         return plain.isEmpty() ? QVariant() : QVariant(Qt::convertFromPlainText(plain));
+    }
+    const bool bookmarked = m_bookmarks && m_bookmarks->contains(ref);
+    if (role == BookmarkRole)
+        return bookmarked;
+    if (role == Qt::DecorationRole && index.column() == TimeColumn && bookmarked) {
+        static const QPixmap flag = [] {
+            QPixmap pm(10, 12);
+            pm.fill(Qt::transparent);
+            QPainter p(&pm);
+            p.setRenderHint(QPainter::Antialiasing);
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor(30, 110, 220));
+            p.drawRect(QRectF(1, 0, 1.4, 12));
+            p.drawPolygon(QPolygonF({QPointF(2, 0.5), QPointF(9.5, 3.5), QPointF(2, 6.5)}));
+            return pm;
+        }();
+        return flag;
     }
     if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
         const Process& p = a.process(li.process);
@@ -97,6 +137,8 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
         }
     }
     if (role == Qt::BackgroundRole) {
+        if (bookmarked)
+            return QBrush(QColor(220, 234, 255));
         QString label = m_index->evidenceLabel(ref);
         if (label == QLatin1String("aborted-retry") || label == QLatin1String("earliest-connect-failure"))
             return QBrush(QColor(255, 205, 205));

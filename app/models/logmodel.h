@@ -3,6 +3,7 @@
 // map when a row is painted, so the model holds no copy of the log.
 
 #include <QAbstractTableModel>
+#include <QPointer>
 
 #include <memory>
 
@@ -11,17 +12,22 @@
 namespace rl
 {
 
+class Bookmarks;
+
 class LogModel final : public QAbstractTableModel
 {
     Q_OBJECT
 public:
     enum Column { TimeColumn, RankColumn, HostColumn, LevelColumn, SourceColumn, TextColumn, ColumnCount };
-    enum Roles { LineRefRole = Qt::UserRole + 1, EvidenceLabelRole };
+    enum Roles { LineRefRole = Qt::UserRole + 1, EvidenceLabelRole, BookmarkRole, MatchSpansRole };
 
     explicit LogModel(QObject* parent = nullptr);
 
     void setIndex(std::shared_ptr<const AnalysisIndex> index);
+    std::shared_ptr<const AnalysisIndex> analysisIndex() const { return m_index; }
     LineRef lineAt(int row) const;
+    // Bookmarked lines get a flag in the time column and a tint; the model follows their changes.
+    void setBookmarks(Bookmarks* bookmarks);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -30,6 +36,7 @@ public:
 
 private:
     std::shared_ptr<const AnalysisIndex> m_index;
+    QPointer<Bookmarks> m_bookmarks;
 };
 
 } // namespace rl

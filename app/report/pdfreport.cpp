@@ -430,9 +430,9 @@ void paintTimeline(QPainter& p, const TimelinePicture& pic, const QRectF& target
         p.drawPolygon(QPolygonF({QPointF(a.head[0].x, a.head[0].y), QPointF(a.head[1].x, a.head[1].y),
                                  QPointF(a.head[2].x, a.head[2].y)}));
     }
-    auto mark = [&](double x, double y, double r, MarkKind kind, bool diamond) {
+    auto mark = [&](double x, double y, double r, PictureMarkKind kind, bool diamond) {
         QColor c(QString::fromLatin1(markColor(kind)));
-        if (kind == MarkKind::Unlogged) {
+        if (kind == PictureMarkKind::Unlogged) {
             p.setPen(QPen(c, 1.6));
             p.setBrush(Qt::white);
             p.drawEllipse(QPointF(x, y), r, r);
@@ -451,7 +451,7 @@ void paintTimeline(QPainter& p, const TimelinePicture& pic, const QRectF& target
     for (const auto& m : pic.marks)
         mark(m.x, m.y, m.r, m.kind, m.diamond);
     for (const auto& l : pic.labels) {
-        p.setPen(l.kind == MarkKind::Collateral ? QColor(0xa1, 0x5c, 0x00) : QColor(0x96, 0x14, 0x1e));
+        p.setPen(l.kind == PictureMarkKind::Collateral ? QColor(0xa1, 0x5c, 0x00) : QColor(0x96, 0x14, 0x1e));
         drawText(l.x, l.y, l.text, l.align == TimelinePicture::Align::Right);
     }
     for (const auto& g : pic.legend) {

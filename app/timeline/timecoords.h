@@ -62,6 +62,45 @@ private:
     double m_width = 0;
 };
 
+// A visible time range [start, end).
+struct TimeRange {
+    std::int64_t start = 0;
+    std::int64_t end = 1;
+    std::int64_t duration() const { return end - start; }
+    bool operator==(const TimeRange&) const = default;
+};
+
+// Zoom `r` by `factor` (<1 zooms in) keeping `anchor` at the same fraction of the range. No clamping.
+inline TimeRange zoomRange(TimeRange r, double factor, std::int64_t anchor)
+{
+    const double d = static_cast<double>(r.duration());
+    const double frac = d > 0 ? static_cast<double>(anchor - r.start) / d : 0.5;
+    const auto newDur = std::max<std::int64_t>(1, static_cast<std::int64_t>(d * factor));
+    const auto s = anchor - static_cast<std::int64_t>(frac * static_cast<double>(newDur));
+    return {s, s + newDur};
+}
+
+// The range a view may show over a run spanning `full`: at least `minDuration` long, at most the whole
+// run, and never panned past either end. A range wider than the run, or a degenerate one, becomes the
+// whole run; a too-narrow one grows around its middle.
+inline TimeRange clampRange(TimeRange r, TimeRange full, std::int64_t minDuration)
+{
+    if (full.duration() <= 0)
+        full.end = full.start + 1;
+    minDuration = std::clamp<std::int64_t>(minDuration, 1, full.duration());
+    if (r.duration() >= full.duration())
+        return full;
+    if (r.duration() < minDuration) {
+        const std::int64_t mid = r.start + r.duration() / 2;
+        r = {mid - minDuration / 2, mid - minDuration / 2 + minDuration};
+    }
+    if (r.start < full.start)
+        r = {full.start, full.start + r.duration()};
+    if (r.end > full.end)
+        r = {full.end - r.duration(), full.end};
+    return r;
+}
+
 // A readable tick step (1, 2, 5 x 10^n microseconds) giving at least `minPixels` between ticks.
 inline std::int64_t tickStep(const TimeCoords& c, double minPixels)
 {

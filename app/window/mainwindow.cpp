@@ -32,11 +32,14 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "models/bookmarks.h"
 #include "models/logmodel.h"
+#include "timeline/timelinepane.h"
 #include "timeline/timelinewidget.h"
-#include "window/exportdialog.h"
 #include "window/encyclopediabrowser.h"
+#include "window/exportdialog.h"
 #include "window/findingpanel.h"
+#include "window/logpane.h"
 
 namespace rl
 {
@@ -131,7 +134,7 @@ void MainWindow::buildMenus()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* toFailure =
         view->addAction(tr("Zoom to &Failure"), this, [this] { m_timeline->zoomToInitiating(); });
-    toFailure->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
+    toFailure->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F)); // Ctrl+F searches the log
     QAction* fit = view->addAction(tr("&Fit Whole Run"), this, [this] { m_timeline->fitAll(); });
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     QAction* zin = view->addAction(tr("Zoom &In"), this, [this] { m_timeline->zoomBy(0.5); });
@@ -254,43 +257,30 @@ QWidget* MainWindow::buildInvestigation()
 
     auto* center = new QSplitter(Qt::Vertical, split);
     m_centerSplit = center;
-    auto* timelineBox = new QWidget(center);
-    auto* tl = new QVBoxLayout(timelineBox);
-    tl->setContentsMargins(0, 0, 0, 0);
-    tl->setSpacing(0);
-    auto* bar = new QToolBar(timelineBox);
-    bar->setIconSize(QSize(16, 16));
-    m_timelineBar = bar; // buildMenus() puts the View actions here
-    m_timeline = new TimelineWidget;
-    auto* hint = new QLabel(tr("  wheel: zoom · drag: pan · click a mark: show its line"), bar);
-    hint->setStyleSheet(QStringLiteral("color: palette(mid)"));
-    bar->addWidget(hint);
-    auto* scroll = new QScrollArea(timelineBox);
-    scroll->setWidget(m_timeline);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    tl->addWidget(bar);
-    tl->addWidget(scroll);
+    m_bookmarks = new Bookmarks(this);
+    m_timelinePane = new TimelinePane(center);
+    m_timeline = m_timelinePane->timeline();
+    m_timeline->setBookmarks(m_bookmarks);
     connect(m_timeline, &TimelineWidget::lineActivated, this, &MainWindow::selectLine);
+    connect(m_timeline, &TimelineWidget::bookmarkToggled, m_bookmarks, &Bookmarks::toggle);
+    connect(m_timeline, &TimelineWidget::clockOffsetRequested, this,
+            [this](const QString& host, qint64 us) { setClockOffset(host, us); });
+    connect(m_timeline, &TimelineWidget::clockOffsetCleared, this,
+            [this](const QString& host) { setClockOffset(host, std::nullopt); });
+    connect(m_timeline, &TimelineWidget::pinRequested, this, &MainWindow::pinLines);
+    connect(m_timeline, &TimelineWidget::clockSettingsCleared, this, [this] {
+        AnalyzeOptions o = m_options;
+        o.clockOverrides.clear();
+        o.pinnedLines.clear();
+        reanalyze(o);
+    });
 
-    m_logModel = new LogModel(this);
-    m_logView = new QTableView(center);
-    m_logView->setModel(m_logModel);
-    m_logView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_logView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_logView->setWordWrap(false);
-    m_logView->setShowGrid(false);
-    m_logView->verticalHeader()->hide();
-    m_logView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
-    m_logView->horizontalHeader()->setStretchLastSection(true);
-    m_logView->horizontalHeader()->setHighlightSections(false);
-    connect(m_logView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& cur) {
-                if (cur.isValid())
-                    m_timeline->setSelectedLine(m_logModel->lineAt(cur.row()));
-            });
-    center->addWidget(timelineBox);
-    center->addWidget(m_logView);
+    m_logPane = new LogPane(m_bookmarks, center);
+    connect(m_logPane, &LogPane::lineSelected, m_timeline, &TimelineWidget::setSelectedLine);
+    connect(m_logPane, &LogPane::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 6000); });
+    center->addWidget(m_timelinePane);
+    center->addWidget(m_logPane);
     center->setStretchFactor(0, 2);
     center->setStretchFactor(1, 3);
 
@@ -305,7 +295,7 @@ QWidget* MainWindow::buildInvestigation()
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 3);
     split->setStretchFactor(2, 2);
-    split->setSizes({330, 660, 410});
+    split->setSizes({250, 760, 390}); // the timeline and the log get the room
     return split;
 }
 
@@ -336,13 +326,19 @@ void MainWindow::openSample()
 void MainWindow::openPaths(const QStringList& paths)
 {
     if (!paths.isEmpty())
-        load(paths, {});
+        load(paths, {}, AnalyzeOptions{});
+}
+
+void MainWindow::openPaths(const QStringList& paths, const AnalyzeOptions& options)
+{
+    if (!paths.isEmpty())
+        load(paths, {}, options);
 }
 
 void MainWindow::openText(const QString& text, const QString& origin)
 {
     if (!text.trimmed().isEmpty())
-        load({}, {makeSnippet(text, origin)});
+        load({}, {makeSnippet(text, origin)}, AnalyzeOptions{});
 }
 
 Snippet MainWindow::makeSnippet(const QString& text, const QString& origin)
@@ -350,36 +346,99 @@ Snippet MainWindow::makeSnippet(const QString& text, const QString& origin)
     return {QStringLiteral("%1-%2.txt").arg(origin).arg(++m_snippetCount), text.toUtf8()};
 }
 
-void MainWindow::load(const QStringList& paths, std::vector<Snippet> snippets)
+QStringList MainWindow::shownInputs() const
+{
+    QStringList shown = m_paths;
+    for (const auto& sn : m_snippets)
+        shown << sn.name;
+    return shown;
+}
+
+void MainWindow::load(const QStringList& paths, std::vector<Snippet> snippets, const AnalyzeOptions& options)
 {
     if (paths.isEmpty() && snippets.empty())
         return;
-    if (m_cancel)
-        *m_cancel = true; // the previous job's result will be dropped
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    const quint64 job = ++m_jobId;
     m_paths = paths;
     m_snippets = std::move(snippets);
-    QStringList shown = paths;
-    for (const auto& sn : m_snippets)
-        shown << sn.name;
-    m_status->setText(tr("Reading %1…").arg(shown.join(QStringLiteral(", "))));
-    m_progress->setRange(0, 0);
-    m_progress->show();
-    m_cancelButton->show();
-
+    m_options = options;
     std::vector<std::string> p;
     for (const auto& s : paths)
         p.push_back(QFileInfo(s).absoluteFilePath().toStdString());
     std::vector<std::pair<std::string, std::string>> texts;
     for (const auto& sn : m_snippets)
         texts.emplace_back(sn.name.toStdString(), sn.text.toStdString());
-    auto cancel = m_cancel;
     auto enc = m_encyclopedia;
+    const QStringList shown = shownInputs();
+    runJob(
+        tr("Reading %1…").arg(shown.join(QStringLiteral(", "))), shown,
+        [enc, p, texts, options](const ProgressSink& sink) -> std::shared_ptr<const Analysis> {
+            Bundle bundle = p.empty() ? Bundle{} : readBundle(p, options.limits, sink.cancelled);
+            for (const auto& [name, text] : texts)
+                bundle.sources.push_back(sourceFromText(name, text));
+            for (std::size_t i = 0; i < bundle.sources.size(); ++i)
+                bundle.sources[i].id = SourceId(static_cast<std::uint32_t>(i));
+            return sink.isCancelled() ? nullptr : analyze(std::move(bundle), enc, options, sink);
+        },
+        false);
+}
+
+void MainWindow::reanalyze(const AnalyzeOptions& options)
+{
+    if (!m_index)
+        return;
+    m_options = options;
+    // The sources already read (their buffers are shared, not copied) go through the pipeline again.
+    auto analysis = m_index->shared();
+    auto enc = m_encyclopedia;
+    runJob(
+        tr("Re-running the diagnosis with your clock settings…"), shownInputs(),
+        [analysis, enc, options](const ProgressSink& sink) {
+            Bundle b;
+            b.sources = analysis->sources;
+            b.skipped = analysis->skipped;
+            return analyze(std::move(b), enc, options, sink);
+        },
+        true);
+}
+
+void MainWindow::setClockOffset(const QString& host, std::optional<qint64> offsetUs)
+{
+    AnalyzeOptions o = m_options;
+    const std::string h = host.toStdString();
+    std::erase_if(o.clockOverrides, [&](const ClockOverride& c) { return c.host == h; });
+    if (offsetUs)
+        o.clockOverrides.push_back({h, *offsetUs});
+    reanalyze(o);
+}
+
+void MainWindow::pinLines(LineRef a, LineRef b)
+{
+    AnalyzeOptions o = m_options;
+    // A line takes part in one pin at most: the newest word wins.
+    std::erase_if(o.pinnedLines, [&](const std::pair<LineRef, LineRef>& p) {
+        return p.first == a || p.second == a || p.first == b || p.second == b;
+    });
+    o.pinnedLines.push_back({a, b});
+    m_timeline->clearPairedLine();
+    reanalyze(o);
+}
+
+void MainWindow::runJob(const QString& what, const QStringList& paths, Job work, bool keepView)
+{
+    if (m_cancel)
+        *m_cancel = true; // the previous job's result will be dropped
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    const quint64 job = ++m_jobId;
+    m_status->setText(what);
+    m_progress->setRange(0, 0);
+    m_progress->show();
+    m_cancelButton->show();
+
+    auto cancel = m_cancel;
     QPointer<MainWindow> self(this);
     // The analysis runs off the UI thread; its immutable result comes back queued and is dropped if
     // a newer job started meanwhile.
-    (void)QtConcurrent::run([self, job, cancel, enc, p, texts, shown]() {
+    (void)QtConcurrent::run([self, job, cancel, work = std::move(work), paths, keepView]() {
         ProgressSink sink;
         sink.cancelled = [cancel] { return cancel->load(); };
         // Called on worker threads: hand each update to the UI thread, which drops stale jobs.
@@ -392,21 +451,15 @@ void MainWindow::load(const QStringList& paths, std::vector<Snippet> snippets)
                 },
                 Qt::QueuedConnection);
         };
-        Bundle bundle = p.empty() ? Bundle{} : readBundle(p, {}, sink.cancelled);
-        for (const auto& [name, text] : texts)
-            bundle.sources.push_back(sourceFromText(name, text));
-        for (std::size_t i = 0; i < bundle.sources.size(); ++i)
-            bundle.sources[i].id = SourceId(static_cast<std::uint32_t>(i));
-        std::shared_ptr<const Analysis> result =
-            sink.isCancelled() ? nullptr : analyze(std::move(bundle), enc, {}, sink);
+        std::shared_ptr<const Analysis> result = work(sink);
         if (!self)
             return;
         QMetaObject::invokeMethod(
             self.data(),
-            [self, job, result, shown] {
+            [self, job, result, paths, keepView] {
                 if (!self || job != self->m_jobId)
                     return;
-                self->showAnalysis(result, shown);
+                self->showAnalysis(result, paths, keepView);
             },
             Qt::QueuedConnection);
     });
@@ -456,10 +509,10 @@ void MainWindow::receive(const QStringList& paths, std::vector<Snippet> snippets
         std::vector<Snippet> all = m_snippets;
         for (auto& sn : snippets)
             all.push_back(std::move(sn));
-        load(allPaths, std::move(all));
+        load(allPaths, std::move(all), m_options);
         return;
     }
-    load(paths, std::move(snippets));
+    load(paths, std::move(snippets), AnalyzeOptions{});
 }
 
 void MainWindow::paste()
@@ -642,7 +695,8 @@ void MainWindow::cancelLoading()
     m_status->setText(tr("Loading cancelled."));
 }
 
-void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QStringList& paths)
+void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QStringList& paths,
+                              bool keepView)
 {
     Q_ASSERT(QThread::currentThread() == thread());
     m_progress->hide();
@@ -663,11 +717,14 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
             QMessageBox::warning(this, tr("Nothing to read"), msg);
         return;
     }
+    const std::optional<LineRef> keptLine = keepView ? m_logPane->currentLine() : std::nullopt;
+    if (!keepView)
+        m_bookmarks->clear();
+    m_paths = paths;
     m_index = std::make_shared<const AnalysisIndex>(analysis);
-    m_logModel->setIndex(m_index);
-    m_logView->resizeColumnsToContents();
-    m_logView->setColumnWidth(LogModel::TimeColumn, m_logView->columnWidth(LogModel::TimeColumn) + 8);
-    m_timeline->setIndex(m_index);
+    m_logPane->setIndex(m_index, keepView);
+    m_timelinePane->setIndex(m_index, keepView ? TimelineWidget::ViewOnNewIndex::Keep
+                                               : TimelineWidget::ViewOnNewIndex::Reset);
     m_findings->setIndex(m_index);
     fillRanks();
     m_stack->setCurrentIndex(1);
@@ -683,7 +740,9 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
             .arg(analysis->totalLines)
             .arg(analysis->processes.size())
             .arg(analysis->skipped.empty() ? QString() : tr(" · %1 skipped").arg(analysis->skipped.size())));
-    if (const Finding* f = analysis->initiatingFinding())
+    if (keptLine)
+        selectLine(*keptLine);
+    else if (const Finding* f = analysis->initiatingFinding())
         selectLine(f->anchor);
     emit analysisReady();
 }
@@ -734,12 +793,13 @@ void MainWindow::selectLine(LineRef where)
 {
     if (!m_index)
         return;
-    int row = m_index->rowOf(where);
-    QModelIndex idx = m_logModel->index(row, LogModel::TextColumn);
-    m_logView->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect |
-                                                          QItemSelectionModel::Rows);
-    m_logView->scrollTo(idx, QAbstractItemView::PositionAtCenter);
+    m_logPane->selectLine(where);
     m_timeline->setSelectedLine(where);
+}
+
+QTableView* MainWindow::logView() const
+{
+    return m_logPane->view();
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

@@ -5,6 +5,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -27,8 +28,10 @@ namespace rl
 {
 
 class EncyclopediaBrowser;
+class Bookmarks;
 class FindingPanel;
-class LogModel;
+class LogPane;
+class TimelinePane;
 class TimelineWidget;
 
 // Text pasted or dropped onto the window: diagnosed as an in-memory source.
@@ -51,6 +54,11 @@ public:
     void openPaths(const QStringList& paths);
     // Diagnoses a traceback or log excerpt held in memory; `origin` is "pasted" or "dropped".
     void openText(const QString& text, const QString& origin = QStringLiteral("pasted"));
+    void openPaths(const QStringList& paths, const AnalyzeOptions& options);
+    // Runs the analysis of the open bundle again with `options` (the user's clock offsets and pins),
+    // from the sources already read; the timeline and the log keep their view.
+    void reanalyze(const AnalyzeOptions& options);
+    const AnalyzeOptions& options() const { return m_options; }
     void openSample();
     // What a drop or paste does while a bundle is open (Ask shows a question).
     void setDropChoice(DropChoice choice) { m_dropChoice = choice; }
@@ -60,9 +68,11 @@ public:
     static QList<QStringList> recentPaths();
     const std::vector<Snippet>& snippets() const { return m_snippets; }
     std::shared_ptr<const AnalysisIndex> currentIndex() const { return m_index; }
-    QTableView* logView() const { return m_logView; }
+    QTableView* logView() const;
     FindingPanel* findingPanel() const { return m_findings; }
     TimelineWidget* timeline() const { return m_timeline; }
+    LogPane* logPane() const { return m_logPane; }
+    Bookmarks* bookmarks() const { return m_bookmarks; }
     static QString samplePath();
     // The encyclopedia window (created on first use), raised on an entry or on the error table.
     EncyclopediaBrowser* showEncyclopedia(const QString& entryId = {});
@@ -88,7 +98,8 @@ protected:
 private:
     // Paths and snippets from a drop or paste: added to the open bundle or opened on their own.
     void receive(const QStringList& paths, std::vector<Snippet> snippets);
-    void load(const QStringList& paths, std::vector<Snippet> snippets);
+    void load(const QStringList& paths, std::vector<Snippet> snippets, const AnalyzeOptions& options);
+    QStringList shownInputs() const; // the paths and snippet names of the open bundle
     Snippet makeSnippet(const QString& text, const QString& origin);
     void rememberRecent(const QStringList& paths);
     void rebuildRecentMenu();
@@ -98,7 +109,12 @@ private:
     void buildMenus();
     QWidget* buildWelcome();
     QWidget* buildInvestigation();
-    void showAnalysis(std::shared_ptr<const Analysis> analysis, const QStringList& paths);
+    void showAnalysis(std::shared_ptr<const Analysis> analysis, const QStringList& paths,
+                      bool keepView = false);
+    using Job = std::function<std::shared_ptr<const Analysis>(const ProgressSink&)>;
+    void runJob(const QString& what, const QStringList& paths, Job work, bool keepView);
+    void setClockOffset(const QString& host, std::optional<qint64> offsetUs);
+    void pinLines(LineRef a, LineRef b);
     void showProgress(const Progress& progress);
     void fillRanks();
 
@@ -106,11 +122,13 @@ private:
     std::shared_ptr<const AnalysisIndex> m_index;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     quint64 m_jobId = 0;
+    AnalyzeOptions m_options;
 
     QStackedWidget* m_stack = nullptr;
     TimelineWidget* m_timeline = nullptr;
-    QTableView* m_logView = nullptr;
-    LogModel* m_logModel = nullptr;
+    TimelinePane* m_timelinePane = nullptr;
+    LogPane* m_logPane = nullptr;
+    Bookmarks* m_bookmarks = nullptr;
     QTreeView* m_rankView = nullptr;
     QStandardItemModel* m_rankModel = nullptr;
     FindingPanel* m_findings = nullptr;

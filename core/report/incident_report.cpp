@@ -443,11 +443,14 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
 
     // Clocks: the offsets the diagnosis used, with what bounded each one.
     if (!a.clock.feasible) {
-        r.clockStatement = "The ordering constraints in these logs contradict each other, so no clock correction "
-                           "was applied (offsets 0): times are compared as each host logged them.";
+        r.clockStatement =
+            "The ordering constraints in these logs contradict each other, so no clock correction "
+            "was applied (offsets 0): times are compared as each host logged them.";
     } else {
-        bool any = std::any_of(a.clock.hosts.begin(), a.clock.hosts.end(), [](const HostClock& h) { return h.offsetUs != 0; });
-        r.clockStatement = std::to_string(a.clock.constraintCount) + " ordering constraint(s) between hosts found in the logs; " +
+        bool any = std::any_of(a.clock.hosts.begin(), a.clock.hosts.end(),
+                               [](const HostClock& h) { return h.offsetUs != 0; });
+        r.clockStatement = std::to_string(a.clock.constraintCount) +
+                           " ordering constraint(s) between hosts found in the logs; " +
                            (any ? "the offsets below were applied (smallest correction that satisfies them)."
                                 : "none required a correction (offsets 0).");
     }

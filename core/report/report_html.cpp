@@ -201,9 +201,9 @@ std::string timelineSvg(const TimelinePicture& p)
           << "," << num(a.head[1].y) << " " << num(a.head[2].x) << "," << num(a.head[2].y) << "\" fill=\""
           << c << "\"" << (a.dashed ? " fill-opacity=\"0.75\"" : "") << "/>\n";
     }
-    auto mark = [&](double x, double y, double r, MarkKind kind, bool diamond) {
+    auto mark = [&](double x, double y, double r, PictureMarkKind kind, bool diamond) {
         const char* c = markColor(kind);
-        if (kind == MarkKind::Unlogged) {
+        if (kind == PictureMarkKind::Unlogged) {
             o << "<circle cx=\"" << num(x) << "\" cy=\"" << num(y) << "\" r=\"" << num(r)
               << "\" fill=\"#ffffff\" stroke=\"" << c << "\" stroke-width=\"1.6\"/>\n";
         } else if (diamond) {
@@ -220,7 +220,7 @@ std::string timelineSvg(const TimelinePicture& p)
         mark(m.x, m.y, m.r, m.kind, m.diamond);
     for (const auto& l : p.labels)
         o << "<text x=\"" << num(l.x) << "\" y=\"" << baseline(l.y) << "\" fill=\""
-          << (l.kind == MarkKind::Collateral ? "#a15c00" : "#96141e") << "\""
+          << (l.kind == PictureMarkKind::Collateral ? "#a15c00" : "#96141e") << "\""
           << (l.align == TimelinePicture::Align::Right ? " text-anchor=\"end\"" : "") << ">"
           << htmlEscape(l.text) << "</text>\n";
     for (const auto& g : p.legend) {

@@ -214,14 +214,14 @@ std::string textTimeline(const TimelinePicture& p)
         for (const auto& g : row)
             line += g;
         for (const auto& l : p.labels)
-            if (std::abs(l.y - cy) < 0.5 && l.kind == MarkKind::Collateral)
+            if (std::abs(l.y - cy) < 0.5 && l.kind == PictureMarkKind::Collateral)
                 line += "  " + l.text;
         out += line + "\n";
     }
     out += "\n\u25c6 initiating evidence  \u25cf collateral  \u2716 error / traceback  \u25b2 WARN  o other "
            "event";
     if (std::any_of(p.marks.begin(), p.marks.end(),
-                    [](const auto& m) { return m.kind == MarkKind::Unlogged; }))
+                    [](const auto& m) { return m.kind == PictureMarkKind::Unlogged; }))
         out += "  \u25cb first attempt (not logged)";
     return out + "\n";
 }

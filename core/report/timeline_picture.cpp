@@ -104,20 +104,20 @@ std::string laneLabel(const Analysis& a, const Process& p)
 
 } // namespace
 
-const char* markKindName(MarkKind k)
+const char* markKindName(PictureMarkKind k)
 {
     switch (k) {
-    case MarkKind::Initiating:
+    case PictureMarkKind::Initiating:
         return "initiating";
-    case MarkKind::Collateral:
+    case PictureMarkKind::Collateral:
         return "collateral";
-    case MarkKind::Error:
+    case PictureMarkKind::Error:
         return "error";
-    case MarkKind::Warn:
+    case PictureMarkKind::Warn:
         return "warn";
-    case MarkKind::Other:
+    case PictureMarkKind::Other:
         return "other";
-    case MarkKind::Unlogged:
+    case PictureMarkKind::Unlogged:
         return "unlogged";
     }
     return "other";
@@ -139,25 +139,26 @@ std::int64_t niceTimeStep(double minStep)
     return niceStep(minStep / static_cast<double>(365 * kDayUs)) * 365 * kDayUs;
 }
 
-const char* markColor(MarkKind k)
+const char* markColor(PictureMarkKind k)
 {
     switch (k) {
-    case MarkKind::Initiating:
-    case MarkKind::Unlogged:
+    case PictureMarkKind::Initiating:
+    case PictureMarkKind::Unlogged:
         return "#c8141e";
-    case MarkKind::Collateral:
+    case PictureMarkKind::Collateral:
         return "#e68c00";
-    case MarkKind::Error:
+    case PictureMarkKind::Error:
         return "#963ca0";
-    case MarkKind::Warn:
+    case PictureMarkKind::Warn:
         return "#c8a000";
-    case MarkKind::Other:
+    case PictureMarkKind::Other:
         return "#788caa";
     }
     return "#788caa";
 }
 
-TimelinePicture::Arrow makeArrow(double x1, double y1, double x2, double y2, MarkKind kind, bool dashed)
+TimelinePicture::Arrow makeArrow(double x1, double y1, double x2, double y2, PictureMarkKind kind,
+                                 bool dashed)
 {
     TimelinePicture::Arrow a;
     a.kind = kind;
@@ -381,8 +382,9 @@ TimelinePicture layoutTimeline(const Analysis& a, const TimelineLayout& L)
             columns[key] = {w, pos};
     }
     for (const auto& [key, c] : columns) {
-        static const MarkKind kinds[] = {MarkKind::Other, MarkKind::Other,      MarkKind::Warn,
-                                         MarkKind::Error, MarkKind::Collateral, MarkKind::Initiating};
+        static const PictureMarkKind kinds[] = {PictureMarkKind::Other,      PictureMarkKind::Other,
+                                                PictureMarkKind::Warn,       PictureMarkKind::Error,
+                                                PictureMarkKind::Collateral, PictureMarkKind::Initiating};
         double r = c.weight >= 5 ? 5.5 : c.weight >= 4 ? 4 : 3.5;
         pic.marks.push_back({xOf(c.pos), laneCenter[key.first], r, kinds[c.weight], c.weight >= 5});
     }
@@ -404,18 +406,18 @@ TimelinePicture layoutTimeline(const Analysis& a, const TimelineLayout& L)
             double ey = laneCenter[a.info(*earliest).process.value];
             if (ey >= 0)
                 pic.arrows.push_back(
-                    makeArrow(xOf(axis.pos(*earliest)), ey, ax - 7, cy, MarkKind::Initiating, false));
+                    makeArrow(xOf(axis.pos(*earliest)), ey, ax - 7, cy, PictureMarkKind::Initiating, false));
         } else if (init->connectPhaseStart && pic.hasTime) {
             // The first attempt is not in the logs: show where it must lie, hollow.
             double sx = xOf(a.info(*init->connectPhaseStart).time.lo);
             if (ax - sx > 14 && sx >= pic.plotLeft) {
                 unlogged = true;
-                pic.marks.push_back({sx, cy, 4.5, MarkKind::Unlogged, false});
-                pic.arrows.push_back(makeArrow(sx + 5, cy, ax - 7, cy, MarkKind::Initiating, false));
+                pic.marks.push_back({sx, cy, 4.5, PictureMarkKind::Unlogged, false});
+                pic.arrows.push_back(makeArrow(sx + 5, cy, ax - 7, cy, PictureMarkKind::Initiating, false));
                 std::string text = "first attempt (not logged)";
                 if (sx - 8 - textWidth(text, L.fontSize) >= 4)
                     pic.labels.push_back(
-                        {sx - 8, cy, text, TimelinePicture::Align::Right, MarkKind::Unlogged});
+                        {sx - 8, cy, text, TimelinePicture::Align::Right, PictureMarkKind::Unlogged});
             }
         }
         int drawn = 0, later = 0;
@@ -447,7 +449,8 @@ TimelinePicture layoutTimeline(const Analysis& a, const TimelineLayout& L)
                 if (ey < 0 || xOf(pos) - ax < 6 || pos < t0)
                     continue;
                 ++drawn;
-                pic.arrows.push_back(makeArrow(ax + 6, cy, xOf(pos) - 5, ey, MarkKind::Collateral, true));
+                pic.arrows.push_back(
+                    makeArrow(ax + 6, cy, xOf(pos) - 5, ey, PictureMarkKind::Collateral, true));
             }
         }
         if (later > 0) {
@@ -457,24 +460,24 @@ TimelinePicture layoutTimeline(const Analysis& a, const TimelineLayout& L)
                 text += " (from " + relativeTimeLabel(firstLater - axis.pos(init->anchor), kSecond) + ")";
             text += " \u2192";
             pic.labels.push_back(
-                {pic.plotRight, cy, text, TimelinePicture::Align::Right, MarkKind::Collateral});
+                {pic.plotRight, cy, text, TimelinePicture::Align::Right, PictureMarkKind::Collateral});
         }
     }
 
     // Legend under the lanes.
     double lx = 4, ly = pic.plotBottom + 14;
     struct Item {
-        MarkKind kind;
+        PictureMarkKind kind;
         bool diamond;
         const char* text;
     };
-    std::vector<Item> items = {{MarkKind::Initiating, true, "initiating evidence"},
-                               {MarkKind::Collateral, false, "collateral"},
-                               {MarkKind::Error, false, "error / traceback"},
-                               {MarkKind::Warn, false, "WARN"},
-                               {MarkKind::Other, false, "other event"}};
+    std::vector<Item> items = {{PictureMarkKind::Initiating, true, "initiating evidence"},
+                               {PictureMarkKind::Collateral, false, "collateral"},
+                               {PictureMarkKind::Error, false, "error / traceback"},
+                               {PictureMarkKind::Warn, false, "WARN"},
+                               {PictureMarkKind::Other, false, "other event"}};
     if (unlogged)
-        items.push_back({MarkKind::Unlogged, false, "first attempt (not logged)"});
+        items.push_back({PictureMarkKind::Unlogged, false, "first attempt (not logged)"});
     for (const auto& it : items) {
         double w = 16 + textWidth(it.text, L.fontSize) + 16;
         if (lx + w > pic.width) {

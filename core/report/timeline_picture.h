@@ -23,10 +23,10 @@ struct TimelineLayout {
 };
 
 // What a mark or arrow stands for; writers map it to a colour.
-enum class MarkKind { Initiating, Collateral, Error, Warn, Other, Unlogged };
-const char* markKindName(MarkKind k);
+enum class PictureMarkKind { Initiating, Collateral, Error, Warn, Other, Unlogged };
+const char* markKindName(PictureMarkKind k);
 // The colour both renderings use, as "#rrggbb".
-const char* markColor(MarkKind k);
+const char* markColor(PictureMarkKind k);
 
 struct TimelinePicture {
     struct Lane {
@@ -42,7 +42,7 @@ struct TimelinePicture {
     };
     struct Mark {
         double x = 0, y = 0, r = 0;
-        MarkKind kind = MarkKind::Other;
+        PictureMarkKind kind = PictureMarkKind::Other;
         bool diamond = false;
     };
     struct Point {
@@ -53,7 +53,7 @@ struct TimelinePicture {
     struct Arrow {
         Point from, c1, c2, to;
         Point head[3];
-        MarkKind kind = MarkKind::Initiating;
+        PictureMarkKind kind = PictureMarkKind::Initiating;
         bool dashed = false;
     };
     enum class Align { Left, Right };
@@ -61,11 +61,11 @@ struct TimelinePicture {
         double x = 0, y = 0; // anchor point: baseline-centre line of the lane; x is the start or end
         std::string text;
         Align align = Align::Left;
-        MarkKind kind = MarkKind::Other;
+        PictureMarkKind kind = PictureMarkKind::Other;
     };
     struct LegendItem {
         double x = 0, y = 0;
-        MarkKind kind = MarkKind::Other;
+        PictureMarkKind kind = PictureMarkKind::Other;
         bool diamond = false;
         std::string text;
     };
@@ -94,7 +94,8 @@ std::string relativeTimeLabel(std::int64_t deltaUs, std::int64_t stepUs);
 
 // An arrow between two points: straight when level, else an S-curve leaving and arriving
 // horizontally, as the window's timeline draws it.
-TimelinePicture::Arrow makeArrow(double x1, double y1, double x2, double y2, MarkKind kind, bool dashed);
+TimelinePicture::Arrow makeArrow(double x1, double y1, double x2, double y2, PictureMarkKind kind,
+                                 bool dashed);
 
 TimelinePicture layoutTimeline(const Analysis& analysis, const TimelineLayout& layout = {});
 

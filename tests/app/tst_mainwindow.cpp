@@ -1,17 +1,23 @@
 // The real window, offscreen: open the sample, read the finding panel, follow evidence links, click
 // the timeline, drop a folder. A screenshot lands in the build folder for people to look at.
+#include <QAbstractItemModelTester>
 #include <QDir>
+#include <QLineEdit>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
+#include <QTreeView>
 #include <QUrl>
 
+#include "models/bookmarks.h"
+#include "models/logfiltermodel.h"
 #include "models/logmodel.h"
 #include "timeline/timelinewidget.h"
 #include "window/findingpanel.h"
+#include "window/logpane.h"
 #include "window/mainwindow.h"
 
 using namespace rl;
@@ -71,7 +77,7 @@ private slots:
         LineRef abort = sampleLine(w, QStringLiteral("gpu-b/rank5.log"), 26);
         const int abortRow = w.currentIndex()->rowOf(abort);
         QCOMPARE(currentRow(w), abortRow);
-        auto* model = static_cast<LogModel*>(w.logView()->model());
+        QAbstractItemModel* model = w.logView()->model();
         QCOMPARE(model->index(abortRow, 0).data(LogModel::EvidenceLabelRole).toString(),
                  QStringLiteral("earliest-connect-failure"));
         QVERIFY(model->index(abortRow, 0).data(Qt::BackgroundRole).isValid());
@@ -96,7 +102,7 @@ private slots:
         // Clicking the abort's mark on the timeline selects its line again.
         auto pos = w.timeline()->markPosition(abort);
         QVERIFY(pos);
-        QTest::mouseClick(w.timeline(), Qt::LeftButton, {}, pos->toPoint());
+        QTest::mouseClick(w.timeline()->viewport(), Qt::LeftButton, {}, pos->toPoint());
         QCOMPARE(currentRow(w), abortRow);
     }
 
@@ -144,6 +150,140 @@ private slots:
         QString html = FindingPanel::renderHtml(*a);
         QVERIFY(!html.contains(QStringLiteral("<img src=x>")));
         QVERIFY(html.contains(QStringLiteral("&lt;img src=x&gt;")));
+    }
+    // Every model the window shows passes QAbstractItemModelTester while the log is filtered,
+    // searched and bookmarked; the timeline follows the log's current line.
+    void logPaneFiltersSearchesAndBookmarks()
+    {
+        MainWindow w(m_enc);
+        w.resize(1400, 860);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QAbstractItemModelTester logTester(w.logView()->model(),
+                                           QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy ready(&w, &MainWindow::analysisReady);
+        w.openSample();
+        QVERIFY(ready.wait(20000));
+        auto* ranks = w.findChild<QTreeView*>();
+        QVERIFY(ranks);
+        QAbstractItemModelTester rankTester(ranks->model(),
+                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        const Analysis& a = w.currentIndex()->analysis();
+        const LineRef abort = sampleLine(w, QStringLiteral("gpu-b/rank5.log"), 26);
+        LogPane* pane = w.logPane();
+        QAbstractItemModel* m = w.logView()->model();
+        LogFilter f;
+        f.scope = LogFilter::Scope::Process;
+        f.process = a.info(abort).process;
+        pane->setFilter(f);
+        QVERIFY(m->rowCount() > 10 && m->rowCount() < static_cast<int>(a.totalLines));
+        for (int r = 0; r < m->rowCount(); ++r) {
+            const QPoint ref = m->index(r, 0).data(LogModel::LineRefRole).toPoint();
+            QCOMPARE(
+                a.info({SourceId(static_cast<std::uint32_t>(ref.x())), static_cast<std::uint32_t>(ref.y())})
+                    .process,
+                f.process);
+        }
+        // The abort stayed current through the filter.
+        QVERIFY(pane->currentLine() && *pane->currentLine() == abort);
+
+        // Search: typed, counted, next selects the match and the timeline follows.
+        pane->searchField()->setText(QStringLiteral("NCCL WARN"));
+        QTRY_VERIFY(pane->filterModel()->matches().size() >= 2);
+        pane->findNext();
+        const LineRef found = *pane->currentLine();
+        QVERIFY(QString::fromUtf8(a.text(found).data(), static_cast<qsizetype>(a.text(found).size()))
+                    .contains(QStringLiteral("NCCL WARN")));
+        QVERIFY(found != abort);
+        QVERIFY(w.timeline()->selectedLine() && *w.timeline()->selectedLine() == found);
+        pane->findPrevious();
+        QCOMPARE(*pane->currentLine(), abort);
+
+        // Bookmarks.
+        pane->toggleBookmark();
+        QVERIFY(w.bookmarks()->contains(abort));
+        pane->view()->setFocus();
+        QTest::keyClick(pane->view(), Qt::Key_B, Qt::ControlModifier);
+        QVERIFY(!w.bookmarks()->contains(abort));
+        w.bookmarks()->toggle(abort);
+
+        // A line the filter hides: the nearest shown line is selected, and the status bar says so.
+        QSignalSpy said(pane, &LogPane::message);
+        w.selectLine(sampleLine(w, QStringLiteral("gpu-a/rank0.log"), 39));
+        QCOMPARE(said.count(), 1);
+
+        // ±3 lines of context from rank 5 around the abort, then everything again.
+        pane->showContext(abort, 3);
+        QCOMPARE(m->rowCount(), 7);
+        QCOMPARE(*pane->currentLine(), abort);
+        pane->clearFilters();
+        QCOMPARE(m->rowCount(), static_cast<int>(a.totalLines));
+        QVERIFY(w.grab().save(QStringLiteral(RANKLINE_BUILD_DIR "/screenshots/mainwindow-search.png")));
+    }
+
+    // A clock offset typed for a host, or two events pinned as simultaneous, re-run the diagnosis;
+    // the view is kept, and a result overtaken by a newer request is never shown.
+    void clockOverridesRerunTheDiagnosis()
+    {
+        MainWindow w(m_enc);
+        w.resize(1400, 860);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy ready(&w, &MainWindow::analysisReady);
+        w.openSample();
+        QVERIFY(ready.wait(20000));
+        const LineRef abort = sampleLine(w, QStringLiteral("gpu-b/rank5.log"), 26);
+        auto hostClock = [&](const char* host) {
+            for (const auto& h : w.currentIndex()->analysis().clock.hosts)
+                if (h.host == host)
+                    return h;
+            return HostClock{};
+        };
+
+        emit w.timeline()->clockOffsetRequested(QStringLiteral("gpu-b"), 2500000);
+        QVERIFY(ready.wait(20000));
+        QCOMPARE(hostClock("gpu-b").offsetUs, std::int64_t{2500000});
+        QVERIFY(hostClock("gpu-b").userSet);
+        QCOMPARE(w.options().clockOverrides.size(), std::size_t{1});
+        QCOMPARE(*w.logPane()->currentLine(), abort);
+        QCOMPARE(w.timeline()->model()->host(1).clockOffsetUs, std::int64_t{2500000});
+        QVERIFY(w.timeline()->model()->host(1).clockUserSet);
+
+        // Two requests in a row: only the second result is shown.
+        const int before = static_cast<int>(ready.count());
+        emit w.timeline()->clockOffsetRequested(QStringLiteral("gpu-b"), 1000000);
+        emit w.timeline()->clockOffsetRequested(QStringLiteral("gpu-b"), 3000000);
+        QVERIFY(ready.wait(20000));
+        QTest::qWait(300);
+        QCOMPARE(static_cast<int>(ready.count()), before + 1);
+        QCOMPARE(hostClock("gpu-b").offsetUs, std::int64_t{3000000});
+        QCOMPARE(w.options().clockOverrides.size(), std::size_t{1});
+
+        // Back to the estimate.
+        emit w.timeline()->clockOffsetCleared(QStringLiteral("gpu-b"));
+        QVERIFY(ready.wait(20000));
+        QVERIFY(!hostClock("gpu-b").userSet);
+        QVERIFY(w.options().clockOverrides.empty());
+
+        // Two events on different hosts pinned as simultaneous.
+        const LineRef watchdog = sampleLine(w, QStringLiteral("gpu-a/rank0.log"), 39);
+        emit w.timeline()->pinRequested(watchdog, abort);
+        QVERIFY(ready.wait(20000));
+        QCOMPARE(w.options().pinnedLines.size(), std::size_t{1});
+        bool pinned = false;
+        for (const auto& h : w.currentIndex()->analysis().clock.hosts)
+            for (const auto& b : h.basis)
+                pinned |= b.find("pinned") != std::string::npos;
+        QVERIFY(pinned);
+        const TimeInterval ta = w.currentIndex()->analysis().info(watchdog).time;
+        const TimeInterval tb = w.currentIndex()->analysis().info(abort).time;
+        QVERIFY(ta.knownLo() && tb.knownLo());
+        QVERIFY2(std::abs(ta.lo - tb.lo) < 1000000, qPrintable(QString::number(ta.lo - tb.lo)));
+
+        emit w.timeline()->clockSettingsCleared();
+        QVERIFY(ready.wait(20000));
+        QVERIFY(w.options().pinnedLines.empty() && w.options().clockOverrides.empty());
     }
 };
 

@@ -124,17 +124,17 @@ private slots:
 
     void arrows()
     {
-        auto level = makeArrow(10, 50, 100, 50, MarkKind::Initiating, false);
+        auto level = makeArrow(10, 50, 100, 50, PictureMarkKind::Initiating, false);
         QCOMPARE(level.c1.y, 50.0);
         QCOMPARE(level.head[0].x, 100.0);
         QVERIFY(level.head[1].x < 100 && level.head[2].x < 100); // points right
         QCOMPARE(level.head[1].y + level.head[2].y, 100.0);      // symmetric about the line
-        auto down = makeArrow(10, 20, 110, 80, MarkKind::Collateral, true);
+        auto down = makeArrow(10, 20, 110, 80, PictureMarkKind::Collateral, true);
         QCOMPARE(down.c1.x, 60.0); // S-curve: leaves and arrives horizontally
         QCOMPARE(down.c1.y, 20.0);
         QCOMPARE(down.c2.y, 80.0);
         QVERIFY(down.dashed);
-        auto back = makeArrow(100, 20, 10, 80, MarkKind::Collateral, true);
+        auto back = makeArrow(100, 20, 10, 80, PictureMarkKind::Collateral, true);
         QVERIFY(back.head[1].x > 10); // points left
     }
 
@@ -165,7 +165,7 @@ private slots:
             QVERIFY(m.y > p.plotTop && m.y < p.plotBottom);
             if (m.diamond && std::abs(m.x - zero->x) < 0.5 && std::abs(m.y - initY) < 0.5)
                 diamondAtZero = true;
-            if (m.kind == MarkKind::Unlogged) {
+            if (m.kind == PictureMarkKind::Unlogged) {
                 unlogged = true;
                 QVERIFY(m.x < zero->x);
             }
@@ -271,7 +271,8 @@ private slots:
         QVERIFY(!r.rootCause.empty() && !r.fixSteps.empty() && !r.verify.empty() && !r.prevention.empty());
         QCOMPARE(r.ncclLocal, std::string("not probed"));
         QCOMPARE(r.clocks.size(), std::size_t{2});
-        QVERIFY(QString::fromStdString(r.clockStatement).contains(QStringLiteral("offsets 0"))); // none needed
+        QVERIFY(
+            QString::fromStdString(r.clockStatement).contains(QStringLiteral("offsets 0"))); // none needed
         QCOMPARE(r.clocks[0].offsetUs, 0);
         // Inventory: every file with its size, lines and the SHA-256 of its bytes.
         QCOMPARE(r.files.size(), std::size_t{8});

@@ -37,7 +37,7 @@ _rankline()
     local opts
     case "$cmd" in
     diagnose) opts="--json --no-local-nccl --nccl-lib --all-attempts --clock-offset --help --help-all" ;;
-    probe) opts="--json --nccl-lib --help --help-all" ;;
+    probe) opts="--json --nccl-lib --socket-retry --help --help-all" ;;
     encyclopedia) opts="--list --export-patterns --help --help-all" ;;
     *) opts="--sample --screenshot --help --version" ;;
     esac

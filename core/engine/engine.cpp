@@ -641,6 +641,8 @@ void Builder::run()
         summarize(f);
     }
     versionVerdict();
+    if (!m_a.nccl.mismatchNote.empty()) // ranks that disagree (identity/environment_scan)
+        m_a.nccl.verdict += " " + m_a.nccl.mismatchNote;
 
     // Say plainly where the aligned clocks cannot order the initiating failure against a report
     // from another host: their intervals overlap.

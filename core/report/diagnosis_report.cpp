@@ -340,9 +340,19 @@ std::string diagnosisJson(const Analysis& a, int indent)
             return out;
         };
         json versions;
-        versions["nccl"] = versionList([](const RankEnvironment& r) {
-            return r.ncclVersion ? r.ncclVersion->toString() : r.ncclRangeDisplay;
-        });
+        // A rank known only by the form of its lines shows a range instead of a version.
+        json ncclVersions = json::array();
+        for (const auto& g : groupBy(a, [](const RankEnvironment& r) {
+                 return r.ncclVersion ? r.ncclVersion->toString()
+                        : r.ncclRange ? "range " + r.ncclRangeDisplay
+                                      : std::string{};
+             })) {
+            const bool range = g.value.rfind("range ", 0) == 0;
+            ncclVersions.push_back({{"version", range ? json(nullptr) : json(g.value)},
+                                    {"range", range ? json(g.value.substr(6)) : json(nullptr)},
+                                    {"ranks", rankList(a, g.processes)}});
+        }
+        versions["nccl"] = ncclVersions;
         versions["nccl_cuda"] = versionList([](const RankEnvironment& r) { return r.ncclCuda; });
         versions["cuda_driver"] = versionList([](const RankEnvironment& r) { return r.cudaDriver; });
         versions["torch"] = versionList([](const RankEnvironment& r) { return r.torchVersion; });

@@ -364,6 +364,11 @@ private slots:
         QCOMPARE(d["nccl"]["mismatch"].size(), std::size_t{0});
         QVERIFY(d["nccl"]["mismatch_note"].is_null());
         QCOMPARE(d["environment"]["versions"]["torch"].size(), std::size_t{1});
+        const json& nccl = d["environment"]["versions"]["nccl"];
+        QCOMPARE(nccl.size(), std::size_t{2});
+        QCOMPARE(str(nccl[0]["version"]), QStringLiteral("2.18.3"));
+        QCOMPARE(str(nccl[1]["range"]), QStringLiteral("2.18.3–2.20.5"));
+        QVERIFY(nccl[1]["version"].is_null());
         QCOMPARE(d["environment"]["versions"]["cuda_driver"][0]["ranks"].size(), std::size_t{8});
         QVERIFY(d["environment"]["flags"].empty()); // eth0, one /24, the same setting everywhere
         bool ifname = false;

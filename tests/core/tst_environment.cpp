@@ -288,6 +288,19 @@ private slots:
         QVERIFY(rangeGroup);
     }
 
+    // No version line anywhere: NCCL's own mismatch WARN names both codes (the second pair is the
+    // reporter's own), and the engine's nccl-version-mismatch finding initiates.
+    void versionMismatchFromNcclsWarn()
+    {
+        json d = diagnose(fixture("mismatch-warn"));
+        QCOMPARE(str(d["initiating"]["entry"]), QStringLiteral("nccl-version-mismatch"));
+        QCOMPARE(str(d["ranks"][0]["nccl_version"]), QStringLiteral("2.24.3"));
+        QCOMPARE(str(d["ranks"][1]["nccl_version"]), QStringLiteral("2.26.2"));
+        QCOMPARE(str(d["ranks"][1]["nccl_version_source"]), QStringLiteral("mismatch-warn"));
+        QCOMPARE(d["nccl"]["mismatch"].size(), std::size_t{2});
+        QCOMPARE(d["nccl"]["mismatch"][0]["line"].get<int>(), 4);
+    }
+
     void interfacesAndSettings()
     {
         json d = diagnose(fixture("interfaces"));

@@ -15,6 +15,7 @@
 
 #include "engine/engine.h"
 #include "engine/scanner.h"
+#include "identity/environment_scan.h"
 #include "identity/path_identity.h"
 
 namespace fs = std::filesystem;
@@ -808,6 +809,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         a.events.reserve(n);
     }
     std::vector<Hit> hits;
+    std::vector<EnvironmentHit> envHits; // read by collectEnvironment once events exist
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
         const SourceId sid(static_cast<std::uint32_t>(s));
         auto makeEvent = [&](std::uint32_t line, EventKind kind) {
@@ -829,6 +831,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             const auto& pat = scanner.patterns()[static_cast<std::size_t>(h.pattern)];
             LineRef where{sid, h.line};
             Process& proc = a.processes[a.lines[s].process(h.line).value];
+            if (isEnvironmentBuiltin(pat.builtin))
+                envHits.push_back({where, pat.builtin, h.captures});
             std::vector<Capture> caps;
             for (const auto& [k, v] : h.captures)
                 caps.push_back({k, v});
@@ -883,6 +887,11 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             case Builtin::InitLine:
             case Builtin::InitPhase:
             case Builtin::TorchRank:
+            case Builtin::CudaDriver:
+            case Builtin::NcclSetting:
+            case Builtin::TorchVersion:
+            case Builtin::TorchCuda:
+            case Builtin::IbOob:
                 break;
             }
         }
@@ -916,6 +925,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     }
     if (options.probeLocalNccl)
         a.nccl.local = probeNccl(options.ncclLibrary);
+    collectEnvironment(a, envHits);
 
     // Stage: merged order over every line on the aligned clock, and the span of parsed time.
     std::vector<std::int64_t> sourceOffsets(a.sources.size(), 0);

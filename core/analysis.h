@@ -14,6 +14,7 @@
 
 #include "bundle/bundle.h"
 #include "encyclopedia/encyclopedia.h"
+#include "identity/environment.h"
 #include "parse/line_parser.h"
 #include "probe/nccl_probe.h"
 #include "timeline/clock.h"
@@ -253,6 +254,10 @@ struct NcclVersions {
     std::optional<NcclProbeResult> local; // absent when probing was switched off
     std::optional<bool> fixApplies;
     std::string verdict; // one sentence for people
+    // Ranks that disagree on the version (identity/environment_scan): two or more groups, largest
+    // first; empty when every rank that shows a version agrees.
+    std::vector<VersionGroup> mismatch;
+    std::string mismatchNote; // one sentence for people, empty without a mismatch
 };
 
 struct Analysis {
@@ -265,6 +270,7 @@ struct Analysis {
     std::vector<Finding> findings;         // best first
     std::optional<std::size_t> initiating; // index into findings
     NcclVersions nccl;
+    Environment environment;                 // versions, settings, interfaces per rank; flags
     ClockModel clock;                        // per-host offsets applied to every time below
     std::vector<std::int64_t> processOffset; // per process, from its host's clock
     // Initiating vs collateral pairs on different hosts whose aligned intervals overlap: the logs

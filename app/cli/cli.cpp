@@ -11,9 +11,12 @@
 
 #include "analysis.h"
 #include "bundle/bundle.h"
+#include "probe/local_facts.h"
 #include "probe/nccl_probe.h"
+#include "probe/socket_retry.h"
 #include "report/diagnosis_report.h"
 #include "report/reportexport.h"
+#include "report/probe_report.h"
 
 namespace rl::cli
 {
@@ -277,31 +280,36 @@ int report(const QStringList& args)
 int probe(const QStringList& args)
 {
     QCommandLineParser p;
-    p.setApplicationDescription(QStringLiteral("Print what this machine's NCCL library is."));
+    p.setApplicationDescription(QStringLiteral(
+        "Print this machine's NCCL libraries (every one found, with its version and how it was "
+        "found), the kernel and the CUDA driver; --socket-retry also reproduces the "
+        "connect-retry behaviour of this kernel on 127.0.0.1."));
     p.addHelpOption();
     p.addPositionalArgument(QStringLiteral("probe"), QStringLiteral("the sub-command"));
     QCommandLineOption lib(QStringLiteral("nccl-lib"), QStringLiteral("Library path or soname to load."),
                            QStringLiteral("path"), QStringLiteral("libnccl.so.2"));
     QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
-    p.addOptions({lib, json});
+    QCommandLineOption socketRetry(
+        QStringLiteral("socket-retry"),
+        QStringLiteral("Also connect to a refusing port on 127.0.0.1, retry on the same socket as NCCL "
+                       "2.16-2.23 do and on a fresh one as 2.24.3 does, and report the errno of each."));
+    p.addOptions({lib, json, socketRetry});
     p.process(args);
-    NcclProbeResult r = probeNccl(p.value(lib).toStdString());
-    if (p.isSet(json)) {
-        if (r.found)
-            std::printf("{\"nccl\": {\"version\": \"%s\", \"code\": %d, \"path\": \"%s\"}}\n",
-                        r.version.toString().c_str(), r.code, r.path.c_str());
-        else
-            std::printf("{\"nccl\": null}\n");
-    } else if (r.found) {
-        std::printf("NCCL %s (code %d)\n  library: %s\n", r.version.toString().c_str(), r.code,
-                    r.path.c_str());
-        bool fixed = r.version >= Version{2, 24, 3};
-        std::printf("  connect-abort retry fix (2.24.3): %s\n",
-                    fixed ? "present" : "absent (2.16.2–2.23.4 mask connect errors)");
-    } else {
-        std::printf("NCCL: no library found (%s)\n", r.error.c_str());
-    }
-    return 0;
+    const std::string library = p.value(lib).toStdString();
+    DiscoveryOptions opts;
+    if (library.find('/') != std::string::npos)
+        opts.explicitPaths.push_back(library);
+    // Every library is loaded in a child process, so what one load leaves behind never answers for
+    // the next (probe/isolated.h).
+    const LocalFacts facts = gatherLocalFacts(opts);
+    const NcclProbeResult r = probeNcclIsolated(library);
+    std::optional<SocketRetryReport> retry;
+    if (p.isSet(socketRetry))
+        retry = reproduceSocketRetry();
+    const SocketRetryReport* rp = retry ? &*retry : nullptr;
+    const std::string out = p.isSet(json) ? probeJson(facts, r, rp) + "\n" : probeText(facts, r, rp);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return retry && !retry->ran ? 1 : 0;
 }
 
 int encyclopedia(const QStringList& args)
@@ -395,7 +403,7 @@ int run(const QStringList& args)
                 "                       [--all-attempts] [--clock-offset HOST=SECONDS]\n"
                 "       rankline report PATH... -o OUT.{html,pdf,md,json} [--format F] [--no-redact]\n"
                 "                       [--paper a4|letter] [--time T]\n"
-                "       rankline probe [--json] [--nccl-lib LIB]\n"
+                "       rankline probe [--json] [--nccl-lib LIB] [--socket-retry]\n"
                 "       rankline encyclopedia [DIR] [--list] [--export-patterns]\n"
                 "       rankline COMMAND --help\n"
                 "       rankline -h | --help | -v | --version\n"
@@ -407,7 +415,8 @@ int run(const QStringList& args)
                 "  diagnose      explain a failed job from its logs: folders, files, .gz logs, archives;\n"
                 "                - reads standard input\n"
                 "  report        export an incident report (HTML, PDF, Markdown, JSON), redacted by default\n"
-                "  probe         this machine's NCCL library and whether it has the 2.24.3 fix\n"
+                "  probe         this machine's NCCL libraries, kernel and CUDA driver; --socket-retry\n"
+                "                shows what this kernel does with a retried connect (127.0.0.1 only)\n"
                 "  encyclopedia  self-check, list or export the encyclopedia entries\n"
                 "\n"
                 "See rankline(1).\n");

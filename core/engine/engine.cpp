@@ -816,6 +816,8 @@ void Builder::run()
         summarize(f);
     }
     versionVerdict();
+    if (!m_a.nccl.mismatchNote.empty()) // ranks that disagree (identity/environment_scan)
+        m_a.nccl.verdict += " " + m_a.nccl.mismatchNote;
 
     collectiveProgress();
     elasticBoxVsLogs();

@@ -28,6 +28,16 @@ const BuiltinDef kBuiltins[] = {
     {Builtin::TorchRank, R"(\] \[Rank (?P<rank>\d+)\] )"},
     {Builtin::Traceback, R"(Traceback \(most recent call last\):)"},
     {Builtin::Exception, R"((?:^|\s)(?P<exc>[A-Za-z_][\w.]*)Error: )"},
+    // NCCL's "cudaDriverVersion 12020" (the driver's CUDA version, nccl-log-formats §4.1).
+    {Builtin::CudaDriver, R"(cudaDriverVersion (?P<code>\d+))"},
+    // "NCCL_SOCKET_IFNAME set by environment to eth0", "... set to eth0", and NAME=value as jobs
+    // print their environment; every setting on the line is read by identity/environment.
+    {Builtin::NcclSetting, R"(NCCL_[A-Z0-9_]+(?: set (?:by environment )?to |=))"},
+    // "torch 2.1.0a0+29c30b1", "PyTorch version: 2.1.0+cu121", "torch==2.3.1".
+    {Builtin::TorchVersion,
+     R"(\b(?:Py)?[Tt]orch(?: [Vv]ersion)?(?:==|: ?| v?)(?P<torch>\d+\.\d+(?:\.\d+)?[a-z0-9.+]*))"},
+    {Builtin::TorchCuda, R"(CUDA used to build PyTorch: (?P<cuda>\d+\.\d+))"},
+    {Builtin::IbOob, R"(NET/IB : Using .*; OOB (?P<if>[^\s:]+):(?P<ip>[^\s<]+)<\d+>)"},
 };
 
 } // namespace

@@ -24,7 +24,13 @@ enum class Builtin {
     SocketAddress,
     TorchRank,
     Traceback,
-    Exception
+    Exception,
+    // Environment evidence (identity/environment_scan.h): versions, settings, interfaces.
+    CudaDriver,
+    NcclSetting,
+    TorchVersion,
+    TorchCuda,
+    IbOob
 };
 
 struct ScanPattern {

@@ -1,6 +1,9 @@
 #include "probe/nccl_probe.h"
 
+#include <cstdlib>
 #include <dlfcn.h>
+
+#include "probe/isolated.h"
 
 namespace rl
 {
@@ -37,6 +40,61 @@ NcclProbeResult probeNccl(const std::string& library)
     r.code = code;
     r.version = Version::fromNcclCode(code);
     ::dlclose(handle);
+    return r;
+}
+
+NcclProbeResult probeNcclIsolated(const std::string& library, int timeoutMs)
+{
+    // Fields travel back NUL-separated: found, code, path, error, note.
+    IsolatedResult child = runIsolated(
+        [&library] {
+            std::string note;
+            if (library.find('/') == std::string::npos) {
+                if (void* pre = ::dlopen(library.c_str(), RTLD_NOW | RTLD_NOLOAD)) {
+                    Dl_info info{};
+                    void* sym = ::dlsym(pre, "ncclGetVersion");
+                    note = "this process had already loaded ";
+                    note += sym && ::dladdr(sym, &info) && info.dli_fname ? info.dli_fname : library.c_str();
+                    note += ", so the answer is that library, not necessarily a fresh process's choice";
+                    ::dlclose(pre);
+                }
+            }
+            NcclProbeResult r = probeNccl(library);
+            std::string out;
+            out += r.found ? "1" : "0";
+            out += '\0';
+            out += std::to_string(r.code);
+            out += '\0';
+            out += r.path;
+            out += '\0';
+            out += r.error;
+            out += '\0';
+            out += note;
+            return out;
+        },
+        timeoutMs);
+    NcclProbeResult r;
+    if (!child.ok) {
+        r.error = library + ": " + child.error;
+        return r;
+    }
+    std::string fields[5];
+    std::size_t f = 0;
+    for (char c : child.output) {
+        if (c == '\0') {
+            if (++f == 5)
+                break;
+        } else {
+            fields[f] += c;
+        }
+    }
+    r.found = fields[0] == "1";
+    r.code = std::atoi(fields[1].c_str());
+    r.path = fields[2];
+    r.error = fields[3];
+    r.note = fields[4];
+    if (r.found)
+        r.version = Version::fromNcclCode(r.code);
     return r;
 }
 

@@ -1,8 +1,12 @@
 #include "report/diagnosis_report.h"
 
+#include <algorithm>
 #include <ctime>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "identity/environment_scan.h"
 
 using nlohmann::json;
 
@@ -78,6 +82,64 @@ json hypothesesJson(const Analysis& a, const std::vector<Hypothesis>& hs)
         out.push_back(j);
     }
     return out;
+}
+
+// Values shown by several ranks, in first-seen order, each with its processes.
+struct ValueGroup {
+    std::string value;
+    std::vector<ProcessId> processes;
+};
+
+template <typename Get> std::vector<ValueGroup> groupBy(const Analysis& a, Get get)
+{
+    std::vector<ValueGroup> out;
+    for (const auto& p : a.processes) {
+        if (p.id.value >= a.environment.ranks.size())
+            continue;
+        std::string v = get(a.environment.ranks[p.id.value]);
+        if (v.empty())
+            continue;
+        auto it = std::find_if(out.begin(), out.end(), [&](const ValueGroup& g) { return g.value == v; });
+        if (it == out.end())
+            out.push_back({v, {p.id}});
+        else
+            it->processes.push_back(p.id);
+    }
+    return out;
+}
+
+json rankList(const Analysis& a, const std::vector<ProcessId>& processes)
+{
+    json ranks = json::array();
+    for (auto pid : processes)
+        ranks.push_back(rankJson(a.process(pid)));
+    return ranks;
+}
+
+json hostList(const Analysis& a, const std::vector<ProcessId>& processes)
+{
+    json hosts = json::array();
+    std::vector<std::string> seen;
+    for (auto pid : processes) {
+        const std::string& h = a.process(pid).host;
+        if (!h.empty() && std::find(seen.begin(), seen.end(), h) == seen.end()) {
+            seen.push_back(h);
+            hosts.push_back(h);
+        }
+    }
+    return hosts;
+}
+
+json rangeJson(const VersionRange& r)
+{
+    auto end = [](const Version& v, bool low) -> json {
+        if ((low && v == Version{0, 0, 0}) || (!low && v == Version{999, 0, 0}))
+            return nullptr;
+        if (v.patch == 999)
+            return std::to_string(v.major) + "." + std::to_string(v.minor) + ".x";
+        return v.toString();
+    };
+    return {{"from", end(r.from, true)}, {"to", end(r.to, false)}};
 }
 
 } // namespace
@@ -200,9 +262,26 @@ std::string diagnosisJson(const Analysis& a, int indent)
         nccl["local"] = nullptr;
     nccl["fix_applies"] = a.nccl.fixApplies ? json(*a.nccl.fixApplies) : json(nullptr);
     nccl["verdict"] = a.nccl.verdict;
+    json mismatch = json::array();
+    for (const auto& g : a.nccl.mismatch) {
+        json jg{{"version", g.version ? json(g.version->toString()) : json(nullptr)},
+                {"range", rangeJson(g.range)},
+                {"display", g.display},
+                {"basis", g.basis},
+                {"ranks", rankList(a, g.processes)},
+                {"hosts", hostList(a, g.processes)}};
+        if (g.where.source.valid()) {
+            jg["file"] = displayFile(a, g.where);
+            jg["line"] = g.where.line + 1;
+        }
+        mismatch.push_back(jg);
+    }
+    nccl["mismatch"] = mismatch;
+    nccl["mismatch_note"] = a.nccl.mismatchNote.empty() ? json(nullptr) : json(a.nccl.mismatchNote);
     root["nccl"] = nccl;
 
     json ranks = json::array();
+    std::map<std::string, std::string> clueRules; // clue id -> why its form implies its range
     for (const auto& p : a.processes) {
         json files = json::array();
         for (auto s : p.sources)
@@ -222,9 +301,154 @@ std::string diagnosisJson(const Analysis& a, int indent)
             jr["identity_conflicts"] = p.identityConflicts;
         if (p.ncclVersion)
             jr["nccl_version"] = p.ncclVersion->toString();
+        if (p.id.value < a.environment.ranks.size()) {
+            const RankEnvironment& re = a.environment.ranks[p.id.value];
+            if (re.ncclVersion && !p.ncclVersion)
+                jr["nccl_version"] = re.ncclVersion->toString();
+            if (!re.ncclVersionSource.empty())
+                jr["nccl_version_source"] = re.ncclVersionSource;
+            if (re.ncclRange)
+                jr["nccl_version_range"] = rangeJson(*re.ncclRange);
+            if (!re.ncclRangeDisplay.empty())
+                jr["nccl_version_range_display"] = re.ncclRangeDisplay;
+            // The clues matter where no line states the version, or where one contradicts it.
+            const bool contradicted =
+                std::any_of(re.clues.begin(), re.clues.end(), [](const VersionClue& c) { return !c.agrees; });
+            if (!re.clues.empty() && (!re.ncclVersion || contradicted)) {
+                // The rule's wording is given once, under environment.clue_rules.
+                json clues = json::array();
+                for (const auto& c : re.clues) {
+                    json jc{
+                        {"id", c.id},         {"range", rangeJson(c.range)},     {"display", c.display},
+                        {"agrees", c.agrees}, {"file", displayFile(a, c.where)}, {"line", c.where.line + 1}};
+                    auto [it, added] = clueRules.emplace(c.id, c.basis);
+                    if (!added && it->second != c.basis)
+                        jc["basis"] = c.basis;
+                    clues.push_back(jc);
+                }
+                jr["nccl_version_clues"] = clues;
+            }
+            if (!re.ncclCuda.empty())
+                jr["nccl_cuda"] = re.ncclCuda;
+            if (!re.cudaDriver.empty()) {
+                jr["cuda_driver"] = re.cudaDriver;
+                jr["cuda_driver_code"] = re.cudaDriverCode;
+            }
+            if (!re.torchVersion.empty())
+                jr["torch_version"] = re.torchVersion;
+            if (!re.torchCuda.empty())
+                jr["torch_cuda"] = re.torchCuda;
+            if (!re.addresses.empty()) {
+                json ifs = json::array();
+                for (const auto& ad : re.addresses)
+                    ifs.push_back({{"interface", ad.interface},
+                                   {"address", ad.address},
+                                   {"via", ad.via},
+                                   {"file", displayFile(a, ad.where)},
+                                   {"line", ad.where.line + 1}});
+                jr["interfaces"] = ifs;
+            }
+            if (!re.flags.empty())
+                jr["environment_flags"] = re.flags;
+        }
         ranks.push_back(jr);
     }
     root["ranks"] = ranks;
+
+    json environment;
+    {
+        auto versionList = [&](auto get) {
+            json out = json::array();
+            for (const auto& g : groupBy(a, get))
+                out.push_back({{"version", g.value}, {"ranks", rankList(a, g.processes)}});
+            return out;
+        };
+        json versions;
+        // A rank known only by the form of its lines shows a range instead of a version.
+        json ncclVersions = json::array();
+        for (const auto& g : groupBy(a, [](const RankEnvironment& r) {
+                 return r.ncclVersion ? r.ncclVersion->toString()
+                        : r.ncclRange ? "range " + r.ncclRangeDisplay
+                                      : std::string{};
+             })) {
+            const bool range = g.value.rfind("range ", 0) == 0;
+            ncclVersions.push_back({{"version", range ? json(nullptr) : json(g.value)},
+                                    {"range", range ? json(g.value.substr(6)) : json(nullptr)},
+                                    {"ranks", rankList(a, g.processes)}});
+        }
+        versions["nccl"] = ncclVersions;
+        versions["nccl_cuda"] = versionList([](const RankEnvironment& r) { return r.ncclCuda; });
+        versions["cuda_driver"] = versionList([](const RankEnvironment& r) { return r.cudaDriver; });
+        versions["torch"] = versionList([](const RankEnvironment& r) { return r.torchVersion; });
+        versions["torch_cuda"] = versionList([](const RankEnvironment& r) { return r.torchCuda; });
+        environment["versions"] = versions;
+    }
+    json settings = json::array();
+    for (const auto& st : a.environment.settings)
+        settings.push_back({{"name", st.name},
+                            {"value", st.value},
+                            {"how", st.how},
+                            {"ranks", rankList(a, st.processes)},
+                            {"file", displayFile(a, st.where)},
+                            {"line", st.where.line + 1}});
+    environment["settings"] = settings;
+    json interfaces = json::array();
+    {
+        struct Use {
+            std::string interface, address;
+            std::vector<std::string> via;
+            std::vector<ProcessId> processes;
+        };
+        std::vector<Use> uses;
+        for (const auto& p : a.processes) {
+            if (p.id.value >= a.environment.ranks.size())
+                continue;
+            for (const auto& ad : a.environment.ranks[p.id.value].addresses) {
+                auto it = std::find_if(uses.begin(), uses.end(), [&](const Use& u) {
+                    return u.interface == ad.interface && u.address == ad.address;
+                });
+                if (it == uses.end()) {
+                    uses.push_back({ad.interface, ad.address, {}, {}});
+                    it = std::prev(uses.end());
+                }
+                if (std::find(it->via.begin(), it->via.end(), ad.via) == it->via.end())
+                    it->via.push_back(ad.via);
+                if (std::find(it->processes.begin(), it->processes.end(), p.id) == it->processes.end())
+                    it->processes.push_back(p.id);
+            }
+        }
+        for (const auto& u : uses) {
+            const std::string subnet = assumedSubnet(u.address);
+            interfaces.push_back({{"interface", u.interface},
+                                  {"address", u.address},
+                                  {"subnet", subnet.empty() ? json(nullptr) : json(subnet)},
+                                  {"via", u.via},
+                                  {"ranks", rankList(a, u.processes)},
+                                  {"hosts", hostList(a, u.processes)}});
+        }
+    }
+    environment["interfaces"] = interfaces;
+    json flags = json::array();
+    for (const auto& f : a.environment.flags) {
+        json jf{{"kind", f.kind},
+                {"severity", f.severity},
+                {"detail", f.detail},
+                {"ranks", rankList(a, f.processes)},
+                {"hosts", hostList(a, f.processes)}};
+        if (!f.interface.empty())
+            jf["interface"] = f.interface;
+        if (!f.address.empty())
+            jf["address"] = f.address;
+        if (f.where) {
+            jf["file"] = displayFile(a, *f.where);
+            jf["line"] = f.where->line + 1;
+        }
+        flags.push_back(jf);
+    }
+    environment["flags"] = flags;
+    environment["subnet_note"] = a.environment.subnetNote;
+    environment["clue_rules"] = clueRules;
+    root["environment"] = environment;
 
     json clock;
     json hostClocks = json::array();
@@ -335,6 +559,60 @@ std::string diagnosisText(const Analysis& a)
     o << "\nNCCL: " << a.nccl.verdict << "\n";
     if (a.nccl.local && !a.nccl.local->found)
         o << "  local libnccl.so.2: not found (" << a.nccl.local->error << ")\n";
+    if (!a.nccl.mismatchNote.empty() && a.nccl.verdict.find(a.nccl.mismatchNote) == std::string::npos)
+        o << "  " << a.nccl.mismatchNote << "\n";
+    {
+        std::vector<std::string> lines;
+        auto versions = [&](const char* what, auto get) {
+            auto groups = groupBy(a, get);
+            if (groups.empty())
+                return;
+            std::string l = std::string(what) + " ";
+            for (std::size_t i = 0; i < groups.size(); ++i)
+                l += (i ? "; " : "") + groups[i].value + " (" + describeProcesses(a, groups[i].processes) +
+                     ")";
+            lines.push_back(l);
+        };
+        versions("NCCL", [](const RankEnvironment& r) {
+            return r.ncclVersion                ? r.ncclVersion->toString()
+                   : r.ncclRangeDisplay.empty() ? std::string{}
+                                                : r.ncclRangeDisplay + " (from the form of its log lines)";
+        });
+        versions("NCCL built with CUDA", [](const RankEnvironment& r) { return r.ncclCuda; });
+        versions("CUDA driver", [](const RankEnvironment& r) { return r.cudaDriver; });
+        versions("PyTorch", [](const RankEnvironment& r) { return r.torchVersion; });
+        versions("PyTorch's CUDA", [](const RankEnvironment& r) { return r.torchCuda; });
+        {
+            std::vector<std::pair<std::string, std::vector<ProcessId>>> uses;
+            for (const auto& p : a.processes)
+                if (p.id.value < a.environment.ranks.size())
+                    for (const auto& ad : a.environment.ranks[p.id.value].addresses) {
+                        std::string k = ad.interface + " " + ad.address;
+                        auto it = std::find_if(uses.begin(), uses.end(),
+                                               [&](const auto& u) { return u.first == k; });
+                        if (it == uses.end())
+                            uses.push_back({k, {p.id}});
+                        else if (std::find(it->second.begin(), it->second.end(), p.id) == it->second.end())
+                            it->second.push_back(p.id);
+                    }
+            if (!uses.empty()) {
+                std::string l = "Interfaces ";
+                for (std::size_t i = 0; i < uses.size(); ++i)
+                    l += (i ? "; " : "") + uses[i].first + " (" + describeProcesses(a, uses[i].second) + ")";
+                lines.push_back(l);
+            }
+        }
+        for (const auto& st : a.environment.settings)
+            lines.push_back(st.name + "=" + st.value + " (" + st.how + "; " +
+                            describeProcesses(a, st.processes) + ")");
+        for (const auto& f : a.environment.flags)
+            lines.push_back("[" + f.severity + "] " + f.kind + ": " + f.detail);
+        if (!lines.empty()) {
+            o << "\nEnvironment:\n";
+            for (const auto& l : lines)
+                o << "  " << l << "\n";
+        }
+    }
     o << "\nRanks:\n";
     for (const auto& p : a.processes) {
         o << "  " << p.label();

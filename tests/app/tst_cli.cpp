@@ -1,4 +1,5 @@
 // The command line as users and scripts run it: a real process, real exit codes, the JSON contract.
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -15,9 +16,11 @@ struct Run {
     QByteArray err;
 };
 
-Run run(const QStringList& args, const QByteArray& input = {})
+Run run(const QStringList& args, const QByteArray& input = {}, const QProcessEnvironment& env = {})
 {
     QProcess p;
+    if (!env.isEmpty())
+        p.setProcessEnvironment(env);
     p.start(QStringLiteral(RANKLINE_EXE), args);
     if (!input.isNull()) {
         p.write(input);
@@ -117,6 +120,104 @@ private slots:
         QCOMPARE(r.code, 0);
         json d = json::parse(r.out.toStdString());
         QVERIFY(d.contains("nccl"));
+    }
+
+    // Every local fact, and the loader's choice among the libraries found.
+    void probeJsonFields()
+    {
+        Run r = run({QStringLiteral("probe"), QStringLiteral("--json")});
+        QCOMPARE(r.code, 0);
+        json d = json::parse(r.out.toStdString());
+        for (const char* key : {"tool", "nccl", "libraries", "loader", "searched", "kernel", "cuda_driver"})
+            QVERIFY2(d.contains(key), key);
+        QVERIFY(!d.contains("socket_retry"));
+        QCOMPARE(QString::fromStdString(d["kernel"]["sysname"]), QStringLiteral("Linux"));
+        QVERIFY(d["cuda_driver"]["found"].is_boolean());
+        if (d["nccl"].is_null())
+            return;
+        int chosen = 0;
+        for (const auto& lib : d["libraries"])
+            if (lib["loader_choice"].get<bool>()) {
+                ++chosen;
+                QVERIFY(lib["version"] == d["nccl"]["version"]);
+            }
+        QCOMPARE(chosen, 1);
+    }
+
+    // LD_LIBRARY_PATH beats the loader cache: in a process started with it, the fake 2.23.4 is the
+    // loader's choice, and the machine's own NCCL (if any) is still listed, found another way.
+    void probeViaLdLibraryPath()
+    {
+        const QString fakeDir = QFileInfo(QStringLiteral(FAKE_NCCL_PATH)).absolutePath();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("LD_LIBRARY_PATH"), fakeDir);
+        Run r = run({QStringLiteral("probe"), QStringLiteral("--json")}, {}, env);
+        QCOMPARE(r.code, 0);
+        json d = json::parse(r.out.toStdString());
+        QCOMPARE(QString::fromStdString(d["nccl"]["version"]), QStringLiteral("2.23.4"));
+        QCOMPARE(QFileInfo(QString::fromStdString(d["loader"]["path"])).canonicalFilePath(),
+                 QFileInfo(QStringLiteral(FAKE_NCCL_PATH)).canonicalFilePath());
+        bool fake = false, other = false;
+        for (const auto& lib : d["libraries"]) {
+            QStringList how;
+            for (const auto& v : lib["found_via"])
+                how << QString::fromStdString(v["how"]);
+            if (lib["version"] == "2.23.4") {
+                fake = true;
+                QVERIFY(lib["loader_choice"].get<bool>());
+                QVERIFY2(how.contains(QStringLiteral("LD_LIBRARY_PATH")),
+                         qPrintable(how.join(QLatin1Char(','))));
+                QVERIFY(how.contains(QStringLiteral("loader")));
+                QCOMPARE(lib["has_connect_retry_fix"].get<bool>(), false);
+            } else {
+                other = true;
+                QVERIFY(!lib["loader_choice"].get<bool>());
+            }
+        }
+        QVERIFY(fake);
+        if (!other)
+            qInfo("no other libnccl.so.2 on this machine");
+        Run text = run({QStringLiteral("probe")}, {}, env);
+        QVERIFY(text.out.contains("NCCL 2.23.4 (code 22304)"));
+        QVERIFY(text.out.contains("found via LD_LIBRARY_PATH"));
+    }
+
+    void probeExplicitLibrary()
+    {
+        Run r = run({QStringLiteral("probe"), QStringLiteral("--json"), QStringLiteral("--nccl-lib"),
+                     QStringLiteral(FAKE_NCCL_PATH)});
+        QCOMPARE(r.code, 0);
+        json d = json::parse(r.out.toStdString());
+        QCOMPARE(QString::fromStdString(d["nccl"]["version"]), QStringLiteral("2.23.4"));
+        bool explicitFound = false;
+        for (const auto& lib : d["libraries"])
+            for (const auto& v : lib["found_via"])
+                explicitFound = explicitFound || (v["how"] == "explicit" && lib["version"] == "2.23.4");
+        QVERIFY(explicitFound);
+    }
+
+    void probeSocketRetry()
+    {
+        Run r = run({QStringLiteral("probe"), QStringLiteral("--socket-retry"), QStringLiteral("--json")});
+        json d = json::parse(r.out.toStdString());
+        const json& s = d["socket_retry"];
+        QVERIFY(s.is_object());
+        QCOMPARE(QString::fromStdString(s["address"]), QStringLiteral("127.0.0.1"));
+        if (!s["ran"].get<bool>()) {
+            QCOMPARE(r.code, 1);
+            QSKIP(qPrintable(QStringLiteral("could not run: %1").arg(QString::fromStdString(s["error"]))));
+        }
+        QCOMPARE(r.code, 0);
+        if (s["retry_error"] != "ECONNABORTED" || s["fresh_socket_error"] != "ECONNREFUSED")
+            QSKIP(qPrintable(QStringLiteral("this kernel differs: retry %1, fresh socket %2")
+                                 .arg(QString::fromStdString(s["retry_error"].dump()),
+                                      QString::fromStdString(s["fresh_socket_error"].dump()))));
+        QCOMPARE(QString::fromStdString(s["pending_error"]), QStringLiteral("ECONNREFUSED"));
+        QVERIFY(s["reproduced"].get<bool>());
+        Run text = run({QStringLiteral("probe"), QStringLiteral("--socket-retry")});
+        QCOMPARE(text.code, 0);
+        QVERIFY(text.out.contains("ECONNABORTED (Software caused connection abort)"));
+        QVERIFY(text.out.contains("Verdict: "));
     }
 
     // Headless sub-commands never need a display.

@@ -1,0 +1,97 @@
+#pragma once
+// The job's environment as its logs reveal it, per rank and for the whole bundle: NCCL, CUDA and
+// PyTorch versions, NCCL_* settings, the interfaces and addresses each rank chose, and flags for
+// the choices that commonly break multi-host jobs. Plain data for the command line and the window;
+// filled by collectEnvironment (identity/environment_scan.h) during analyze().
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "util/strong_id.h"
+#include "util/version.h"
+
+namespace rl
+{
+
+// A range of NCCL versions that the form of one line implies (which releases print that text, at
+// that source line, with that prefix): facts from shared/docs/nccl-log-formats.md.
+struct VersionClue {
+    std::string id;      // the rule: "bootstrap-space", "init-nvmldev", "connect-abort-lines", ...
+    VersionRange range;  // open ends are 0.0.0 and 999.0.0
+    std::string display; // "2.18.3–2.20.5", "≥ 2.24.3", "2.16.2–2.28.x"
+    std::string basis;   // what in the line says so
+    LineRef where;
+    bool agrees = true; // false when the rank's own version (line or exception) is outside
+};
+
+// An interface and address a rank announced ("Bootstrap : Using eth0:10.0.0.11<0>").
+struct RankAddress {
+    std::string interface;
+    std::string address;
+    std::string via; // bootstrap, net-socket, net-ib-oob
+    LineRef where;
+};
+
+// Per process (index = ProcessId).
+struct RankEnvironment {
+    std::string ncclVersionSource;      // version-line, pytorch-exception, mismatch-warn, line-forms
+    std::optional<Version> ncclVersion; // exact: Process::ncclVersion, or pinned by the lines' forms
+    std::optional<LineRef> ncclVersionLine;
+    std::optional<VersionRange> ncclRange; // what the clues that agree leave open, when not exact
+    std::string ncclRangeDisplay;
+    std::vector<VersionClue> clues;
+    std::string ncclCuda; // "+cuda12.2" of the version line: the CUDA toolkit NCCL was built with
+    std::optional<LineRef> ncclCudaLine;
+    int cudaDriverCode = 0; // "cudaDriverVersion 12020"
+    std::string cudaDriver; // "12.2"
+    std::optional<LineRef> cudaDriverLine;
+    std::string torchVersion; // "2.1.0a0+29c30b1"
+    std::optional<LineRef> torchLine;
+    std::string torchCuda; // CUDA printed with PyTorch ("CUDA 12.2" on its line, "+cu121", collect_env)
+    std::optional<LineRef> torchCudaLine;
+    std::vector<RankAddress> addresses;
+    std::vector<std::string> flags; // kinds of the EnvironmentFlags that name this rank
+};
+
+// One NCCL_* setting with the ranks that showed it.
+struct NcclSetting {
+    std::string name;
+    std::string value;
+    // "set by environment" (NCCL's INFO "NAME set by environment to V"), "set" ("NAME set to V",
+    // NCCL's own echo), "printed" (NAME=V in the job's own output, e.g. an environment dump)
+    std::string how;
+    std::vector<ProcessId> processes;
+    LineRef where; // first line
+};
+
+// Something about the environment worth a look.
+struct EnvironmentFlag {
+    // loopback, docker, veth, link-local, different-subnets, setting-differs
+    std::string kind;
+    std::string severity; // warning (likely to break a multi-host job) or note
+    std::string detail;   // one or two sentences for people
+    std::vector<ProcessId> processes;
+    std::string interface; // address flags: the interface and address concerned
+    std::string address;
+    std::optional<LineRef> where;
+};
+
+struct Environment {
+    std::vector<RankEnvironment> ranks; // per process, same order as Analysis::processes
+    std::vector<NcclSetting> settings;
+    std::vector<EnvironmentFlag> flags;
+    std::string subnetNote; // how subnets were compared (NCCL prints no netmask)
+};
+
+// Processes that agree on one NCCL version (or range); two or more groups are a mismatch.
+struct VersionGroup {
+    std::optional<Version> version; // exact, when known
+    VersionRange range;             // version..version when exact
+    std::string display;
+    std::string basis; // version line, PyTorch exception, Mismatched NCCL version WARN, line forms
+    std::vector<ProcessId> processes;
+    LineRef where;
+};
+
+} // namespace rl

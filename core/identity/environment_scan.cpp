@@ -1,0 +1,621 @@
+#include "identity/environment_scan.h"
+
+#include <algorithm>
+#include <arpa/inet.h>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <re2/re2.h>
+#include <set>
+
+#include "analysis.h"
+#include "identity/version_clues.h"
+#include "probe/local_facts.h"
+
+namespace rl
+{
+
+namespace
+{
+
+bool startsWith(std::string_view s, std::string_view p)
+{
+    return s.substr(0, p.size()) == p;
+}
+
+std::string trimmed(std::string_view s)
+{
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+        s.remove_suffix(1);
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    return std::string(s);
+}
+
+std::string captureOf(const EnvironmentHit& h, const char* name)
+{
+    for (const auto& [k, v] : h.captures)
+        if (k == name)
+            return v;
+    return {};
+}
+
+struct Patterns {
+    RE2 ncclCuda{R"(NCCL version \d+\.\d+\.\d+[^+\s]*\+cuda(\d+\.\d+))"};
+    RE2 setByEnv{R"((NCCL_[A-Z0-9_]+) set by environment to (.*)$)"};
+    RE2 setTo{R"((NCCL_[A-Z0-9_]+) set to (.*)$)"};
+    RE2 assignment{R"((?:^|[^A-Za-z0-9_])(NCCL_[A-Z0-9_]+)=("[^"]*"|'[^']*'|[^\s;'"\)\]\}]*))"};
+    RE2 torchCuda{R"(\bCUDA(?: version)?:? (\d+\.\d+))"};
+    RE2 cuSuffix{R"(\+cu(\d+)(\d)\b)"};
+    RE2 socketIf{R"(\[\d+\]([^\s:\[\]]+):([^\s<]+)<\d+>)"};
+    RE2 mismatch{R"(Mismatched NCCL version detected : rank (\d+) version (\d+) rank (\d+) version (\d+))"};
+};
+
+const Patterns& patterns()
+{
+    static const Patterns p;
+    return p;
+}
+
+struct Ipv6 {
+    unsigned char b[16];
+};
+
+std::string withoutScope(const std::string& a)
+{
+    auto pct = a.find('%');
+    return pct == std::string::npos ? a : a.substr(0, pct);
+}
+
+// Ranks listed compactly: "0–3, 5".
+std::string rankRuns(std::vector<int> ranks)
+{
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    std::string s;
+    for (std::size_t i = 0; i < ranks.size();) {
+        std::size_t j = i;
+        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
+            ++j;
+        if (!s.empty())
+            s += ", ";
+        s += std::to_string(ranks[i]);
+        if (j > i)
+            s += (j == i + 1 ? ", " : "–") + std::to_string(ranks[j]);
+        i = j + 1;
+    }
+    return s;
+}
+
+} // namespace
+
+bool isEnvironmentBuiltin(Builtin b)
+{
+    switch (b) {
+    case Builtin::NcclVersion:
+    case Builtin::InitLine:
+    case Builtin::BootstrapAddress:
+    case Builtin::SocketAddress:
+    case Builtin::CudaDriver:
+    case Builtin::NcclSetting:
+    case Builtin::TorchVersion:
+    case Builtin::TorchCuda:
+    case Builtin::IbOob:
+        return true;
+    default:
+        return false;
+    }
+}
+
+std::vector<std::string> addressKinds(const std::string& interface, const std::string& address)
+{
+    std::vector<std::string> kinds;
+    const std::string ip = withoutScope(address);
+    in_addr v4{};
+    Ipv6 v6{};
+    const bool isV4 = ::inet_pton(AF_INET, ip.c_str(), &v4) == 1;
+    const bool isV6 = !isV4 && ::inet_pton(AF_INET6, ip.c_str(), v6.b) == 1;
+    const std::uint32_t h = isV4 ? ntohl(v4.s_addr) : 0;
+    bool loop = interface == "lo" || (isV4 && (h >> 24) == 127);
+    if (isV6) {
+        static const unsigned char one[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+        loop = loop || std::equal(std::begin(one), std::end(one), v6.b);
+    }
+    if (loop)
+        kinds.push_back("loopback");
+    if (startsWith(interface, "docker") || startsWith(interface, "br-"))
+        kinds.push_back("docker");
+    if (startsWith(interface, "veth"))
+        kinds.push_back("veth");
+    if ((isV4 && (h >> 16) == 0xA9FE) || (isV6 && v6.b[0] == 0xFE && (v6.b[1] & 0xC0) == 0x80))
+        kinds.push_back("link-local");
+    return kinds;
+}
+
+std::string assumedSubnet(const std::string& address)
+{
+    const std::string ip = withoutScope(address);
+    in_addr v4{};
+    if (::inet_pton(AF_INET, ip.c_str(), &v4) == 1) {
+        const std::uint32_t h = ntohl(v4.s_addr);
+        if ((h >> 24) == 127 || (h >> 16) == 0xA9FE)
+            return {};
+        return std::to_string(h >> 24) + "." + std::to_string((h >> 16) & 0xFF) + "." +
+               std::to_string((h >> 8) & 0xFF) + ".0/24";
+    }
+    Ipv6 v6{};
+    if (::inet_pton(AF_INET6, ip.c_str(), v6.b) != 1)
+        return {};
+    if ((v6.b[0] == 0xFE && (v6.b[1] & 0xC0) == 0x80) ||
+        addressKinds("", ip) == std::vector<std::string>{"loopback"})
+        return {};
+    std::fill(v6.b + 8, v6.b + 16, 0);
+    char buf[INET6_ADDRSTRLEN];
+    if (!::inet_ntop(AF_INET6, v6.b, buf, sizeof buf))
+        return {};
+    return std::string(buf) + "/64";
+}
+
+std::string describeProcesses(const Analysis& a, const std::vector<ProcessId>& processes)
+{
+    std::vector<int> ranks;
+    std::vector<std::string> others, hosts;
+    for (ProcessId id : processes) {
+        if (id.value >= a.processes.size())
+            continue;
+        const Process& p = a.process(id);
+        if (p.rank)
+            ranks.push_back(*p.rank);
+        else
+            others.push_back(p.label());
+        if (!p.host.empty() && std::find(hosts.begin(), hosts.end(), p.host) == hosts.end())
+            hosts.push_back(p.host);
+    }
+    std::string s;
+    if (!ranks.empty())
+        s = (ranks.size() == 1 ? "rank " : "ranks ") + rankRuns(ranks);
+    for (std::size_t i = 0; i < others.size() && i < 3; ++i)
+        s += (s.empty() ? "" : ", ") + others[i];
+    if (others.size() > 3)
+        s += " and " + std::to_string(others.size() - 3) + " more";
+    if (!hosts.empty() && !ranks.empty()) {
+        s += " on ";
+        for (std::size_t i = 0; i < hosts.size() && i < 4; ++i)
+            s += (i ? ", " : "") + hosts[i];
+        if (hosts.size() > 4)
+            s += " and " + std::to_string(hosts.size() - 4) + " more hosts";
+    }
+    return s.empty() ? "no identified process" : s;
+}
+
+void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
+{
+    const Patterns& pat = patterns();
+    Environment& env = a.environment;
+    env.ranks.assign(a.processes.size(), {});
+    auto processAt = [&a](LineRef r) -> ProcessId {
+        if (r.source.value >= a.lines.size() || r.line >= a.lines[r.source.value].size())
+            return {};
+        ProcessId p = a.lines[r.source.value].process(r.line);
+        return p.value < a.processes.size() ? p : ProcessId{};
+    };
+    auto addClue = [](RankEnvironment& re, const LineClue& c, LineRef where) {
+        // The first line of each kind is evidence enough; a rank repeats the same forms many times.
+        if (std::none_of(re.clues.begin(), re.clues.end(),
+                         [&](const VersionClue& v) { return v.id == c.id; }))
+            re.clues.push_back({c.id, c.range, c.display, c.basis, where, true});
+    };
+    auto addAddress = [](RankEnvironment& re, std::string ifname, std::string ip, const char* via,
+                         LineRef where) {
+        for (auto& x : re.addresses)
+            if (x.interface == ifname && x.address == ip)
+                return;
+        re.addresses.push_back({std::move(ifname), std::move(ip), via, where});
+    };
+    std::map<std::tuple<std::string, std::string, std::string>, std::size_t> settingIndex;
+    auto addSetting = [&](std::string name, std::string value, const char* how, ProcessId p, LineRef where) {
+        auto key = std::make_tuple(name, value, std::string(how));
+        auto it = settingIndex.find(key);
+        if (it == settingIndex.end()) {
+            it = settingIndex.emplace(key, env.settings.size()).first;
+            env.settings.push_back({std::move(name), std::move(value), how, {}, where});
+        }
+        auto& procs = env.settings[it->second].processes;
+        if (p.valid() && std::find(procs.begin(), procs.end(), p) == procs.end())
+            procs.push_back(p);
+    };
+
+    // 1. The scanner's built-in lines.
+    for (const auto& h : hits) {
+        const ProcessId pid = processAt(h.where);
+        const std::string_view text = a.text(h.where);
+        const re2::StringPiece line(text.data(), text.size());
+        if (h.builtin == Builtin::NcclSetting) {
+            std::string name, value;
+            if (RE2::PartialMatch(line, pat.setByEnv, &name, &value)) {
+                addSetting(name, trimmed(value), "set by environment", pid, h.where);
+            } else if (RE2::PartialMatch(line, pat.setTo, &name, &value)) {
+                addSetting(name, trimmed(value), "set", pid, h.where);
+            } else {
+                re2::StringPiece rest = line;
+                while (RE2::FindAndConsume(&rest, pat.assignment, &name, &value)) {
+                    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\''))
+                        value = value.substr(1, value.size() - 2);
+                    else if (!value.empty() && value.back() == ',')
+                        value.pop_back(); // "NCCL_A=x, NCCL_B=y"
+                    addSetting(name, value, "printed", pid, h.where);
+                }
+            }
+            continue;
+        }
+        if (!pid.valid())
+            continue;
+        RankEnvironment& re = env.ranks[pid.value];
+        switch (h.builtin) {
+        case Builtin::NcclVersion: {
+            std::string cuda;
+            if (re.ncclCuda.empty() && RE2::PartialMatch(line, pat.ncclCuda, &cuda)) {
+                re.ncclCuda = cuda;
+                re.ncclCudaLine = h.where;
+            }
+            break;
+        }
+        case Builtin::CudaDriver:
+            if (!re.cudaDriverLine) {
+                re.cudaDriverCode = std::atoi(captureOf(h, "code").c_str());
+                re.cudaDriver = cudaVersionString(re.cudaDriverCode);
+                re.cudaDriverLine = h.where;
+            }
+            break;
+        case Builtin::TorchVersion: {
+            if (!re.torchVersion.empty())
+                break;
+            re.torchVersion = captureOf(h, "torch");
+            re.torchLine = h.where;
+            std::string cuda, major, minor;
+            if (re.torchCuda.empty()) {
+                if (RE2::PartialMatch(line, pat.torchCuda, &cuda)) {
+                    re.torchCuda = cuda;
+                    re.torchCudaLine = h.where;
+                } else if (RE2::PartialMatch(re.torchVersion, pat.cuSuffix, &major, &minor)) {
+                    re.torchCuda = major + "." + minor; // "+cu121" is CUDA 12.1
+                    re.torchCudaLine = h.where;
+                }
+            }
+            break;
+        }
+        case Builtin::TorchCuda:
+            if (re.torchCuda.empty() || (re.torchCudaLine && *re.torchCudaLine == re.torchLine)) {
+                re.torchCuda = captureOf(h, "cuda");
+                re.torchCudaLine = h.where;
+            }
+            break;
+        case Builtin::BootstrapAddress: {
+            // Up to 2.7 the line lists every interface as " [0]eno1:<addr><0> [1]...".
+            re2::StringPiece rest = line;
+            std::string ifname, ip;
+            bool listed = false;
+            while (RE2::FindAndConsume(&rest, pat.socketIf, &ifname, &ip)) {
+                addAddress(re, ifname, ip, "bootstrap", h.where);
+                listed = true;
+            }
+            if (!listed)
+                addAddress(re, captureOf(h, "if"), captureOf(h, "ip"), "bootstrap", h.where);
+            for (const auto& c : versionCluesOfLine(text))
+                addClue(re, c, h.where);
+            break;
+        }
+        case Builtin::SocketAddress: {
+            re2::StringPiece rest = line;
+            std::string ifname, ip;
+            while (RE2::FindAndConsume(&rest, pat.socketIf, &ifname, &ip))
+                addAddress(re, ifname, ip, "net-socket", h.where);
+            break;
+        }
+        case Builtin::IbOob:
+            addAddress(re, captureOf(h, "if"), captureOf(h, "ip"), "net-ib-oob", h.where);
+            break;
+        case Builtin::InitLine:
+            for (const auto& c : versionCluesOfLine(text))
+                addClue(re, c, h.where);
+            break;
+        default:
+            break;
+        }
+    }
+
+    // 2. Versions the logs state, and clues from the form of WARN and symptom lines.
+    for (const auto& p : a.processes) {
+        RankEnvironment& re = env.ranks[p.id.value];
+        if (!p.ncclVersion)
+            continue;
+        re.ncclVersion = p.ncclVersion;
+        re.ncclVersionLine = p.ncclVersionLine;
+        const std::string_view t = p.ncclVersionLine ? a.text(*p.ncclVersionLine) : std::string_view{};
+        re.ncclVersionSource = t.find("NCCL error") != std::string_view::npos ||
+                                       t.find(", NCCL version") != std::string_view::npos
+                                   ? "pytorch-exception"
+                                   : "version-line";
+    }
+    std::set<LineRef> seen;
+    for (const auto& e : a.events) {
+        if (!seen.insert(e.where).second || !e.process.valid() || e.process.value >= env.ranks.size())
+            continue;
+        RankEnvironment& re = env.ranks[e.process.value];
+        const std::string_view text = a.text(e.where);
+        for (const auto& c : versionCluesOfLine(text))
+            addClue(re, c, e.where);
+        std::string otherRank, otherCode, ownRank, ownCode;
+        if (RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), pat.mismatch, &otherRank,
+                              &otherCode, &ownRank, &ownCode)) {
+            // NCCL 2.23.4+ compares codes after the first all-gather: the first pair is the other
+            // rank's, the second the reporter's own.
+            const Version own = Version::fromNcclCode(std::atoi(ownCode.c_str()));
+            addClue(re,
+                    exactVersionClue(
+                        own, "its own version code " + ownCode +
+                                 " in 'Mismatched NCCL version detected' (the second rank/version pair)"),
+                    e.where);
+            const int other = std::atoi(otherRank.c_str());
+            for (const auto& q : a.processes)
+                if (q.rank && *q.rank == other && q.id != e.process)
+                    addClue(env.ranks[q.id.value],
+                            exactVersionClue(Version::fromNcclCode(std::atoi(otherCode.c_str())),
+                                             "rank " + ownRank + " reports this rank's version code " +
+                                                 otherCode + " in 'Mismatched NCCL version detected'"),
+                            e.where);
+        }
+        // The connect-abort WARN and the first trail line after it on the same thread pin the
+        // release family (§2.3).
+        if (e.level != Level::Warn)
+            continue;
+        const ParsedLine w = parseLine(text);
+        if (!w.nccl || w.nccl->file != "misc/socket.cc" ||
+            !startsWith(w.nccl->message, "socketStartConnect: Connect to"))
+            continue;
+        const Source& src = a.source(e.where.source);
+        for (std::uint32_t i = e.where.line + 1; i < src.lineCount() && i < e.where.line + 400; ++i) {
+            if (processAt({e.where.source, i}) != e.process)
+                continue;
+            const ParsedLine t = parseLine(src.line(i));
+            if (!t.nccl || t.nccl->tid != w.nccl->tid)
+                continue;
+            if (t.trail && t.trail->file == "misc/socket.cc")
+                if (auto c = connectAbortClue(w.nccl->fileLine, t.trail->fileLine))
+                    addClue(re, *c, e.where);
+            break;
+        }
+    }
+
+    // 3. Each rank's version: stated, or what its clues leave open.
+    for (auto& re : env.ranks) {
+        if (!re.ncclVersion) {
+            for (const auto& c : re.clues)
+                if (c.id == "version-code") {
+                    re.ncclVersion = c.range.from;
+                    re.ncclVersionLine = c.where;
+                    re.ncclVersionSource = "mismatch-warn";
+                    break;
+                }
+        }
+        if (re.ncclVersion) {
+            for (auto& c : re.clues)
+                c.agrees = c.range.contains(*re.ncclVersion);
+            continue;
+        }
+        if (re.clues.empty())
+            continue;
+        std::optional<VersionRange> r = VersionRange{{0, 0, 0}, {999, 0, 0}};
+        for (const auto& c : re.clues)
+            if (r)
+                r = intersect(*r, c.range);
+        if (r) {
+            re.ncclRange = r;
+            re.ncclRangeDisplay = rangeDisplay(*r);
+            re.ncclVersionSource = "line-forms";
+        } else {
+            re.ncclRangeDisplay = "the line forms contradict each other";
+            for (auto& c : re.clues)
+                c.agrees = false;
+        }
+    }
+
+    // 4. Ranks that disagree. Exact versions group by value; a rank known only by a range joins
+    //    nothing when some stated version fits it, and otherwise forms (or narrows) a group of its own.
+    std::vector<VersionGroup> groups;
+    for (const auto& p : a.processes) {
+        const RankEnvironment& re = env.ranks[p.id.value];
+        if (!re.ncclVersion)
+            continue;
+        auto it = std::find_if(groups.begin(), groups.end(),
+                               [&](const VersionGroup& g) { return g.version == re.ncclVersion; });
+        if (it == groups.end()) {
+            const char* basis = re.ncclVersionSource == "pytorch-exception" ? "PyTorch's exception text"
+                                : re.ncclVersionSource == "mismatch-warn"
+                                    ? "the 'Mismatched NCCL version detected' WARN"
+                                    : "the NCCL version line";
+            groups.push_back({re.ncclVersion,
+                              {*re.ncclVersion, *re.ncclVersion},
+                              re.ncclVersion->toString(),
+                              basis,
+                              {p.id},
+                              re.ncclVersionLine.value_or(LineRef{})});
+        } else {
+            it->processes.push_back(p.id);
+        }
+    }
+    const std::size_t exactGroups = groups.size();
+    for (const auto& p : a.processes) {
+        const RankEnvironment& re = env.ranks[p.id.value];
+        if (re.ncclVersion || !re.ncclRange)
+            continue;
+        bool fitsStated = false;
+        for (std::size_t g = 0; g < exactGroups; ++g)
+            fitsStated = fitsStated || re.ncclRange->contains(*groups[g].version);
+        if (fitsStated)
+            continue;
+        auto it = std::find_if(groups.begin() + static_cast<std::ptrdiff_t>(exactGroups), groups.end(),
+                               [&](const VersionGroup& g) { return overlaps(g.range, *re.ncclRange); });
+        if (it == groups.end()) {
+            const VersionClue& first = re.clues.front();
+            groups.push_back({std::nullopt,
+                              *re.ncclRange,
+                              re.ncclRangeDisplay,
+                              "the form of its log lines: " + first.basis,
+                              {p.id},
+                              first.where});
+        } else {
+            it->range = *intersect(it->range, *re.ncclRange);
+            it->display = rangeDisplay(it->range);
+            it->processes.push_back(p.id);
+        }
+    }
+    a.nccl.mismatch.clear();
+    a.nccl.mismatchNote.clear();
+    if (groups.size() >= 2) {
+        std::stable_sort(groups.begin(), groups.end(), [](const VersionGroup& x, const VersionGroup& y) {
+            return x.processes.size() > y.processes.size();
+        });
+        std::string note = "Ranks disagree on the NCCL version: ";
+        for (std::size_t i = 0; i < groups.size(); ++i)
+            note += (i ? "; " : "") + groups[i].display + " on " + describeProcesses(a, groups[i].processes) +
+                    " (from " +
+                    (groups[i].version ? groups[i].basis : std::string("the form of its log lines")) + ")";
+        a.nccl.mismatchNote = note + ". Every rank of a communicator must load the same NCCL release.";
+        a.nccl.mismatch = std::move(groups);
+    }
+
+    // 5. Flags.
+    std::set<std::string> hosts;
+    for (const auto& p : a.processes)
+        if (!p.host.empty())
+            hosts.insert(p.host);
+    const bool multiHost = hosts.size() > 1;
+    struct AddressFlagKey {
+        std::string kind, interface, address;
+        bool operator<(const AddressFlagKey& o) const
+        {
+            return std::tie(kind, interface, address) < std::tie(o.kind, o.interface, o.address);
+        }
+    };
+    std::map<AddressFlagKey, std::size_t> addressFlags;
+    for (const auto& p : a.processes) {
+        for (const auto& ad : env.ranks[p.id.value].addresses) {
+            for (const auto& kind : addressKinds(ad.interface, ad.address)) {
+                AddressFlagKey key{kind, ad.interface, ad.address};
+                auto it = addressFlags.find(key);
+                if (it == addressFlags.end()) {
+                    EnvironmentFlag f;
+                    f.kind = kind;
+                    f.severity = multiHost ? "warning" : "note";
+                    f.interface = ad.interface;
+                    f.address = ad.address;
+                    f.where = ad.where;
+                    const std::string what = ad.interface + " " + ad.address;
+                    if (kind == "loopback")
+                        f.detail = what + " is a loopback address: only the host itself can reach it, so a "
+                                          "peer on another host that connects there reaches itself.";
+                    else if (kind == "docker")
+                        f.detail = ad.interface + " is a container bridge; its address (" + ad.address +
+                                   ") is private to the host, and every host has the same one.";
+                    else if (kind == "veth")
+                        f.detail = ad.interface +
+                                   " is one end of a container's virtual cable; the address behind "
+                                   "it (" +
+                                   ad.address + ") is normally private to the host.";
+                    else
+                        f.detail = ad.address + " on " + ad.interface +
+                                   " is link-local (169.254/16, fe80::/10): valid on one link only; IPv6 "
+                                   "link-local addresses also need the right %interface scope on every host.";
+                    f.detail += multiHost ? " Set NCCL_SOCKET_IFNAME to the interface the hosts share."
+                                          : " Harmless while every rank runs on this one host.";
+                    it = addressFlags.emplace(key, env.flags.size()).first;
+                    env.flags.push_back(std::move(f));
+                }
+                auto& procs = env.flags[it->second].processes;
+                if (std::find(procs.begin(), procs.end(), p.id) == procs.end())
+                    procs.push_back(p.id);
+            }
+        }
+    }
+    // Subnets: the processes whose addresses share a subnet form one group (union-find).
+    env.subnetNote = "NCCL prints no netmask: IPv4 addresses are compared as /24 and IPv6 as /64.";
+    std::map<std::string, std::vector<ProcessId>> bySubnet;
+    for (const auto& p : a.processes)
+        for (const auto& ad : env.ranks[p.id.value].addresses)
+            if (auto s = assumedSubnet(ad.address); !s.empty()) {
+                auto& v = bySubnet[s];
+                if (std::find(v.begin(), v.end(), p.id) == v.end())
+                    v.push_back(p.id);
+            }
+    if (bySubnet.size() > 1) {
+        std::vector<std::uint32_t> parent(a.processes.size());
+        std::iota(parent.begin(), parent.end(), 0u);
+        std::function<std::uint32_t(std::uint32_t)> root = [&](std::uint32_t x) {
+            return parent[x] == x ? x : parent[x] = root(parent[x]);
+        };
+        for (const auto& [s, procs] : bySubnet)
+            for (std::size_t i = 1; i < procs.size(); ++i)
+                parent[root(procs[i].value)] = root(procs[0].value);
+        std::set<std::uint32_t> components;
+        for (const auto& [s, procs] : bySubnet)
+            components.insert(root(procs[0].value));
+        if (components.size() > 1) {
+            EnvironmentFlag f;
+            f.kind = "different-subnets";
+            f.severity = "warning";
+            std::string list;
+            for (const auto& [s, procs] : bySubnet) {
+                list += (list.empty() ? "" : "; ") + s + " (" + describeProcesses(a, procs) + ")";
+                for (ProcessId id : procs)
+                    if (std::find(f.processes.begin(), f.processes.end(), id) == f.processes.end())
+                        f.processes.push_back(id);
+            }
+            f.detail =
+                "The ranks' addresses fall into " + std::to_string(bySubnet.size()) +
+                " subnets that share no rank: " + list + ". " + env.subnetNote +
+                " If the real subnets are wider this is fine; otherwise the hosts need a route between "
+                "them (check with `ip route get <peer address>`) or NCCL_SOCKET_IFNAME should name the "
+                "interface they share.";
+            env.flags.push_back(std::move(f));
+        }
+    }
+    // A setting with different values on different ranks.
+    std::map<std::string, std::map<std::string, std::vector<ProcessId>>> byName;
+    for (const auto& s : env.settings)
+        for (ProcessId id : s.processes) {
+            auto& v = byName[s.name][s.value];
+            if (std::find(v.begin(), v.end(), id) == v.end())
+                v.push_back(id);
+        }
+    for (const auto& [name, values] : byName) {
+        if (values.size() < 2)
+            continue;
+        EnvironmentFlag f;
+        f.kind = "setting-differs";
+        f.severity = "warning";
+        std::string list;
+        for (const auto& [value, procs] : values) {
+            list += (list.empty() ? "" : "; ") + (value.empty() ? std::string("(empty)") : value) + " on " +
+                    describeProcesses(a, procs);
+            for (ProcessId id : procs)
+                if (std::find(f.processes.begin(), f.processes.end(), id) == f.processes.end())
+                    f.processes.push_back(id);
+        }
+        f.detail = name + " differs between ranks: " + list + ".";
+        for (const auto& s : env.settings)
+            if (s.name == name) {
+                f.where = s.where;
+                break;
+            }
+        env.flags.push_back(std::move(f));
+    }
+    for (const auto& f : env.flags)
+        for (ProcessId id : f.processes) {
+            auto& kinds = env.ranks[id.value].flags;
+            if (std::find(kinds.begin(), kinds.end(), f.kind) == kinds.end())
+                kinds.push_back(f.kind);
+        }
+}
+
+} // namespace rl

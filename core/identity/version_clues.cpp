@@ -1,0 +1,284 @@
+#include "identity/version_clues.h"
+
+#include <re2/re2.h>
+
+#include "engine/engine.h"
+#include "parse/line_parser.h"
+
+namespace rl
+{
+
+namespace
+{
+
+constexpr Version kLow{0, 0, 0};
+constexpr Version kHigh{999, 0, 0};
+constexpr int kAnyPatch = 999; // "2.28.x": every patch release of 2.28
+
+VersionRange upTo(Version v)
+{
+    return {kLow, v};
+}
+VersionRange from(Version v)
+{
+    return {v, kHigh};
+}
+
+enum class Scope {
+    Any,    // any NCCL line, or NCCL's text repeated bare
+    Socket, // and, on a WARN, printed from NCCL's socket code (misc/socket.cc, include/socket.h, os/linux.cc)
+    NetIb,  // a WARN printed from NCCL's own transport/net_ib*
+};
+
+struct Rule {
+    const char* id;
+    const char* re; // matched at the start of the message
+    VersionRange range;
+    const char* basis;
+    Scope scope = Scope::Any;
+};
+
+// Message forms (nccl-log-formats.md section in brackets).
+const Rule kRules[] = {
+    {"bootstrap-list", R"(Bootstrap : Using \[\d+\])", upTo({2, 7, kAnyPatch}),
+     "'Bootstrap : Using [0]if:addr …' listing every interface is the 2.7 and earlier form; from 2.8 one "
+     "interface is printed (§3)"},
+    {"bootstrap-space", R"(Bootstrap : Using)", upTo({2, 23, 4}),
+     "'Bootstrap : Using' with a space before the colon is printed up to 2.23.4; 2.24.3 prints "
+     "'Bootstrap: Using' (§3)"},
+    {"bootstrap-nospace", R"(Bootstrap: Using)", from({2, 24, 3}),
+     "'Bootstrap: Using' without the space is printed from 2.24.3 on (§3)"},
+    {"socket-state-machine",
+     R"(socket(?:Start|Poll)Connect\b)",
+     {{2, 16, 2}, {2, 28, kAnyPatch}},
+     "socketStartConnect/socketPollConnect messages come from the connect state machine of "
+     "2.16.2–2.28.x; 2.29 renamed them ncclOsSocket… (§2.1, C.3)",
+     Scope::Socket},
+    {"poll-connect-errno",
+     R"(socketPollConnect: Connect to \S+ returned \d+\(.*\) errno \d+\()",
+     {{2, 20, 3}, {2, 23, 4}},
+     "'socketPollConnect: Connect to … returned N(…) errno N(…)' exists in 2.20.3–2.23.4 (§2.3)",
+     Scope::Socket},
+    {"poll-returned",
+     R"(socketPollConnect poll\(\) returned \d+)",
+     {{2, 23, 4}, {2, 28, kAnyPatch}},
+     "the WARN 'socketPollConnect poll() returned N' first appears in 2.23.4; 2.29 renamed the function "
+     "(§2.3)",
+     Scope::Socket},
+    {"retry-count",
+     R"(\w+: connect returned .+, retrying \(\d+/\d+\) after sleep for \d+ msec)",
+     {{2, 24, 3}, {2, 26, kAnyPatch}},
+     "'<fn>: connect returned …, retrying (n/m)' without the address is the 2.24.3–2.26.x form; 2.27.3 adds "
+     "'to <addr>' (§2.3)",
+     Scope::Socket},
+    {"retry-count-address", R"(\w+: connect to \S+ returned .+, retrying \(\d+/\d+\) after sleep)",
+     from({2, 27, 3}),
+     "'<fn>: connect to <addr> returned …, retrying (n/m)' is printed from 2.27.3 on (§2.3)", Scope::Socket},
+    {"retry-exceeded",
+     R"(\w+: connect returned .+, exceeded error retry count \(\d+\))",
+     {{2, 24, 3}, {2, 26, kAnyPatch}},
+     "'exceeded error retry count (N)' without the address is the 2.24.3–2.26.x form (§2.3)",
+     Scope::Socket},
+    {"retry-exceeded-address",
+     R"(\w+: connect to \S+ returned .+, exceeded error retry count after \d+ attempts)", from({2, 27, 3}),
+     "'connect to <addr> returned …, exceeded error retry count after N attempts' is printed from 2.27.3 on "
+     "(§2.3)",
+     Scope::Socket},
+    {"call-to-connect", R"(Call to connect returned .+, retrying)", upTo({2, 23, 4}),
+     "the INFO 'Call to connect returned …, retrying' exists up to 2.23; 2.24.3 replaced it (§2.3, D3)",
+     Scope::Socket},
+    {"net-colon", R"(Net : (?:Connect to \S+ failed|Call to recv from|Connection closed by remote peer))",
+     upTo({2, 15, 5}), "'Net : …' socket messages are the 2.15 and earlier form (§2.3, §2.5)", Scope::Socket},
+    {"progress-send",
+     R"(socketProgressOpt: Call to send to )",
+     {{2, 24, 3}, {2, 28, kAnyPatch}},
+     "'socketProgressOpt: Call to send to' is the 2.24–2.28 form; 2.16–2.23 print 'recv from' for both "
+     "directions (§2.5)",
+     Scope::Socket},
+    {"progress-recv",
+     R"(socketProgressOpt: Call to recv from )",
+     {{2, 16, 2}, {2, 28, kAnyPatch}},
+     "'socketProgressOpt:' is printed by 2.16–2.28; 2.29 renamed it ncclOsSocketProgressOpt (§2.5)",
+     Scope::Socket},
+    {"progress-closed", R"(socketProgress: Connection closed by remote peer)", from({2, 16, 2}),
+     "'socketProgress: Connection closed by remote peer' is the 2.16 and later form; 2.15 printed 'Net : …' "
+     "(§2.5)",
+     Scope::Socket},
+    {"ncclos-socket", R"(ncclOsSocket\w+)", from({2, 29, 2}),
+     "ncclOsSocket… functions exist from 2.29.2 on (§2.1, C.3)"},
+    {"ib-error", R"(NET/IB : Got completion from peer \S+ with error \d+)", upTo({2, 19, 4}),
+     "NET/IB 'Got completion … with error N' is the 2.19.4 and earlier form (§5.1)", Scope::NetIb},
+    {"ib-status-space",
+     R"(NET/IB : Got completion from peer \S+ with status=\d+ opcode=\d+ len=)",
+     {{2, 20, 3}, {2, 21, 5}},
+     "NET/IB 'NET/IB : … with status=N opcode=N len=' is the 2.20.3–2.21.5 form (§5.1)",
+     Scope::NetIb},
+    {"ib-status",
+     R"(NET/IB: Got completion from peer \S+ with status=\d+ opcode=\d+ len=)",
+     {{2, 22, 3}, {2, 28, 3}},
+     "NET/IB 'NET/IB: … with status=N opcode=N len=' is the 2.22.3–2.28.3 form (§5.1)",
+     Scope::NetIb},
+    {"ib-status-reqsize",
+     R"(NET/IB: Got completion from peer \S+ with status=\w+\(\d+\) opcode=\w+\(\d+\) reqSize=)",
+     {{2, 28, 4}, {2, 28, kAnyPatch}},
+     "NET/IB 'status=NAME(N) opcode=NAME(N) reqSize=' is printed by 2.28.9, after the 2.28.3 form and before "
+     "2.29.2's (§5.1)",
+     Scope::NetIb},
+    {"ib-status-names",
+     R"(NET/IB: Got completion from peer \S+ with status=\w+\(\d+\) opcode=\w+\(\d+\) vendor_err=)",
+     from({2, 29, 2}),
+     "NET/IB 'status=NAME(N) opcode=NAME(N) vendor_err=' without reqSize is the 2.29.2 and "
+     "later form (§5.1)",
+     Scope::NetIb},
+    {"root-mismatch-info",
+     R"(Bootstrap Root : mismatch in info from procs, nranks \d+ vs \d+, nroots \d+ vs \d+, iroot \d+ vs \d+\s*$)",
+     {{2, 23, 4}, {2, 28, kAnyPatch}},
+     "'Bootstrap Root : mismatch in info from procs' without ', offset' is the 2.23–2.28 form (§3)"},
+    {"root-mismatch-offset", R"(Bootstrap Root : mismatch in info from procs, .*, offset \d+ vs \d+)",
+     from({2, 29, 2}), "', offset N vs N' in the bootstrap root mismatch is printed from 2.29.2 on (§3)"},
+};
+
+struct Compiled {
+    std::vector<std::unique_ptr<RE2>> rules;
+    RE2 init{
+        R"((?:^|\s)(?P<rk>\[Rank \d+\] )?(?:(?P<api>nccl\w+) )?comm (?:0x[0-9a-fA-F]+|\(nil\)) rank \d+ nranks \d+ cudaDev -?\d+(?P<nvml> nvmlDev -?\d+)? busId [0-9a-fA-F]+(?:.*?(?P<commid> commId 0x[0-9a-fA-F]+))? ?- Init (?P<phase>START|COMPLETE))"};
+    RE2 stamp{R"(\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d{1,9})?\] $)"};
+    Compiled()
+    {
+        for (const auto& r : kRules)
+            rules.push_back(std::make_unique<RE2>(std::string("^(?:") + r.re + ")"));
+    }
+};
+
+const Compiled& compiled()
+{
+    static const Compiled c;
+    return c;
+}
+
+bool endsWith(std::string_view s, std::string_view suffix)
+{
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+LineClue clue(const char* id, VersionRange r, std::string basis)
+{
+    return {id, r, rangeDisplay(r), std::move(basis)};
+}
+
+} // namespace
+
+std::string rangeDisplay(const VersionRange& r)
+{
+    auto v = [](const Version& x) {
+        return x.patch == kAnyPatch ? std::to_string(x.major) + "." + std::to_string(x.minor) + ".x"
+                                    : x.toString();
+    };
+    if (r.from == r.to)
+        return v(r.from);
+    if (r.from == kLow && r.to == kHigh)
+        return "any";
+    if (r.from == kLow)
+        return "≤ " + v(r.to);
+    if (r.to == kHigh)
+        return "≥ " + v(r.from);
+    return v(r.from) + "–" + v(r.to);
+}
+
+std::optional<VersionRange> intersect(const VersionRange& a, const VersionRange& b)
+{
+    VersionRange r{std::max(a.from, b.from), std::min(a.to, b.to)};
+    if (r.to < r.from)
+        return std::nullopt;
+    return r;
+}
+
+bool overlaps(const VersionRange& a, const VersionRange& b)
+{
+    return intersect(a, b).has_value();
+}
+
+std::vector<LineClue> versionCluesOfLine(std::string_view line)
+{
+    std::vector<LineClue> out;
+    const Compiled& c = compiled();
+    const ParsedLine p = parseLine(line);
+    std::string_view msg = p.nccl ? p.nccl->message : p.body;
+    while (!msg.empty() && (msg.front() == ' ' || msg.front() == '\t'))
+        msg.remove_prefix(1);
+    std::string_view file = p.nccl ? p.nccl->file : std::string_view{};
+    if (!file.empty() && !endsWith(file, ".cc") && !endsWith(file, ".h"))
+        return out; // an external net plugin's WARN (ib_plugin.c, ...): not NCCL's own text
+    const bool socketFile =
+        file.empty() || file == "misc/socket.cc" || file == "include/socket.h" || file == "os/linux.cc";
+
+    if (p.nccl) {
+        // NCCL's own wall-clock stamp right before host:pid:tid (2.26.2+, default format).
+        const auto hostAt = static_cast<std::size_t>(p.nccl->host.data() - line.data());
+        if (hostAt <= line.size() && RE2::PartialMatch(re2::StringPiece(line.data(), hostAt), c.stamp))
+            out.push_back(
+                clue("nccl-timestamp", from({2, 26, 2}),
+                     "NCCL's own '[date time]' stamp before host:pid:tid exists from 2.26.2 on (§1.4)"));
+        if (!p.nccl->function.empty())
+            out.push_back(clue("warn-function", from({2, 30, 7}),
+                               "a '(function)' before NCCL WARN is printed from 2.30.7 on (§1.1)"));
+        if (file == "os/linux.cc")
+            out.push_back(clue("os-linux-file", from({2, 29, 2}),
+                               "the socket code lives in os/linux.cc from 2.29.2 on (§2.1)"));
+    }
+    const re2::StringPiece m(msg.data(), msg.size());
+    for (std::size_t i = 0; i < std::size(kRules); ++i) {
+        const Rule& r = kRules[i];
+        if (r.scope == Scope::Socket && !socketFile)
+            continue;
+        if (r.scope == Scope::NetIb && file.substr(0, 16) != "transport/net_ib")
+            continue;
+        if (RE2::PartialMatch(m, *c.rules[i]))
+            out.push_back(clue(r.id, r.range, r.basis));
+    }
+    if (msg.find("- Init ") != std::string_view::npos) {
+        re2::StringPiece rk, api, nvml, commid, phase;
+        if (RE2::PartialMatch(m, c.init, &rk, &api, &nvml, &commid, &phase)) {
+            if (!rk.empty())
+                out.push_back(clue("init-rank-prefix", from({2, 29, 2}),
+                                   "'[Rank N]' before the Init line is printed from 2.29.2 on (§4.2)"));
+            if (!api.empty())
+                out.push_back(clue("init-api-name", from({2, 21, 5}),
+                                   "the API name ('" + std::string(api.data(), api.size()) +
+                                       "') before 'comm' is printed from 2.21.5 on (§4.2)"));
+            else if (!nvml.empty())
+                out.push_back(
+                    clue("init-nvmldev", {{2, 18, 3}, {2, 20, 5}},
+                         "an Init line with nvmlDev and no API name is the 2.18.3–2.20.5 form (§4.2)"));
+            else if (!commid.empty())
+                out.push_back(clue("init-commid", {{2, 16, 2}, {2, 18, 1}},
+                                   "an Init line with commId but no nvmlDev is the 2.16–2.18.1 form (§4.2)"));
+            else
+                out.push_back(clue("init-plain", upTo({2, 15, kAnyPatch}),
+                                   "an Init line without commId is the 2.15 and earlier form (§4.2)"));
+            if (phase == "START")
+                out.push_back(clue("init-start", from({2, 18, 3}),
+                                   "'Init START' exists from 2.18.3 on; earlier releases print only COMPLETE "
+                                   "(§4.2, B.2)"));
+        }
+    }
+    return out;
+}
+
+std::optional<LineClue> connectAbortClue(int warnLine, int trailLine)
+{
+    auto r = connectAbortFamily(warnLine, trailLine);
+    if (!r)
+        return std::nullopt;
+    return clue("connect-abort-lines", *r,
+                "socketStartConnect WARN at misc/socket.cc:" + std::to_string(warnLine) +
+                    " followed by misc/socket.cc:" + std::to_string(trailLine) + " is printed only by NCCL " +
+                    r->toString() + " (§2.3)");
+}
+
+LineClue exactVersionClue(const Version& v, const std::string& basis)
+{
+    return clue("version-code", {v, v}, basis);
+}
+
+} // namespace rl

@@ -1,0 +1,460 @@
+// The environment as the logs reveal it (identity/environment_scan, identity/version_clues):
+// versions per rank and their disagreement, NCCL_* settings, interfaces and their flags. Fixtures in
+// tests/data/environment (see its README.md), the sample incident, and the real logs in place.
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis.h"
+#include "identity/environment_scan.h"
+#include "identity/version_clues.h"
+#include "report/diagnosis_report.h"
+
+using namespace rl;
+using nlohmann::json;
+
+namespace
+{
+
+QString str(const json& j)
+{
+    return j.is_string() ? QString::fromStdString(j.get<std::string>()) : QString();
+}
+
+std::vector<std::string> clueIds(const std::string& line)
+{
+    std::vector<std::string> ids;
+    for (const auto& c : versionCluesOfLine(line))
+        ids.push_back(c.id + " " + c.display);
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+QString joined(const std::vector<std::string>& v)
+{
+    QStringList l;
+    for (const auto& s : v)
+        l << QString::fromStdString(s);
+    return l.join(QStringLiteral(" | "));
+}
+
+const json* flag(const json& d, const char* kind, const char* interface = nullptr)
+{
+    for (const auto& f : d["environment"]["flags"])
+        if (f["kind"] == kind && (!interface || (f.contains("interface") && f["interface"] == interface)))
+            return &f;
+    return nullptr;
+}
+
+} // namespace
+
+class TestEnvironment : public QObject
+{
+    Q_OBJECT
+    std::shared_ptr<const Encyclopedia> m_enc;
+
+    std::shared_ptr<const Analysis> analyze(const QString& path)
+    {
+        AnalyzeOptions opts;
+        opts.probeLocalNccl = false;
+        return analyzePaths({path.toStdString()}, m_enc, opts);
+    }
+    json diagnose(const QString& path) { return json::parse(diagnosisJson(*analyze(path))); }
+    static QString fixture(const char* name)
+    {
+        return QStringLiteral(RANKLINE_TEST_DATA_DIR "/environment/") + QLatin1String(name);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
+        QVERIFY2(enc.ok(), enc.ok() ? "" : enc.error().message().c_str());
+        m_enc = std::make_shared<const Encyclopedia>(std::move(*enc));
+    }
+
+    // Each rule of the table against a line built from the format strings it cites.
+    void lineClues_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("expected"); // sorted "id display" pairs joined by " | "
+        QTest::newRow("bootstrap 2.23-") << "gpu-a:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.11<0>"
+                                         << "bootstrap-space ≤ 2.23.4";
+        QTest::newRow("bootstrap 2.24+") << "gpu-a:1:1 [0] NCCL INFO Bootstrap: Using eth0:10.0.0.11<0>"
+                                         << "bootstrap-nospace ≥ 2.24.3";
+        QTest::newRow("bootstrap 2.7 list")
+            << "worker:1:1 [0] NCCL INFO Bootstrap : Using [0]eno1:172.18.40.41<0> [1]veth2:fe80::1%veth2<0>"
+            << "bootstrap-list ≤ 2.7.x | bootstrap-space ≤ 2.23.4";
+        QTest::newRow("init 2.18.3-2.20.5")
+            << "gpu-a:1:2 [0] NCCL INFO comm 0x55b7e3a41f30 rank 0 nranks 8 cudaDev 0 nvmlDev 0 busId 1b000 "
+               "commId 0x3f9a1c6e27b4d851 - Init START"
+            << "init-nvmldev 2.18.3–2.20.5 | init-start ≥ 2.18.3";
+        QTest::newRow("init 2.16-2.18.1")
+            << "gpu-a:1:2 [0] NCCL INFO comm 0x55b7e3a41f30 rank 0 nranks 8 cudaDev 0 busId 1b000 commId "
+               "0x3f9a1c6e27b4d851 - Init COMPLETE"
+            << "init-commid 2.16.2–2.18.1";
+        QTest::newRow("init 2.15-") << "gpu-a:1:2 [0] NCCL INFO comm 0x55b7e3a41f30 rank 0 nranks 8 cudaDev "
+                                       "0 busId 1b000 - Init COMPLETE"
+                                    << "init-plain ≤ 2.15.x";
+        QTest::newRow("init api name")
+            << "gpu-a:1:2 [0] NCCL INFO ncclCommInitRankConfig comm 0x55b7e3a41f30 rank 0 nranks 8 cudaDev 0 "
+               "nvmlDev 0 busId 1b000 commId 0x3f9a1c6e27b4d851 - Init START"
+            << "init-api-name ≥ 2.21.5 | init-start ≥ 2.18.3";
+        QTest::newRow("init rank prefix")
+            << "gpu-a:1:2 [0] NCCL INFO [Rank 0] ncclCommInitRank comm 0x55b7e3a41f30 rank 0 nranks 8 "
+               "cudaDev 0 "
+               "nvmlDev 0 busId 1b000 commId 0x3f9a1c6e27b4d851 - Init START"
+            << "init-api-name ≥ 2.21.5 | init-rank-prefix ≥ 2.29.2 | init-start ≥ 2.18.3";
+        QTest::newRow("teardown is no init line") << "gpu-a:1:2 [0] NCCL INFO comm 0x55b7e3a41f30 rank 0 "
+                                                     "nranks 8 cudaDev 0 busId 1b000 - Abort COMPLETE"
+                                                  << "";
+        QTest::newRow("2.26 stamped WARN, 2.24-2.26 retry count")
+            << "[2025-03-20 14:02:11] gpu-b:39964:40075 [3] misc/socket.cc:544 NCCL WARN socketPollConnect: "
+               "connect "
+               "returned Connection refused, exceeded error retry count (35)"
+            << "nccl-timestamp ≥ 2.26.2 | retry-exceeded 2.24.3–2.26.x | socket-state-machine 2.16.2–2.28.x";
+        QTest::newRow("2.30.7 WARN")
+            << "[2026-01-10 09:15:42] gpu-b:39964:40075 [3] os/linux.cc:288 (socketConnectCheck) NCCL WARN "
+               "ncclOsSocketPollConnect: connect to 10.0.0.11<45763> returned Connection refused, exceeded "
+               "error "
+               "retry count after 35 attempts"
+            << "nccl-timestamp ≥ 2.26.2 | ncclos-socket ≥ 2.29.2 | os-linux-file ≥ 2.29.2 | "
+               "retry-exceeded-address "
+               "≥ 2.27.3 | warn-function ≥ 2.30.7";
+        QTest::newRow("2.24 retry INFO") << "gpu-b:39964:40075 [3] NCCL INFO socketPollConnect: connect "
+                                            "returned Connection refused, retrying "
+                                            "(1/34) after sleep for 100 msec"
+                                         << "retry-count 2.24.3–2.26.x | socket-state-machine 2.16.2–2.28.x";
+        QTest::newRow("2.20-2.23 poll errno")
+            << "gpu-b:1:2 [3] misc/socket.cc:535 NCCL WARN socketPollConnect: Connect to 10.0.0.11<45763> "
+               "returned "
+               "113(No route to host) errno 115(Operation now in progress)"
+            << "poll-connect-errno 2.20.3–2.23.4 | socket-state-machine 2.16.2–2.28.x";
+        QTest::newRow("old retry INFO")
+            << "gpu:1:2 [0] NCCL INFO Call to connect returned Connection refused, retrying"
+            << "call-to-connect ≤ 2.23.4";
+        QTest::newRow("Net : 2.15-") << "gpu:1:2 [0] misc/socket.cc:456 NCCL WARN Net : Connect to "
+                                        "10.0.0.2<4000> failed : Connection refused"
+                                     << "net-colon ≤ 2.15.5";
+        QTest::newRow("bare text after Last error")
+            << "socketStartConnect: Connect to 10.0.0.11<45763> failed : Software caused connection abort"
+            << "socket-state-machine 2.16.2–2.28.x";
+        QTest::newRow("IB error form") << "host:1:2 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got "
+                                          "completion from peer 10.0.35.1<49189> "
+                                          "with error 12, opcode 0, len 0, vendor err 129 (Recv)"
+                                       << "ib-error ≤ 2.19.4";
+        QTest::newRow("IB 2.22-2.28.3") << "host:1:2 [0] transport/net_ib.cc:2244 NCCL WARN NET/IB: Got "
+                                           "completion from peer 10.0.35.1<49189> "
+                                           "with status=12 opcode=0 len=0 vendor err 129 (Recv) hca mlx5_0"
+                                        << "ib-status 2.22.3–2.28.3";
+        // An external plugin prints its own text: nothing about NCCL's version.
+        QTest::newRow("plugin WARN")
+            << "kolyoz2:25146:25854 [0] ib_plugin.c:1105 NCCL WARN NET/IB : Got completion from peer "
+               "10.0.35.1<49189> with error 4, opcode 5327, len 5327, vendor err 81 (Send)"
+            << "";
+        QTest::newRow("send-side progress 2.24-2.28")
+            << "[2025-11-24 11:20:21] gpu-server320 [5] misc/socket.cc:46 NCCL WARN socketProgressOpt: Call "
+               "to send "
+               "to 10.44.137.149<52905> failed : Connection reset by peer"
+            << "nccl-timestamp ≥ 2.26.2 | progress-send 2.24.3–2.28.x";
+    }
+    void lineClues()
+    {
+        QFETCH(QString, line);
+        QFETCH(QString, expected);
+        QCOMPARE(joined(clueIds(line.toStdString())), expected);
+    }
+
+    void connectAbortTable()
+    {
+        auto c = connectAbortClue(483, 564);
+        QVERIFY(c);
+        QCOMPARE(QString::fromStdString(c->display), QStringLiteral("2.18.3–2.18.6"));
+        QCOMPARE(QString::fromStdString(connectAbortClue(485, 569)->display), QStringLiteral("2.23.4"));
+        QVERIFY(!connectAbortClue(483, 565));
+        QCOMPARE(QString::fromStdString(rangeDisplay({{2, 16, 2}, {2, 28, 999}})),
+                 QStringLiteral("2.16.2–2.28.x"));
+        QVERIFY(!intersect({{2, 24, 3}, {999, 0, 0}}, {{0, 0, 0}, {2, 23, 4}}));
+    }
+
+    void addresses_data()
+    {
+        QTest::addColumn<QString>("interface");
+        QTest::addColumn<QString>("address");
+        QTest::addColumn<QString>("kinds");
+        QTest::addColumn<QString>("subnet");
+        QTest::newRow("eth0") << "eth0"
+                              << "10.0.0.11"
+                              << ""
+                              << "10.0.0.0/24";
+        QTest::newRow("lo") << "lo"
+                            << "127.0.0.1"
+                            << "loopback"
+                            << "";
+        QTest::newRow("::1") << "lo"
+                             << "::1"
+                             << "loopback"
+                             << "";
+        QTest::newRow("docker0") << "docker0"
+                                 << "172.17.0.2"
+                                 << "docker"
+                                 << "172.17.0.0/24";
+        QTest::newRow("br-") << "br-3f2a"
+                             << "172.18.0.1"
+                             << "docker"
+                             << "172.18.0.0/24";
+        QTest::newRow("veth") << "veth25f2e72"
+                              << "fe80::380d:bfff:fe5b:54d2%veth25f2e72"
+                              << "veth,link-local"
+                              << "";
+        QTest::newRow("169.254") << "eth0"
+                                 << "169.254.3.7"
+                                 << "link-local"
+                                 << "";
+        QTest::newRow("ipv6 global") << "ib0"
+                                     << "2001:db8:1:2::5"
+                                     << ""
+                                     << "2001:db8:1:2::/64";
+    }
+    void addresses()
+    {
+        QFETCH(QString, interface);
+        QFETCH(QString, address);
+        QFETCH(QString, kinds);
+        QFETCH(QString, subnet);
+        QStringList got;
+        for (const auto& k : addressKinds(interface.toStdString(), address.toStdString()))
+            got << QString::fromStdString(k);
+        QCOMPARE(got.join(QLatin1Char(',')), kinds);
+        QCOMPARE(QString::fromStdString(assumedSubnet(address.toStdString())), subnet);
+    }
+
+    // Two ranks print different version lines: the disagreement is evidence in the Analysis.
+    void versionMismatch()
+    {
+        auto a = analyze(fixture("mismatch"));
+        QCOMPARE(a->nccl.mismatch.size(), std::size_t{2});
+        json d = json::parse(diagnosisJson(*a));
+        const json& m = d["nccl"]["mismatch"];
+        QCOMPARE(m.size(), std::size_t{2});
+        QStringList seen;
+        for (const auto& g : m) {
+            seen << str(g["version"]) + QLatin1Char('@') + QString::number(g["ranks"][0].get<int>());
+            QVERIFY(g["file"].is_string());
+            QVERIFY(g["line"].is_number());
+        }
+        seen.sort();
+        QCOMPARE(seen.join(QLatin1Char(' ')), QStringLiteral("2.18.3@0 2.24.3@1"));
+        QVERIFY(str(d["nccl"]["mismatch_note"]).contains(QStringLiteral("disagree")));
+        QVERIFY(str(d["nccl"]["verdict"]).contains(QStringLiteral("2.24.3 on rank 1")));
+        // Per rank: versions, CUDA the library was built with, the driver.
+        const json& r0 = d["ranks"][0];
+        const json& r1 = d["ranks"][1];
+        QCOMPARE(str(r0["nccl_version"]), QStringLiteral("2.18.3"));
+        QCOMPARE(str(r0["nccl_version_source"]), QStringLiteral("version-line"));
+        QCOMPARE(str(r0["nccl_cuda"]), QStringLiteral("12.2"));
+        QCOMPARE(str(r1["nccl_cuda"]), QStringLiteral("12.6"));
+        QCOMPARE(str(r1["cuda_driver"]), QStringLiteral("12.6"));
+        QCOMPARE(r1["cuda_driver_code"].get<int>(), 12060);
+        QCOMPARE(d["environment"]["versions"]["nccl"].size(), std::size_t{2});
+        // Both ranks echo the same NCCL_SOCKET_IFNAME: one setting, no flag.
+        QCOMPARE(d["environment"]["settings"].size(), std::size_t{1});
+        QCOMPARE(str(d["environment"]["settings"][0]["how"]), QStringLiteral("set by environment"));
+        QVERIFY(!flag(d, "setting-differs"));
+    }
+
+    // A rank without a version line is placed by the form of its lines, which rules out the other's.
+    void versionMismatchFromLineForms()
+    {
+        json d = diagnose(fixture("range-mismatch"));
+        const json& r1 = d["ranks"][1];
+        QVERIFY(!r1.contains("nccl_version"));
+        QCOMPARE(str(r1["nccl_version_source"]), QStringLiteral("line-forms"));
+        QCOMPARE(str(r1["nccl_version_range"]["from"]), QStringLiteral("2.18.3"));
+        QCOMPARE(str(r1["nccl_version_range"]["to"]), QStringLiteral("2.20.5"));
+        QVERIFY(r1["nccl_version_clues"].size() >= 2);
+        const json& m = d["nccl"]["mismatch"];
+        QCOMPARE(m.size(), std::size_t{2});
+        bool rangeGroup = false;
+        for (const auto& g : m)
+            if (g["version"].is_null()) {
+                rangeGroup = true;
+                QCOMPARE(str(g["display"]), QStringLiteral("2.18.3–2.20.5"));
+                QCOMPARE(g["ranks"][0].get<int>(), 1);
+            }
+        QVERIFY(rangeGroup);
+    }
+
+    // No version line anywhere: NCCL's own mismatch WARN names both codes (the second pair is the
+    // reporter's own), and the engine's nccl-version-mismatch finding initiates.
+    void versionMismatchFromNcclsWarn()
+    {
+        json d = diagnose(fixture("mismatch-warn"));
+        QCOMPARE(str(d["initiating"]["entry"]), QStringLiteral("nccl-version-mismatch"));
+        QCOMPARE(str(d["ranks"][0]["nccl_version"]), QStringLiteral("2.24.3"));
+        QCOMPARE(str(d["ranks"][1]["nccl_version"]), QStringLiteral("2.26.2"));
+        QCOMPARE(str(d["ranks"][1]["nccl_version_source"]), QStringLiteral("mismatch-warn"));
+        QCOMPARE(d["nccl"]["mismatch"].size(), std::size_t{2});
+        QCOMPARE(d["nccl"]["mismatch"][0]["line"].get<int>(), 4);
+    }
+
+    void interfacesAndSettings()
+    {
+        json d = diagnose(fixture("interfaces"));
+        QCOMPARE(d["ranks"].size(), std::size_t{7});
+        const json* lo = flag(d, "loopback");
+        QVERIFY(lo);
+        QCOMPARE(str((*lo)["severity"]), QStringLiteral("warning")); // seven hosts
+        QCOMPARE((*lo)["ranks"][0].get<int>(), 0);
+        QVERIFY(flag(d, "docker", "docker0"));
+        QVERIFY(flag(d, "veth", "veth3a1b2c"));
+        QVERIFY(flag(d, "link-local", "eth0"));
+        QVERIFY(flag(d, "link-local", "ib0"));
+        const json* subnets = flag(d, "different-subnets");
+        QVERIFY(subnets);
+        QVERIFY(str((*subnets)["detail"]).contains(QStringLiteral("10.0.0.0/24")));
+        QVERIFY(str((*subnets)["detail"]).contains(QStringLiteral("10.0.1.0/24")));
+        QVERIFY(str((*subnets)["detail"]).contains(QStringLiteral("/24")));
+        QVERIFY(str(d["environment"]["subnet_note"]).contains(QStringLiteral("/24")));
+        const json* differs = flag(d, "setting-differs");
+        QVERIFY(differs);
+        QVERIFY(str((*differs)["detail"]).contains(QStringLiteral("NCCL_SOCKET_IFNAME")));
+        // Settings: NCCL's own echo and the job's printed environment, each with its rank.
+        QStringList settings;
+        for (const auto& s : d["environment"]["settings"])
+            settings << str(s["name"]) + QLatin1Char('=') + str(s["value"]) + QLatin1Char('/') +
+                            str(s["how"]) + QLatin1Char('/') + QString::number(s["ranks"][0].get<int>());
+        settings.sort();
+        QCOMPARE(settings.join(QLatin1Char(' ')),
+                 QStringLiteral("NCCL_DEBUG=INFO/printed/6 NCCL_IB_DISABLE=1/printed/6 "
+                                "NCCL_IB_HCA=mlx5_0,mlx5_1/set by environment/5 "
+                                "NCCL_SOCKET_IFNAME=eth0/set by environment/5 "
+                                "NCCL_SOCKET_IFNAME=lo/set by environment/0"));
+        // Per rank: its interfaces and the flags that name it.
+        const json& r4 = d["ranks"][4];
+        QCOMPARE(str(r4["interfaces"][0]["interface"]), QStringLiteral("ib0"));
+        QCOMPARE(str(r4["interfaces"][0]["via"]), QStringLiteral("bootstrap"));
+        QVERIFY(r4["environment_flags"] == json::array({"link-local"}));
+        QVERIFY(d["ranks"][0]["environment_flags"].size() == 2); // loopback, setting-differs
+        // The Analysis holds the same facts for the window.
+        auto a = analyze(fixture("interfaces"));
+        QCOMPARE(a->environment.ranks.size(), a->processes.size());
+        QVERIFY(std::any_of(a->environment.flags.begin(), a->environment.flags.end(),
+                            [](const EnvironmentFlag& f) { return f.kind == "different-subnets"; }));
+    }
+
+    void singleHostLoopbackIsANote()
+    {
+        json d = diagnose(fixture("single-host"));
+        const json* lo = flag(d, "loopback");
+        QVERIFY(lo);
+        QCOMPARE(str((*lo)["severity"]), QStringLiteral("note"));
+        QCOMPARE((*lo)["ranks"].size(), std::size_t{2});
+        QVERIFY(!flag(d, "different-subnets"));
+    }
+
+    // The sample prints PyTorch 2.1.0a0+29c30b1 with CUDA 12.2 on every rank, cudaDriverVersion 12020
+    // on every rank, and NCCL 2.18.3+cuda12.2 on rank 0 only.
+    void sampleVersions()
+    {
+        json d = diagnose(QStringLiteral(RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"));
+        QCOMPARE(d["ranks"].size(), std::size_t{8});
+        for (const auto& r : d["ranks"]) {
+            QCOMPARE(str(r["torch_version"]), QStringLiteral("2.1.0a0+29c30b1"));
+            QCOMPARE(str(r["torch_cuda"]), QStringLiteral("12.2"));
+            QCOMPARE(str(r["cuda_driver"]), QStringLiteral("12.2"));
+            QCOMPARE(r["cuda_driver_code"].get<int>(), 12020);
+            QCOMPARE(str(r["interfaces"][0]["interface"]), QStringLiteral("eth0"));
+        }
+        QCOMPARE(str(d["ranks"][0]["nccl_cuda"]), QStringLiteral("12.2"));
+        QVERIFY(!d["ranks"][1].contains("nccl_cuda"));
+        QCOMPARE(str(d["ranks"][5]["nccl_version_source"]), QStringLiteral("pytorch-exception"));
+        // Ranks 1-3 print no version; their Init and Bootstrap lines allow 2.18.3, so no mismatch.
+        QCOMPARE(str(d["ranks"][1]["nccl_version_range_display"]), QStringLiteral("2.18.3–2.20.5"));
+        QCOMPARE(d["nccl"]["mismatch"].size(), std::size_t{0});
+        QVERIFY(d["nccl"]["mismatch_note"].is_null());
+        QCOMPARE(d["environment"]["versions"]["torch"].size(), std::size_t{1});
+        const json& nccl = d["environment"]["versions"]["nccl"];
+        QCOMPARE(nccl.size(), std::size_t{2});
+        QCOMPARE(str(nccl[0]["version"]), QStringLiteral("2.18.3"));
+        QCOMPARE(str(nccl[1]["range"]), QStringLiteral("2.18.3–2.20.5"));
+        QVERIFY(nccl[1]["version"].is_null());
+        QCOMPARE(d["environment"]["versions"]["cuda_driver"][0]["ranks"].size(), std::size_t{8});
+        QVERIFY(d["environment"]["flags"].empty()); // eth0, one /24, the same setting everywhere
+        bool ifname = false;
+        for (const auto& s : d["environment"]["settings"])
+            ifname = ifname || (s["name"] == "NCCL_SOCKET_IFNAME" && s["value"] == "eth0" &&
+                                s["how"] == "set" && s["ranks"].size() == 8);
+        QVERIFY(ifname);
+    }
+
+    // Real logs: every clue agrees with the version the case states, and none shows a mismatch.
+    void realLogsAgree()
+    {
+        QDir root(QStringLiteral(RANKLINE_REALLOGS_DIR));
+        QFile index(root.filePath(QStringLiteral("INDEX.md")));
+        if (!index.open(QIODevice::ReadOnly))
+            QSKIP(qPrintable(QStringLiteral("real logs not found at %1").arg(root.path())));
+        QMap<QString, QString> stated; // case prefix -> version from the index's last column
+        const QRegularExpression row(QStringLiteral("^\\| \\[(\\d{3})-[^|]*\\|.*\\| ([0-9.]+) \\|\\s*$"));
+        for (const QString& l : QString::fromUtf8(index.readAll()).split(QLatin1Char('\n'))) {
+            auto m = row.match(l);
+            if (m.hasMatch())
+                stated[m.captured(1)] = m.captured(2);
+        }
+        QVERIFY(stated.size() >= 5);
+        int checked = 0, clues = 0;
+        for (const QString& dir : root.entryList({QStringLiteral("0*")}, QDir::Dirs)) {
+            json d = diagnose(root.filePath(dir + QStringLiteral("/log.txt")));
+            QVERIFY2(d["nccl"]["mismatch"].empty(),
+                     qPrintable(dir + QStringLiteral(": ") + str(d["nccl"]["mismatch_note"])));
+            const QString v = stated.value(dir.left(3));
+            for (const auto& r : d["ranks"]) {
+                if (!r.contains("nccl_version_clues"))
+                    continue;
+                for (const auto& c : r["nccl_version_clues"]) {
+                    ++clues;
+                    // The wording is under environment.clue_rules unless this clue's differs.
+                    const QString basis =
+                        c.contains("basis") ? str(c["basis"])
+                                            : str(d["environment"]["clue_rules"][c["id"].get<std::string>()]);
+                    QVERIFY(!basis.isEmpty());
+                    QVERIFY2(c["agrees"].get<bool>(), qPrintable(dir + QStringLiteral(": ") + basis));
+                    if (v.isEmpty())
+                        continue;
+                    auto ver = Version::parse(v.toStdString());
+                    const json& range = c["range"];
+                    auto from = range["from"].is_null() ? Version{0, 0, 0}
+                                                        : *Version::parse(str(range["from"]).toStdString());
+                    bool in = *ver >= from;
+                    if (!range["to"].is_null()) {
+                        QString to = str(range["to"]);
+                        in = in &&
+                             (to.endsWith(QLatin1String(".x"))
+                                  ? *ver < Version{Version::parse(to.chopped(2).toStdString())->major,
+                                                   Version::parse(to.chopped(2).toStdString())->minor + 1, 0}
+                                  : *ver <= *Version::parse(to.toStdString()));
+                    }
+                    QVERIFY2(in, qPrintable(dir + QStringLiteral(" states NCCL ") + v +
+                                            QStringLiteral(" but ") + basis));
+                    ++checked;
+                }
+            }
+        }
+        qInfo("%d clues in the real logs, %d checked against a stated version", clues, checked);
+        QVERIFY(checked >= 2);
+        // 009 announces a veth (and its IPv6 link-local address); 014 bootstraps over fe80:: on ib0.
+        json veth = diagnose(root.filePath(root.entryList({QStringLiteral("009-*")}, QDir::Dirs).value(0) +
+                                           QStringLiteral("/log.txt")));
+        QVERIFY(flag(veth, "veth"));
+        json ib = diagnose(root.filePath(root.entryList({QStringLiteral("014-*")}, QDir::Dirs).value(0) +
+                                         QStringLiteral("/log.txt")));
+        QVERIFY(flag(ib, "link-local", "ib0"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEnvironment)
+#include "tst_environment.moc"

@@ -525,12 +525,43 @@ class Run:
     maxrss: int  # bytes, from wait4's rusage (the child and anything it waited for)
     rc: int
     timed_out: bool
+    cpu: float = 0.0  # the child's user + system seconds
+    background: float = 0.0  # average number of cores busy with other work during the run
+
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_busy_seconds() -> float:
+    """Machine-wide busy CPU time (all cores) from /proc/stat, in seconds."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (fields + [0] * 8)[:8]
+    return (user + nice + system + irq + softirq + steal) / CLK_TCK
+
+
+def wait_for_idle(max_wait: float) -> None:
+    """Waits (up to max_wait seconds) until other work uses under 10 % of one core."""
+    deadline = time.monotonic() + max_wait
+    while True:
+        b0 = cpu_busy_seconds()
+        time.sleep(2.0)
+        busy = (cpu_busy_seconds() - b0) / 2.0
+        if busy < 0.10:
+            print(f"   machine idle ({busy:.2f} cores busy)", flush=True)
+            return
+        if time.monotonic() > deadline:
+            print(f"   machine still busy ({busy:.2f} cores) after waiting {max_wait:.0f} s; timing anyway",
+                  flush=True)
+            return
+        time.sleep(8.0)
 
 
 def run_measured(cmd: list[str], stdout_path: str, env: dict[str, str] | None = None,
                  timeout: float | None = None) -> Run:
     """Runs cmd with stdout to a file; wall time by the monotonic clock, peak RSS by wait4."""
     with open(stdout_path, "wb") as out, open(os.devnull, "rb") as devnull:
+        busy0 = cpu_busy_seconds()
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdin=devnull, stdout=out, stderr=subprocess.DEVNULL, env=env,
                                 start_new_session=True)
@@ -548,10 +579,13 @@ def run_measured(cmd: list[str], stdout_path: str, env: dict[str, str] | None = 
             timer.start()
         _, status, ru = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
+        busy = cpu_busy_seconds() - busy0
         if timer:
             timer.cancel()
         proc.returncode = os.waitstatus_to_exitcode(status)  # keep Popen from waiting again
-    return Run(wall, ru.ru_maxrss * 1024, proc.returncode, timed_out.is_set())
+    cpu = ru.ru_utime + ru.ru_stime
+    return Run(wall, ru.ru_maxrss * 1024, proc.returncode, timed_out.is_set(), cpu,
+               max(0.0, busy - cpu) / wall if wall > 0 else 0.0)
 
 
 def warm_cache(root: str) -> None:
@@ -619,6 +653,15 @@ class ToolResult:
     def wall(self) -> float | None:
         ok = self.ok_runs
         return statistics.median(r.wall for r in ok) if ok else None
+
+    @property
+    def cpu(self) -> float | None:
+        ok = self.ok_runs
+        return statistics.median(r.cpu for r in ok) if ok else None
+
+    @property
+    def background(self) -> float | None:
+        return max((r.background for r in self.runs), default=None)
 
     @property
     def maxrss(self) -> int | None:
@@ -691,7 +734,8 @@ def bench_bundle(info: BundleInfo, args: argparse.Namespace, tmp: str, patterns:
         run = run_measured(rl_cmd, out, env)
         ok, text = check_diagnosis(out, info)
         rl.runs.append(run)
-        print(f"  rankline run {i + 1}: {run.wall:7.3f} s, peak RSS {run.maxrss / MiB:7.1f} MiB, exit {run.rc}; "
+        print(f"  rankline run {i + 1}: {run.wall:7.3f} s, peak RSS {run.maxrss / MiB:7.1f} MiB, CPU {run.cpu:6.2f} s, "
+              f"other load {run.background:4.2f} cores, exit {run.rc}; "
               f"{'OK' if ok else 'WRONG'}: {text}", flush=True)
         if not ok:
             rl.note = "WRONG DIAGNOSIS"
@@ -707,7 +751,8 @@ def bench_bundle(info: BundleInfo, args: argparse.Namespace, tmp: str, patterns:
                 if count.isdigit():
                     total += int(count)
                     files += 1
-        print(f"  rg       run {i + 1}: {run.wall:7.3f} s, peak RSS {run.maxrss / MiB:7.1f} MiB, exit {run.rc}; "
+        print(f"  rg       run {i + 1}: {run.wall:7.3f} s, peak RSS {run.maxrss / MiB:7.1f} MiB, CPU {run.cpu:6.2f} s, "
+              f"other load {run.background:4.2f} cores, exit {run.rc}; "
               f"{total} matching lines in {files} files", flush=True)
         if run.rc not in (0, 1):
             rg.note = f"exit {run.rc}"
@@ -716,7 +761,8 @@ def bench_bundle(info: BundleInfo, args: argparse.Namespace, tmp: str, patterns:
             run = run_measured(ln_cmd, os.devnull, lnav_env, timeout=lnav_timeout)
             ln.runs.append(run)
             state = f"killed at the {lnav_timeout:.0f} s limit" if run.timed_out else f"exit {run.rc}"
-            print(f"  lnav     run {i + 1}: {run.wall:7.3f} s, peak RSS {run.maxrss / MiB:7.1f} MiB, {state}",
+            print(f"  lnav     run {i + 1}: {run.wall:7.3f} s, peak RSS {run.maxrss / MiB:7.1f} MiB, CPU {run.cpu:6.2f} s, "
+                  f"other load {run.background:4.2f} cores, {state}",
                   flush=True)
             if run.timed_out:
                 ln.note = f"killed at the {lnav_timeout:.0f} s limit, not finished"
@@ -757,8 +803,8 @@ def print_report(results: list[tuple[BundleInfo, dict[str, ToolResult]]], args: 
       f"median of {args.repeat} interleaved runs, page cache warm; peak RSS = highest of the runs (wait4 ru_maxrss); "
       f"MB = 10^6 bytes; load average at the end {os.getloadavg()[0]:.2f}; generator seed {args.seed}")
     p("")
-    p("| bundle | tool | files | bytes | lines | wall s | MB/s | peak RSS | RSS / bytes | note |")
-    p("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    p("| bundle | tool | files | bytes | lines | wall s | MB/s | CPU s | peak RSS | RSS / bytes | other load | note |")
+    p("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for info, tools in results:
         for name in ("rankline", "rg", "lnav"):
             t = tools[name]
@@ -775,10 +821,14 @@ def print_report(results: list[tuple[BundleInfo, dict[str, ToolResult]]], args: 
                 mbs = f"{read / 1e6 / wall:,.0f}" + ("*" if read != info.bytes else "")
             rss_s = fmt_bytes(rss) if rss else "—"
             ratio = f"{rss / info.bytes:.2f}" if rss else "—"
+            cpu_s = f"{t.cpu:.2f}" if t.cpu is not None else "—"
+            bg = f"{t.background:.2f}" if t.background is not None else "—"
             p(f"| {info.name} | {name} | {info.files:,} | {info.bytes:,} | {info.lines:,} | {wall_s} | {mbs} | "
-              f"{rss_s} | {ratio} | {t.note} |")
+              f"{cpu_s} | {rss_s} | {ratio} | {bg} | {t.note} |")
+    p("")
+    p("wall s and CPU s (user + system, all threads): median of the runs. other load: the most cores that other "
+      "processes kept busy during any run of that tool (from /proc/stat), i.e. the noise on a shared machine.")
     if any(t.partial for _, tools in results for t in tools.values()):
-        p("")
         p("* on the bytes the tool actually loaded before it stopped")
     p("")
     p("Targets (issue 3):")
@@ -863,6 +913,8 @@ def main() -> int:
                     help="seconds after which lnav on the small-files bundle is killed (0: skip lnav there)")
     ap.add_argument("--no-rss-breakdown", dest="rss_breakdown", action="store_false",
                     help="skip the extra untimed rankline run that splits peak RSS into anonymous and file-backed")
+    ap.add_argument("--wait-idle", type=float, default=0.0, metavar="SECONDS",
+                    help="before timing each bundle, wait up to SECONDS for other work on the machine to stop")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="generator processes")
     ap.add_argument("--markdown-out", default=None, help="also write the table and verdicts to this file")
     args = ap.parse_args()
@@ -925,6 +977,8 @@ def main() -> int:
                   f"{sc.collateral_watchdog}")
             if args.generate_only:
                 continue
+            if args.wait_idle > 0:
+                wait_for_idle(args.wait_idle)
             run_lnav = not args.no_lnav and not (small and args.small_lnav_timeout <= 0)
             timeout = args.small_lnav_timeout if small else args.lnav_timeout
             tools = bench_bundle(info, args, tmp, patterns, run_lnav, timeout, lnav_once=small)

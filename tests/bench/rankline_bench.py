@@ -29,6 +29,7 @@ import os
 import platform
 import random
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -952,6 +953,8 @@ def main() -> int:
                   "install the bench tools with `sudo apt-get install ripgrep lnav`", file=sys.stderr)
             return 2
 
+    # SIGTERM (e.g. `kill PID`) unwinds like Ctrl-C, so the bundles are still deleted.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     tmp = args.workdir or tempfile.mkdtemp(prefix="rankline-bench-")
     os.makedirs(tmp, exist_ok=True)
     print(f"work folder: {tmp}{' (kept)' if args.keep else ' (deleted at the end; --keep to keep it)'}")

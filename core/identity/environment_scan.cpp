@@ -338,9 +338,15 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
                                    : "version-line";
     }
     std::set<LineRef> seen;
+    // The form of a rank's lines says the same thing on its thousandth WARN as on its first: look at
+    // a bounded number per rank, so a bundle with millions of events is not read a second time.
+    constexpr int kEventsPerRank = 64;
+    std::vector<int> looked(env.ranks.size(), 0);
     for (const auto& e : a.events) {
-        if (!seen.insert(e.where).second || !e.process.valid() || e.process.value >= env.ranks.size())
+        if (!e.process.valid() || e.process.value >= env.ranks.size() || looked[e.process.value] >= kEventsPerRank ||
+            !seen.insert(e.where).second)
             continue;
+        ++looked[e.process.value];
         RankEnvironment& re = env.ranks[e.process.value];
         const std::string_view text = a.text(e.where);
         for (const auto& c : versionCluesOfLine(text))

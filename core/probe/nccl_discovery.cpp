@@ -87,7 +87,12 @@ std::string pipPackage(const std::string& site)
         std::replace(pkg.begin(), pkg.end(), '_', '-');
         if (!out.empty())
             out += ", ";
-        out += pkg + (dash == std::string::npos ? "" : " " + name.substr(dash + 1));
+        // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict) on `" " + substr(...)` here.
+        out += pkg;
+        if (dash != std::string::npos) {
+            out += ' ';
+            out.append(name, dash + 1, std::string::npos);
+        }
     }
     return out;
 }

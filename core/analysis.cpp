@@ -434,22 +434,46 @@ void alignClocks(Analysis& a, const Scanner& scanner, const std::vector<SourceSc
             }
         }
     }
-    for (const auto& [comm, perHost] : byComm)
-        for (const auto& [hs, startEnd] : perHost)
-            for (const auto& [hc, other] : perHost) {
-                if (hs == hc || !startEnd.first || !other.second)
-                    continue;
-                ClockConstraint c;
-                c.beforeHost = hs;
-                c.afterHost = hc;
-                c.before = startEnd.first->where;
-                c.after = other.second->where;
-                c.beforeLo = startEnd.first->t.lo;
-                c.afterHi = other.second->t.hi;
-                c.why =
-                    "communicator " + comm + " completed init on " + hc + " only after it started on " + hs;
-                add(c);
-            }
+    // Every (start host, completion host) pair is quadratic in hosts: beyond 64 hosts only the pairs
+    // through the latest start and through the earliest completion are kept (the tight ones; each
+    // is valid, the set is merely weaker).
+    for (const auto& [comm, perHost] : byComm) {
+        const std::string* latestStart = nullptr;
+        const std::string* earliestEnd = nullptr;
+        for (const auto& [h, se] : perHost) {
+            if (se.first && (!latestStart || se.first->t.lo > perHost.at(*latestStart).first->t.lo))
+                latestStart = &h;
+            if (se.second && (!earliestEnd || se.second->t.hi < perHost.at(*earliestEnd).second->t.hi))
+                earliestEnd = &h;
+        }
+        auto pair = [&](const std::string& hs, const std::string& hc) {
+            const auto& start = perHost.at(hs).first;
+            const auto& end = perHost.at(hc).second;
+            if (hs == hc || !start || !end)
+                return;
+            ClockConstraint c;
+            c.beforeHost = hs;
+            c.afterHost = hc;
+            c.before = start->where;
+            c.after = end->where;
+            c.beforeLo = start->t.lo;
+            c.afterHi = end->t.hi;
+            c.why = "communicator " + comm + " completed init on " + hc + " only after it started on " + hs;
+            add(c);
+        };
+        if (perHost.size() <= 64) {
+            for (const auto& [hs, se1] : perHost)
+                for (const auto& [hc, se2] : perHost)
+                    pair(hs, hc);
+            continue;
+        }
+        for (const auto& [h, se] : perHost) {
+            if (latestStart)
+                pair(*latestStart, h);
+            if (earliestEnd)
+                pair(h, *earliestEnd);
+        }
+    }
 
     std::vector<ClockConstraint> constraints;
     for (auto& [k, c] : tightest)

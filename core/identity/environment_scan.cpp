@@ -343,8 +343,8 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
     constexpr int kEventsPerRank = 64;
     std::vector<int> looked(env.ranks.size(), 0);
     for (const auto& e : a.events) {
-        if (!e.process.valid() || e.process.value >= env.ranks.size() || looked[e.process.value] >= kEventsPerRank ||
-            !seen.insert(e.where).second)
+        if (!e.process.valid() || e.process.value >= env.ranks.size() ||
+            looked[e.process.value] >= kEventsPerRank || !seen.insert(e.where).second)
             continue;
         ++looked[e.process.value];
         RankEnvironment& re = env.ranks[e.process.value];

@@ -25,6 +25,7 @@ class MappedBuffer final : public TextBuffer
 public:
     explicit MappedBuffer(MappedFile f) : m_file(std::move(f)) {}
     std::string_view text() const override { return m_file.text(); }
+    bool damaged() const override { return m_file.damaged(); }
 
 private:
     MappedFile m_file;

@@ -21,6 +21,8 @@ class TextBuffer
 public:
     virtual ~TextBuffer() = default;
     virtual std::string_view text() const = 0;
+    // True when the file behind the text shrank while it was open (see MappedFile::damaged).
+    virtual bool damaged() const { return false; }
 };
 
 // Byte offsets of line starts, four bytes a line: offsets are stored modulo 4 GiB and the lines

@@ -94,6 +94,10 @@ struct Skipped {
 struct BundleLimits {
     std::uint64_t maxExpandedBytes = std::uint64_t{8} << 30; // for archives and .gz
     double maxExpansionRatio = 200.0;
+    // Text kept from all sources together. 0: half of the address space that the memory limit
+    // (ulimit -v) still leaves when reading starts, or no bound without a limit. Files past it are
+    // skipped with a reason instead of failing the whole run.
+    std::uint64_t maxTotalBytes = 0;
 };
 
 struct Bundle {

@@ -245,7 +245,8 @@ std::string diagnosisJson(const Analysis& a, int indent)
                      {"bytes", a.totalBytes},
                      {"lines", a.totalLines},
                      {"events", a.events.size()}};
-    return root.dump(indent);
+    // File names, host names and captures come from the logs too: never let one invalid byte throw.
+    return root.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
 std::string diagnosisText(const Analysis& a)

@@ -5,6 +5,8 @@
 #include <QFont>
 #include <QFontDatabase>
 
+#include "util/untrusted.h"
+
 namespace rl
 {
 
@@ -12,6 +14,8 @@ namespace
 {
 // Very long lines are shown cut, with a marker; the full text stays in the file.
 constexpr int kMaxShownChars = 4000;
+// A tooltip's text before it is made literal (internal to data()).
+constexpr int RawToolTipRole = Qt::UserRole + 100;
 } // namespace
 
 LogModel::LogModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -51,7 +55,12 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
         return QVariant::fromValue(QPoint(static_cast<int>(ref.source.value), static_cast<int>(ref.line)));
     if (role == EvidenceLabelRole)
         return m_index->evidenceLabel(ref);
-    if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
+    if (role == Qt::ToolTipRole) {
+        // Views guess rich text in tooltips: log text and names are shown literally (util/untrusted.h).
+        const QVariant raw = data(index, RawToolTipRole);
+        return raw.isValid() ? QVariant(plainToolTip(raw.toString())) : raw;
+    }
+    if (role == Qt::DisplayRole || role == RawToolTipRole) {
         const Process& p = a.process(li.process);
         switch (index.column()) {
         case TimeColumn: {
@@ -59,7 +68,7 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
                 return QString();
             QString t = AnalysisIndex::formatTime(li.time.knownLo() ? li.time.lo : li.time.hi);
             if (li.timeSource == TimeSource::Inferred)
-                return role == Qt::ToolTipRole
+                return role == RawToolTipRole
                            ? QStringLiteral("No timestamp on this line; it lies between %1 and %2")
                                  .arg(li.time.knownLo() ? AnalysisIndex::formatTime(li.time.lo)
                                                         : QStringLiteral("?"),
@@ -75,9 +84,9 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
         case LevelColumn:
             return QString::fromLatin1(levelName(li.level));
         case SourceColumn:
-            return QStringLiteral("%1:%2")
-                .arg(QString::fromStdString(a.source(ref.source).displayPath))
-                .arg(ref.line + 1);
+            // One multi-argument arg(): a '%2' in a file name stays as it is.
+            return QStringLiteral("%1:%2").arg(QString::fromStdString(a.source(ref.source).displayPath),
+                                               QString::number(ref.line + 1));
         case TextColumn: {
             std::string_view t = a.text(ref);
             QString s = QString::fromUtf8(

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "util/untrusted.h"
+
 namespace rl
 {
 
@@ -488,13 +490,13 @@ bool TimelineWidget::event(QEvent* ev)
                                : QString();
             QString text = QStringLiteral("%1  %2:%3\n%4%5")
                                .arg(QString::fromStdString(a.process(li.process).label()),
-                                    QString::fromStdString(a.source(m->where.source).displayPath))
-                               .arg(m->where.line + 1)
-                               .arg(when.isEmpty() ? QString() : when + QStringLiteral("  "),
+                                    QString::fromStdString(a.source(m->where.source).displayPath),
+                                    QString::number(m->where.line + 1),
+                                    when.isEmpty() ? QString() : when + QStringLiteral("  "),
                                     ellipsize(a.text(m->where)));
             if (!label.isEmpty())
                 text += QStringLiteral("\n[%1]").arg(label);
-            QToolTip::showText(help->globalPos(), text, this);
+            QToolTip::showText(help->globalPos(), plainToolTip(text), this); // log text, literally
         } else {
             QToolTip::hideText();
         }

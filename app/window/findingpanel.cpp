@@ -21,8 +21,7 @@ QString escView(std::string_view s)
 QString where(const Analysis& a, LineRef r)
 {
     return QStringLiteral("<a href=\"%1\">%2:%3</a>")
-        .arg(FindingPanel::lineLink(r), esc(a.source(r.source).displayPath))
-        .arg(r.line + 1);
+        .arg(FindingPanel::lineLink(r), esc(a.source(r.source).displayPath), QString::number(r.line + 1));
 }
 
 QString statusIcon(CheckStatus s)

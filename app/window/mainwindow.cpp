@@ -29,6 +29,7 @@
 
 #include "models/logmodel.h"
 #include "timeline/timelinewidget.h"
+#include "util/untrusted.h"
 #include "window/findingpanel.h"
 
 namespace rl
@@ -51,6 +52,7 @@ MainWindow::MainWindow(std::shared_ptr<const Encyclopedia> encyclopedia, QWidget
     buildMenus();
 
     m_status = new QLabel(this);
+    m_status->setTextFormat(Qt::PlainText); // it shows paths from the bundle
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 0);
     m_progress->setMaximumWidth(180);
@@ -344,7 +346,7 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
         m_status->setText(tr("Nothing could be read."));
         emit loadFailed(msg);
         if (isVisible())
-            QMessageBox::warning(this, tr("Nothing to read"), msg);
+            plainWarning(this, tr("Nothing to read"), msg); // names from the bundle, literally
         return;
     }
     m_index = std::make_shared<const AnalysisIndex>(analysis);

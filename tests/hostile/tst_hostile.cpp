@@ -17,6 +17,7 @@
 
 #include "bundle/bundle.h"
 #include "hostile_util.h"
+#include "parse/line_parser.h"
 #include "report/diagnosis_report.h"
 
 using namespace hostile;
@@ -105,6 +106,19 @@ private slots:
         QVERIFY(reasonFor(*a, QStringLiteral("zeros.log")).contains(QStringLiteral("binary")));
         QVERIFY(sourceNames(*a).contains(QStringLiteral("crashed.log")));
         QVERIFY(!diagnosisJson(*a).empty());
+    }
+
+    // After a crash, a block of NUL bytes often runs straight into the next line: the NCCL prefix
+    // after it still names its host, and a 1 MiB "host" is never taken for one.
+    void nulBlockRunsIntoALine()
+    {
+        const std::string line = std::string(1 << 20, '\0') + "gpu-c:4242:4243 [0] NCCL INFO Init COMM";
+        rl::ParsedLine p = rl::parseLine(line);
+        QVERIFY(p.nccl);
+        QCOMPARE(p.nccl->host, std::string_view("gpu-c"));
+        QCOMPARE(p.nccl->pid, 4242);
+        const std::string longName = std::string(1 << 20, 'h') + ":1:2 [0] NCCL INFO Init COMM";
+        QVERIFY(!rl::parseLine(longName).nccl);
     }
 
     void invalidUtf8Everywhere()

@@ -31,6 +31,7 @@ seeds() {
 
 build="$root/build/fuzz"
 status=0
+crashed=0
 for t in "${targets[@]}"; do
     work="$build/work/$t"
     crashes="$build/crashes/$t"
@@ -53,8 +54,11 @@ for t in "${targets[@]}"; do
         echo "fuzz_$t FAILED (exit $rc); input in $crashes/, log in $build/fuzz_$t.log:"
         grep -E 'ERROR|SUMMARY|Test unit written' "$build/fuzz_$t.log" | head -5 || true
         status=1
+        crashed=$((crashed + 1))
     fi
     printf '%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "$elapsed" "$([ $rc -eq 0 ] && echo ok || echo crash)" \
         >>"$build/runs.tsv"
 done
+# A closing line that CI reads like a test runner's: one "test" per target.
+echo "fuzz: $((${#targets[@]} - crashed)) passed, $crashed failed"
 exit $status

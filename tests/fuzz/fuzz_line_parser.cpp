@@ -36,6 +36,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         inside(p.decorationHost, line);
         if (p.nccl) {
             inside(p.nccl->host, line);
+            // A host is a name: bounded, and without the control characters of a NUL block.
+            if (p.nccl->host.size() > 253)
+                std::abort();
+            for (char c : p.nccl->host)
+                if (static_cast<unsigned char>(c) < 0x20)
+                    std::abort();
             inside(p.nccl->file, line);
             inside(p.nccl->function, line);
             inside(p.nccl->message, line);

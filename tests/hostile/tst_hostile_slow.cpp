@@ -68,6 +68,9 @@ private slots:
         t.start();
         const QString huge = b.path(QStringLiteral("progress.log"));
         QVERIFY(appendRepeated(huge, QByteArray(8 << 20, 'x').replace(4095, 1, "\r"), qint64{1} << 30));
+        // It ends in a known failure, so the line is quoted as evidence.
+        const QByteArray oom = " torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB";
+        QVERIFY(appendRepeated(huge, oom, oom.size()));
         QVERIFY(appendRepeated(huge, "\ngpu-c:4242:4242 [0] NCCL INFO after the bar\n", 45));
         const qint64 written = t.restart();
         auto a = diagnose(b);
@@ -80,9 +83,13 @@ private slots:
                 src = &s;
         QVERIFY(src);
         QCOMPARE(src->lineCount(), std::size_t{2});
-        QCOMPARE(src->line(0).size(), std::size_t{1} << 30);
+        QCOMPARE(src->line(0).size(), (std::size_t{1} << 30) + oom.size());
         QCOMPARE(src->line(1), std::string_view("gpu-c:4242:4242 [0] NCCL INFO after the bar"));
-        QVERIFY(!rl::diagnosisJson(*a).empty());
+        // Reports quote the start of the line and say it was cut (the window does the same).
+        const std::string json = rl::diagnosisJson(*a);
+        QVERIFY2(json.size() < (1 << 20), std::to_string(json.size()).c_str());
+        QVERIFY(json.find("line cut at 4000 of 1073741900 bytes") != std::string::npos);
+        QVERIFY(rl::diagnosisText(*a).size() < (1 << 20));
         QVERIFY(t.elapsed() < 60000);
     }
 

@@ -43,9 +43,9 @@ if unshare -n true 2>/dev/null; then
     cmp_run() { # name, args...
         local name="$1"
         shift
-        "$exe" "$@" >"$work/$name.net" 2>/dev/null
+        timeout -k 5 120 "$exe" "$@" >"$work/$name.net" 2>/dev/null
         local rc1=$?
-        unshare -n "$exe" "$@" >"$work/$name.nonet" 2>/dev/null
+        unshare -n timeout -k 5 120 "$exe" "$@" >"$work/$name.nonet" 2>/dev/null
         local rc2=$?
         if [ $rc1 -eq $rc2 ] && cmp -s "$work/$name.net" "$work/$name.nonet" && [ -s "$work/$name.net" ]; then
             ok "'rankline $*' gives the same answer inside 'unshare -n' (exit $rc1, $(wc -c <"$work/$name.net") bytes)"
@@ -58,7 +58,8 @@ if unshare -n true 2>/dev/null; then
     cmp_run diagnose-text diagnose "$sample" --no-local-nccl
     cmp_run probe probe --json
     if [ $has_report = 1 ]; then
-        cmp_run report report "$sample" --no-local-nccl -o - 2>/dev/null || true
+        # The report prints its export time: fixed, so two runs can be compared.
+        RANKLINE_REPORT_TIME=2026-01-01T00:00:00Z cmp_run report report "$sample" --no-local-nccl --format md -o -
     else
         skip "'rankline report' is not available yet (not in 'rankline --help'): its unshare -n check waits for it"
     fi
@@ -72,7 +73,7 @@ if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; 
         local name="$1"
         shift
         strace -f -qq -e trace=socket,connect,bind,sendto,sendmsg,openat,open,creat,rename,renameat2,mkdir,unlink,unlinkat \
-            -o "$work/$name.trace" "$@" >/dev/null 2>&1
+            -o "$work/$name.trace" timeout -k 5 120 "$@" >/dev/null 2>&1 # a hang fails, never blocks
     }
     inet_calls() { grep -E 'AF_INET|AF_INET6|sin_addr|sin6_addr' "$1" || true; }
     nonlocal_connects() { grep -E '\bconnect\(' "$1" | grep -v 'AF_UNIX' || true; }
@@ -99,7 +100,7 @@ if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; 
     check_headless diagnose "${diag[@]}"
     check_headless probe probe --json
     if [ $has_report = 1 ]; then
-        check_headless report report "$sample" --no-local-nccl -o "$work/report.out"
+        check_headless report report "$sample" --no-local-nccl -o "$work/report.html"
     else
         skip "'rankline report' is not available yet: its strace check waits for it"
     fi

@@ -583,6 +583,12 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             return nullptr;
         report("diagnosing");
         a.totalBytes = totalBytes;
+        // Every byte has been read by now: say which files changed under us while they were open.
+        for (const auto& s : a.sources)
+            if (s.buffer && s.buffer->damaged())
+                a.skipped.push_back({s.displayPath, "the file shrank while it was being read (truncated or "
+                                                    "rotated by another program); the part it lost reads as "
+                                                    "empty, the rest was diagnosed"});
     }
 
     // Stage: identity. Processes keyed by (host, pid) across the bundle; rank-only keys (lines of a

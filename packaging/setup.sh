@@ -56,6 +56,13 @@ test)
     install_missing
     build dev
     ctest --preset dev "$@"
+    # The suite again under AddressSanitizer + UBSan. The asan test preset leaves out the tests
+    # labelled slow (ulimit -v cannot hold ASan's shadow memory) and the .deb checks (a package
+    # of a sanitized binary depends on libasan): README, "Hardening".
+    build asan
+    ctest --preset asan
+    # Fuzz smoke: each libFuzzer target for a few seconds (ctest replayed the regression corpus).
+    bash tests/fuzz/run.sh "${RANKLINE_FUZZ_SECONDS:-5}"
     ;;
 *)
     echo "usage: $0 run|test [extra args]" >&2

@@ -10,6 +10,8 @@
 
 #include "models/bookmarks.h"
 
+#include "util/untrusted.h"
+
 namespace rl
 {
 
@@ -17,6 +19,8 @@ namespace
 {
 // Very long lines are shown cut, with a marker; the full text stays in the file.
 constexpr int kMaxShownChars = 4000;
+// A tooltip's text before it is made literal (internal to data()).
+constexpr int RawToolTipRole = Qt::UserRole + 100;
 } // namespace
 
 LogModel::LogModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -75,10 +79,10 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
         return QVariant::fromValue(QPoint(static_cast<int>(ref.source.value), static_cast<int>(ref.line)));
     if (role == EvidenceLabelRole)
         return m_index->evidenceLabel(ref);
-    if (role == Qt::ToolTipRole && index.column() != TimeColumn) {
-        // A tooltip that starts with a tag is rendered as rich text: log text goes in escaped.
-        const QString plain = data(index, Qt::DisplayRole).toString();
-        return plain.isEmpty() ? QVariant() : QVariant(Qt::convertFromPlainText(plain));
+    if (role == Qt::ToolTipRole) {
+        // Views guess rich text in tooltips: log text and names are shown literally (util/untrusted.h).
+        const QVariant raw = data(index, RawToolTipRole);
+        return raw.isValid() ? QVariant(plainToolTip(raw.toString())) : raw;
     }
     const bool bookmarked = m_bookmarks && m_bookmarks->contains(ref);
     if (role == BookmarkRole)
@@ -97,7 +101,7 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
         }();
         return flag;
     }
-    if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
+    if (role == Qt::DisplayRole || role == RawToolTipRole) {
         const Process& p = a.process(li.process);
         switch (index.column()) {
         case TimeColumn: {
@@ -105,7 +109,7 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
                 return QString();
             QString t = AnalysisIndex::formatTime(li.time.knownLo() ? li.time.lo : li.time.hi);
             if (li.timeSource == TimeSource::Inferred)
-                return role == Qt::ToolTipRole
+                return role == RawToolTipRole
                            ? QStringLiteral("No timestamp on this line; it lies between %1 and %2")
                                  .arg(li.time.knownLo() ? AnalysisIndex::formatTime(li.time.lo)
                                                         : QStringLiteral("?"),
@@ -121,9 +125,9 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
         case LevelColumn:
             return QString::fromLatin1(levelName(li.level));
         case SourceColumn:
-            return QStringLiteral("%1:%2")
-                .arg(QString::fromStdString(a.source(ref.source).displayPath))
-                .arg(ref.line + 1);
+            // One multi-argument arg(): a '%2' in a file name stays as it is.
+            return QStringLiteral("%1:%2").arg(QString::fromStdString(a.source(ref.source).displayPath),
+                                               QString::number(ref.line + 1));
         case TextColumn: {
             std::string_view t = a.text(ref);
             QString s = QString::fromUtf8(

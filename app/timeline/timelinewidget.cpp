@@ -27,6 +27,7 @@
 
 // QT_LOGGING_RULES="rankline.timeline.frametime.debug=true" prints what each frame cost.
 Q_LOGGING_CATEGORY(lcFrameTime, "rankline.timeline.frametime", QtWarningMsg)
+#include "util/untrusted.h"
 
 namespace rl
 {

@@ -38,6 +38,7 @@
 #include "timeline/timelinewidget.h"
 #include "window/encyclopediabrowser.h"
 #include "window/exportdialog.h"
+#include "util/untrusted.h"
 #include "window/findingpanel.h"
 #include "window/logpane.h"
 
@@ -68,6 +69,7 @@ MainWindow::MainWindow(std::shared_ptr<const Encyclopedia> encyclopedia, QWidget
     buildMenus();
 
     m_status = new QLabel(this);
+    m_status->setTextFormat(Qt::PlainText); // it shows paths from the bundle
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 0);
     m_progress->setMaximumWidth(180);
@@ -714,7 +716,7 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
         m_status->setText(tr("Nothing could be read."));
         emit loadFailed(msg);
         if (isVisible())
-            QMessageBox::warning(this, tr("Nothing to read"), msg);
+            plainWarning(this, tr("Nothing to read"), msg); // names from the bundle, literally
         return;
     }
     const std::optional<LineRef> keptLine = keepView ? m_logPane->currentLine() : std::nullopt;

@@ -6,8 +6,12 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
+#include <new>
 #include <nlohmann/json.hpp>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "util/mapped_file.h"
@@ -26,6 +30,7 @@ public:
     explicit MappedBuffer(MappedFile f) : m_file(std::move(f)) {}
     std::string_view text() const override { return m_file.text(); }
     void dropResident() const override { m_file.dropResident(); }
+    bool damaged() const override { return m_file.damaged(); }
 
 private:
     MappedFile m_file;
@@ -117,14 +122,52 @@ std::optional<std::string> torchelasticErrorText(std::string_view json)
 namespace
 {
 
+// Bytes of address space that a memory limit (ulimit -v) still leaves, or nullopt without a limit.
+std::optional<std::uint64_t> addressSpaceLeft()
+{
+    rlimit rl{};
+    if (::getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return std::nullopt;
+    std::uint64_t pages = 0;
+    std::ifstream("/proc/self/statm") >> pages; // first field: the address space in use, in pages
+    const std::uint64_t used = pages * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    return rl.rlim_cur > used ? rl.rlim_cur - used : 0;
+}
+
+// libarchive's message for the last error; it may have none (NULL), found by fuzzing.
+std::string archiveError(archive* a)
+{
+    const char* e = archive_error_string(a);
+    return e ? e : "unknown error";
+}
+
+std::string mib(std::uint64_t bytes)
+{
+    return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
+}
+
 struct Reader {
     const BundleLimits& limits;
     const CancelFn& cancelled;
     Bundle& out;
+    std::uint64_t budget = UINT64_MAX; // text bytes all sources may keep (BundleLimits::maxTotalBytes)
+    std::uint64_t kept = 0;
 
     void skip(std::string file, std::string reason)
     {
         out.skipped.push_back({std::move(file), std::move(reason)});
+    }
+
+    std::uint64_t room() const { return budget > kept ? budget - kept : 0; }
+    // How far one archive or compressed file may expand: the bomb cap or what the budget has left.
+    std::uint64_t expandCap() const { return std::min(limits.maxExpandedBytes, room()); }
+    std::string capReason(std::uint64_t expanded, const char* what) const
+    {
+        if (room() < limits.maxExpandedBytes)
+            return std::string(what) + " stopped at " + mib(expanded) +
+                   ": the memory limit leaves no room for more text (raise ulimit -v or open fewer files)";
+        return std::string(what) +
+               " beyond the safety cap (possible decompression bomb); reading stopped after " + mib(expanded);
     }
 
     void addText(std::string path, std::string display, std::shared_ptr<const TextBuffer> buf)
@@ -138,6 +181,7 @@ struct Reader {
             skip(display, "binary file (contains NUL bytes): not a text log, skipped");
             return;
         }
+        kept += t.size();
         Source s;
         s.path = std::move(path);
         s.displayPath = std::move(display);
@@ -166,7 +210,7 @@ struct Reader {
             if (rc != Z_OK && rc != Z_STREAM_END)
                 break;
             outText.append(chunk, sizeof chunk - zs.avail_out);
-            if (outText.size() > limits.maxExpandedBytes ||
+            if (outText.size() > expandCap() ||
                 static_cast<double>(outText.size()) >
                     limits.maxExpansionRatio * static_cast<double>(compressed.size() + 4096)) {
                 capped = true;
@@ -179,9 +223,7 @@ struct Reader {
         }
         inflateEnd(&zs);
         if (capped) {
-            skip(display,
-                 "decompressed size exceeds the safety cap (possible decompression bomb); the first " +
-                     std::to_string(outText.size() >> 20) + " MiB were kept");
+            skip(display, capReason(outText.size(), "decompression") + "; what was read is kept");
         } else if (rc != Z_STREAM_END) {
             skip(display, outText.empty() ? "corrupt gzip data: nothing could be decompressed"
                                           : "gzip data is truncated or corrupt; the readable part was kept");
@@ -197,7 +239,7 @@ struct Reader {
         archive_read_support_filter_all(a);
         archive_read_support_format_all(a);
         if (archive_read_open_filename(a, path.c_str(), 1 << 16) != ARCHIVE_OK) {
-            skip(display, std::string("cannot open archive: ") + archive_error_string(a) +
+            skip(display, std::string("cannot open archive: ") + archiveError(a) +
                               " (check that the file is a complete tar/zip archive)");
             archive_read_free(a);
             return;
@@ -213,7 +255,7 @@ struct Reader {
         archive_read_support_filter_all(a);
         archive_read_support_format_all(a);
         if (archive_read_open_memory(a, bytes.data(), bytes.size()) != ARCHIVE_OK) {
-            skip(display, std::string("cannot open nested archive: ") + archive_error_string(a));
+            skip(display, std::string("cannot open nested archive: ") + archiveError(a));
             archive_read_free(a);
             return;
         }
@@ -227,7 +269,7 @@ struct Reader {
         archive_read_support_filter_all(a);
         archive_read_support_format_raw(a);
         if (archive_read_open_filename(a, path.c_str(), 1 << 16) != ARCHIVE_OK) {
-            skip(display, std::string("cannot decompress: ") + archive_error_string(a));
+            skip(display, std::string("cannot decompress: ") + archiveError(a));
             archive_read_free(a);
             return;
         }
@@ -240,19 +282,16 @@ struct Reader {
             la_ssize_t n;
             while ((n = archive_read_data(a, buf, sizeof buf)) > 0) {
                 data.append(buf, static_cast<std::size_t>(n));
-                if (data.size() > limits.maxExpandedBytes ||
+                if (data.size() > expandCap() ||
                     static_cast<double>(data.size()) >
                         limits.maxExpansionRatio * static_cast<double>(onDisk + 65536)) {
-                    skip(
-                        display,
-                        "decompressed size exceeds the safety cap (possible decompression bomb); the first " +
-                            std::to_string(data.size() >> 20) + " MiB were kept");
+                    skip(display, capReason(data.size(), "decompression") + "; what was read is kept");
                     break;
                 }
             }
             if (n < 0)
-                skip(display, std::string("compressed data is truncated or corrupt: ") +
-                                  archive_error_string(a) + "; the readable part was kept");
+                skip(display, std::string("compressed data is truncated or corrupt: ") + archiveError(a) +
+                                  "; the readable part was kept");
         }
         archive_read_free(a);
         if (!data.empty())
@@ -281,7 +320,7 @@ struct Reader {
             while ((n = archive_read_data(a, buf, sizeof buf)) > 0) {
                 data.append(buf, static_cast<std::size_t>(n));
                 expanded += static_cast<std::uint64_t>(n);
-                if (expanded > limits.maxExpandedBytes ||
+                if (expanded > expandCap() ||
                     static_cast<double>(expanded) >
                         limits.maxExpansionRatio * static_cast<double>(onDisk + 65536)) {
                     capped = true;
@@ -289,12 +328,10 @@ struct Reader {
                 }
             }
             if (n < 0)
-                skip(memberDisplay, std::string("archive member is damaged: ") + archive_error_string(a) +
+                skip(memberDisplay, std::string("archive member is damaged: ") + archiveError(a) +
                                         "; the readable part was kept");
             if (capped) {
-                skip(display,
-                     "archive expands beyond the safety cap (possible archive bomb); reading stopped after " +
-                         std::to_string(expanded >> 20) + " MiB");
+                skip(display, capReason(expanded, "archive expansion"));
                 addText(path, memberDisplay, std::make_shared<OwnedBuffer>(std::move(data)));
                 break;
             }
@@ -306,10 +343,15 @@ struct Reader {
                 readArchiveMemory(path, memberDisplay, data, 1);
                 continue;
             }
+            if (isArchiveName(member)) {
+                skip(memberDisplay, "archive nested more than two levels deep: not opened (extract the "
+                                    "outer archives and open this one)");
+                continue;
+            }
             addText(path, memberDisplay, std::make_shared<OwnedBuffer>(std::move(data)));
         }
         if (rc != ARCHIVE_EOF && rc != ARCHIVE_OK && !(cancelled && cancelled()))
-            skip(display, std::string("archive is truncated or corrupt: ") + archive_error_string(a) +
+            skip(display, std::string("archive is truncated or corrupt: ") + archiveError(a) +
                               "; members read before the damage were kept");
         archive_read_free(a);
     }
@@ -322,6 +364,13 @@ struct Reader {
         }
         if (endsWith(path, ".zst") || endsWith(path, ".xz") || endsWith(path, ".bz2")) {
             readCompressedSingle(path, display);
+            return;
+        }
+        std::error_code ec;
+        if (const std::uint64_t size = fs::file_size(path, ec); !ec && size > room()) {
+            skip(display, "not read: the memory limit (ulimit -v) leaves no room for its " + mib(size) +
+                              " after the " + mib(kept) +
+                              " already read (raise the limit or open fewer files)");
             return;
         }
         auto mapped = MappedFile::open(path);
@@ -374,7 +423,8 @@ struct Reader {
                 }
                 std::error_code sec;
                 auto s = it->symlink_status(sec);
-                std::string rel = prefix + fs::relative(it->path(), p, sec).generic_string();
+                // Lexically: fs::relative would follow symbolic links (and fail on loops).
+                std::string rel = prefix + it->path().lexically_relative(p).generic_string();
                 if (fs::is_regular_file(s)) {
                     files.push_back(it->path());
                 } else if (fs::is_symlink(s)) {
@@ -391,7 +441,7 @@ struct Reader {
             for (const auto& f : files) {
                 if (cancelled && cancelled())
                     return;
-                readFile(f.string(), prefix + fs::relative(f, p, ec).generic_string());
+                readFileSafely(f.string(), prefix + f.lexically_relative(p).generic_string());
             }
             return;
         }
@@ -400,7 +450,17 @@ struct Reader {
             skip(display, "not a regular file (FIFO, socket or device): never opened, skipped");
             return;
         }
-        readFile(p.string(), display);
+        readFileSafely(p.string(), display);
+    }
+
+    void readFileSafely(const std::string& path, const std::string& display)
+    {
+        try {
+            readFile(path, display);
+        } catch (const std::bad_alloc&) {
+            skip(display, "not enough memory to read this file; the files before it were read (raise the "
+                          "memory limit or open fewer files)");
+        }
     }
 };
 
@@ -450,6 +510,11 @@ Bundle readBundle(const std::vector<std::string>& paths, const BundleLimits& lim
 {
     Bundle out;
     Reader r{limits, cancelled, out};
+    if (limits.maxTotalBytes)
+        r.budget = limits.maxTotalBytes;
+    else if (auto left = addressSpaceLeft())
+        r.budget = *left / 2; // the other half: line indexes, the analysis, threads
+
     for (const auto& p : paths) {
         if (cancelled && cancelled())
             break;

@@ -23,6 +23,8 @@ public:
     virtual std::string_view text() const = 0;
     // Lets go of resident pages where that costs only a re-read (memory maps); a no-op otherwise.
     virtual void dropResident() const {}
+    // True when the file behind the text shrank while it was open (see MappedFile::damaged).
+    virtual bool damaged() const { return false; }
 };
 
 // Byte offsets of line starts, four bytes a line: offsets are stored modulo 4 GiB and the lines
@@ -94,6 +96,10 @@ struct Skipped {
 struct BundleLimits {
     std::uint64_t maxExpandedBytes = std::uint64_t{8} << 30; // for archives and .gz
     double maxExpansionRatio = 200.0;
+    // Text kept from all sources together. 0: half of the address space that the memory limit
+    // (ulimit -v) still leaves when reading starts, or no bound without a limit. Files past it are
+    // skipped with a reason instead of failing the whole run.
+    std::uint64_t maxTotalBytes = 0;
 };
 
 struct Bundle {

@@ -210,8 +210,10 @@ const Entry* Encyclopedia::find(const std::string& id) const
     return nullptr;
 }
 
+// A function-try-block: a field of the wrong type ("primary": [] where a boolean belongs) makes
+// nlohmann::json throw from any of the reads below (found by fuzz_encyclopedia).
 Expected<Entry> parseEntry(const std::string& jsonText, const std::string& origin)
-{
+try {
     json j = json::parse(jsonText, nullptr, false);
     if (j.is_discarded() || !j.is_object())
         return Error{origin, "not valid JSON", "check the file with python3 -m json.tool"};
@@ -397,6 +399,9 @@ Expected<Entry> parseEntry(const std::string& jsonText, const std::string& origi
     for (const auto& x : j.value("references", json::array()))
         e.references.push_back({str(x, "title"), str(x, "url")});
     return e;
+} catch (const std::exception& e) { // nlohmann::json::exception above all
+    return Error{origin, std::string("malformed entry (a field of the wrong type?): ") + e.what(),
+                 "compare the entry with resources/encyclopedia/SCHEMA.md"};
 }
 
 Expected<Encyclopedia> loadEncyclopedia(const std::string& folder)

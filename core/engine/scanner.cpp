@@ -150,7 +150,15 @@ std::vector<ScanHit> Scanner::scan(const Source& source) const
             break;
         auto offset = static_cast<std::uint64_t>(found.data() - text.data());
         auto lineIndex = static_cast<std::uint32_t>(starts.lineOf(offset));
-        matchLine(source.line(lineIndex), lineIndex, hits);
+        std::string_view line = source.line(lineIndex);
+        // A huge line (a progress bar that never printed a line break) is matched around the
+        // candidate only: one pass over a gigabyte line, not one per literal and pattern.
+        constexpr std::size_t kWindow = 64 * 1024;
+        if (line.size() > 2 * kWindow) {
+            const auto at = static_cast<std::size_t>(offset - starts[lineIndex]);
+            line = line.substr(at > kWindow ? at - kWindow : 0, 2 * kWindow);
+        }
+        matchLine(line, lineIndex, hits);
         // Resume at the next line: one candidate per line is enough.
         std::uint64_t next = lineIndex + 1 < starts.size() ? starts[lineIndex + 1] : text.size();
         input = re2::StringPiece(text.data() + next, text.size() - next);

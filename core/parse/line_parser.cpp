@@ -401,7 +401,14 @@ std::optional<NcclPrefix> ncclAt(std::string_view body)
         std::size_t lastColon = p.host.rfind(':');
         if (lastColon != std::string_view::npos)
             p.host = p.host.substr(lastColon + 1);
-        if (p.host.empty())
+        // No control characters in a host: a crash's block of NUL bytes runs into the line after
+        // it with no line break. Nor more than a DNS name's 253 bytes.
+        for (std::size_t k = p.host.size(); k-- > 0;)
+            if (static_cast<unsigned char>(p.host[k]) < 0x20 || p.host[k] == '\x7f') {
+                p.host.remove_prefix(k + 1);
+                break;
+            }
+        if (p.host.empty() || p.host.size() > 253)
             continue;
         return p;
     }

@@ -44,6 +44,17 @@ std::string validUtf8(std::string_view s)
     return out;
 }
 
+// A line can be a gigabyte (a progress bar that never printed a line break): quote its start,
+// and say so, as the window does.
+std::string quoted(std::string_view line)
+{
+    constexpr std::size_t kMaxQuoted = 4000;
+    if (line.size() <= kMaxQuoted)
+        return validUtf8(line);
+    return validUtf8(line.substr(0, kMaxQuoted)) + " … [line cut at " + std::to_string(kMaxQuoted) + " of " +
+           std::to_string(line.size()) + " bytes]";
+}
+
 json rankJson(const Process& p)
 {
     return p.rank ? json(*p.rank) : json(nullptr);
@@ -187,7 +198,7 @@ std::string diagnosisJson(const Analysis& a, int indent)
         json ev = json::array();
         for (const auto& x : f.evidence) {
             json je{{"file", displayFile(a, x.where)},        {"line", x.where.line + 1},
-                    {"text", validUtf8(a.text(x.where))},     {"label", x.label},
+                    {"text", quoted(a.text(x.where))},        {"label", x.label},
                     {"rank", rankJson(a.process(x.process))}, {"host", a.process(x.process).host}};
             if (!x.note.empty())
                 je["note"] = x.note;
@@ -493,7 +504,8 @@ std::string diagnosisJson(const Analysis& a, int indent)
                      {"bytes", a.totalBytes},
                      {"lines", a.totalLines},
                      {"events", a.events.size()}};
-    return root.dump(indent);
+    // File names, host names and captures come from the logs too: never let one invalid byte throw.
+    return root.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
 std::string diagnosisText(const Analysis& a)
@@ -510,7 +522,7 @@ std::string diagnosisText(const Analysis& a)
         o << "  Evidence:\n";
         for (const auto& x : init->evidence) {
             o << "    " << x.label << "  " << displayFile(a, x.where) << ":" << x.where.line + 1 << "\n";
-            o << "      " << validUtf8(a.text(x.where)) << "\n";
+            o << "      " << quoted(a.text(x.where)) << "\n";
             if (!x.note.empty())
                 o << "      (" << x.note << ")\n";
         }

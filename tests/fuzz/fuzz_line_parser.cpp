@@ -1,0 +1,54 @@
+// Fuzz target: parseLine over every line of the input, and the path identity of each line taken as
+// a file name. Checks that every view the parser returns lies inside the line it was given.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "identity/path_identity.h"
+#include "parse/line_parser.h"
+
+namespace
+{
+
+void inside(std::string_view part, std::string_view whole)
+{
+    if (part.empty())
+        return;
+    if (part.data() < whole.data() || part.data() + part.size() > whole.data() + whole.size())
+        std::abort();
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    std::string_view all(reinterpret_cast<const char*>(data), size);
+    while (!all.empty()) {
+        std::size_t nl = all.find('\n');
+        std::string_view line = all.substr(0, nl);
+        all = nl == std::string_view::npos ? std::string_view{} : all.substr(nl + 1);
+
+        rl::ParsedLine p = rl::parseLine(line, 2025);
+        inside(p.text, line);
+        inside(p.body, line);
+        inside(p.decorationHost, line);
+        if (p.nccl) {
+            inside(p.nccl->host, line);
+            // A host is a name: bounded, and without the control characters of a NUL block.
+            if (p.nccl->host.size() > 253)
+                std::abort();
+            for (char c : p.nccl->host)
+                if (static_cast<unsigned char>(c) < 0x20)
+                    std::abort();
+            inside(p.nccl->file, line);
+            inside(p.nccl->function, line);
+            inside(p.nccl->message, line);
+        }
+        if (p.trail)
+            inside(p.trail->file, line);
+        rl::identityFromPath(std::string(line));
+    }
+    return 0;
+}

@@ -437,7 +437,10 @@ void alignClocks(Analysis& a, const Scanner& scanner, const std::vector<SourceSc
     // Every (start host, completion host) pair is quadratic in hosts: beyond 64 hosts only the pairs
     // through the latest start and through the earliest completion are kept (the tight ones; each
     // is valid, the set is merely weaker).
-    for (const auto& [comm, perHost] : byComm) {
+    for (const auto& [commId, perHostBinding] : byComm) {
+        // Named references, not structured bindings: clang 14 cannot capture bindings in lambdas.
+        const std::string& comm = commId;
+        const auto& perHost = perHostBinding;
         const std::string* latestStart = nullptr;
         const std::string* earliestEnd = nullptr;
         for (const auto& [h, se] : perHost) {

@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "identity/version_clues.h"
 #include "probe/local_facts.h"
+#include "util/rank_runs.h"
 
 namespace rl
 {
@@ -65,26 +66,6 @@ std::string withoutScope(const std::string& a)
 {
     auto pct = a.find('%');
     return pct == std::string::npos ? a : a.substr(0, pct);
-}
-
-// Ranks listed compactly: "0–3, 5".
-std::string rankRuns(std::vector<int> ranks)
-{
-    std::sort(ranks.begin(), ranks.end());
-    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-    std::string s;
-    for (std::size_t i = 0; i < ranks.size();) {
-        std::size_t j = i;
-        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
-            ++j;
-        if (!s.empty())
-            s += ", ";
-        s += std::to_string(ranks[i]);
-        if (j > i)
-            s += (j == i + 1 ? ", " : "–") + std::to_string(ranks[j]);
-        i = j + 1;
-    }
-    return s;
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "report/diagnosis_report.h"
+#include "util/rank_runs.h"
 #include "util/sha256.h"
 
 #ifndef RANKLINE_RE2_VERSION
@@ -218,20 +219,7 @@ std::string rankList(const Analysis& a, const std::vector<ProcessId>& processes)
         else
             ++unranked;
     }
-    std::sort(ranks.begin(), ranks.end());
-    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-    std::string s;
-    for (std::size_t i = 0; i < ranks.size();) {
-        std::size_t j = i;
-        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
-            ++j;
-        if (!s.empty())
-            s += ", ";
-        s += std::to_string(ranks[i]);
-        if (j > i)
-            s += (j == i + 1 ? ", " : "–") + std::to_string(ranks[j]);
-        i = j + 1;
-    }
+    std::string s = rankRuns(std::move(ranks));
     if (unranked > 0) {
         if (!s.empty())
             s += " and ";

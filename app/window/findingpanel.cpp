@@ -3,6 +3,7 @@
 #include <QUrl>
 
 #include <algorithm>
+#include <map>
 
 #include "encyclopedia/entrytext.h"
 
@@ -408,10 +409,23 @@ QString FindingPanel::renderHtml(const Analysis& a)
     if (header)
         h += QStringLiteral("</ul>");
     if (!a.skipped.empty()) {
+        // A bundle can skip tens of thousands of files, and a rich-text list costs time quadratic
+        // in its length: name the first ones, count the rest by reason.
+        constexpr std::size_t kListed = 50;
         h += QStringLiteral("<h3>Skipped files</h3><ul>");
-        for (const auto& s : a.skipped)
-            h += QStringLiteral("<li><b>%1</b>: %2</li>").arg(esc(s.file), esc(s.reason));
+        std::map<std::string, std::size_t> rest;
+        for (std::size_t i = 0; i < a.skipped.size(); ++i) {
+            const auto& s = a.skipped[i];
+            if (i < kListed)
+                h += QStringLiteral("<li><b>%1</b>: %2</li>").arg(esc(s.file), esc(s.reason));
+            else
+                ++rest[s.reason];
+        }
+        for (const auto& [reason, count] : rest)
+            h += QStringLiteral("<li><b>%1 more files</b>: %2</li>").arg(QString::number(count), esc(reason));
         h += QStringLiteral("</ul>");
+        if (!rest.empty())
+            h += QStringLiteral("<p class='small'>rankline diagnose --json lists every skipped file.</p>");
     }
     return h;
 }

@@ -709,9 +709,13 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
     }
     if (analysis->sources.empty()) {
         QString why;
-        for (const auto& s : analysis->skipped)
+        constexpr std::size_t kNamed = 20; // a folder of 50,000 empty files must not make a 50,000-line box
+        for (std::size_t i = 0; i < analysis->skipped.size() && i < kNamed; ++i)
             why += QStringLiteral("\n• %1: %2")
-                       .arg(QString::fromStdString(s.file), QString::fromStdString(s.reason));
+                       .arg(QString::fromStdString(analysis->skipped[i].file),
+                            QString::fromStdString(analysis->skipped[i].reason));
+        if (analysis->skipped.size() > kNamed)
+            why += tr("\n… and %1 more").arg(analysis->skipped.size() - kNamed);
         QString msg = tr("Nothing could be read from %1.%2").arg(paths.join(QStringLiteral(", ")), why);
         m_status->setText(tr("Nothing could be read."));
         emit loadFailed(msg);

@@ -50,14 +50,20 @@ for t in "${targets[@]}"; do
     elapsed=$(($(date +%s) - start))
     grep -E '^stat::number_of_executed_units|^stat::new_units_added' "$build/fuzz_$t.log" | tr '\n' ' ' || true
     echo
-    if [ $rc -ne 0 ]; then
+    result=ok
+    if [ $rc -eq 72 ] && grep -q 'run interrupted' "$build/fuzz_$t.log"; then
+        result=interrupted # SIGINT/SIGTERM from outside: no finding, but the run did not complete
+        echo "fuzz_$t was interrupted by a signal after ${elapsed}s (no crash input)"
+    elif [ $rc -ne 0 ]; then
+        result=crash
         echo "fuzz_$t FAILED (exit $rc); input in $crashes/, log in $build/fuzz_$t.log:"
         grep -E 'ERROR|SUMMARY|Test unit written' "$build/fuzz_$t.log" | head -5 || true
+    fi
+    if [ $result != ok ]; then
         status=1
         crashed=$((crashed + 1))
     fi
-    printf '%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "$elapsed" "$([ $rc -eq 0 ] && echo ok || echo crash)" \
-        >>"$build/runs.tsv"
+    printf '%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "$elapsed" "$result" >>"$build/runs.tsv"
 done
 # A closing line that CI reads like a test runner's: one "test" per target.
 echo "fuzz: $((${#targets[@]} - crashed)) passed, $crashed failed"

@@ -1,7 +1,5 @@
 #include "analysis.h"
 
-#include <queue>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -163,27 +161,57 @@ void MergedOrder::build(const std::vector<SourceLines>& lines, const std::vector
         const auto& st = lines[s].stamps();
         return cur[s].stamp < st.size() && st[cur[s].stamp].line == cur[s].line;
     };
-    using Head = std::pair<std::int64_t, std::size_t>;
-    std::priority_queue<Head, std::vector<Head>, std::greater<>> heap;
+    // A binary heap of source heads, smallest (key, source) on top. When a source's run ends it
+    // usually goes straight back in: replacing the top and sifting down once costs half of a
+    // pop and a push, and runs are a line or two long when hosts interleave.
+    using Head = std::pair<std::int64_t, std::uint32_t>;
+    std::vector<Head> heap;
     for (std::size_t s = 0; s < lines.size(); ++s)
         if (lines[s].size() > 0)
-            heap.push({key(s), s});
+            heap.push_back({key(s), static_cast<std::uint32_t>(s)});
+    std::make_heap(heap.begin(), heap.end(), std::greater<>());
+    auto siftDown = [&heap]() {
+        const std::size_t n = heap.size();
+        std::size_t i = 0;
+        const Head moving = heap[0];
+        while (true) {
+            std::size_t child = 2 * i + 1;
+            if (child >= n)
+                break;
+            if (child + 1 < n && heap[child + 1] < heap[child])
+                ++child;
+            if (!(heap[child] < moving))
+                break;
+            heap[i] = heap[child];
+            i = child;
+        }
+        heap[i] = moving;
+    };
     while (!heap.empty()) {
-        auto [k, s] = heap.top();
-        heap.pop();
+        const std::size_t s = heap.front().second;
         Cursor& c = cur[s];
         const auto& st = lines[s].stamps();
-        const bool alone = heap.empty();
-        const Head next = alone ? Head{} : heap.top();
+        const std::uint32_t n = static_cast<std::uint32_t>(lines[s].size());
+        const std::uint32_t base = m_base[s];
+        // The smaller child is the next head to beat.
+        const bool alone = heap.size() == 1;
+        const Head next = alone ? Head{} : heap.size() == 2 || heap[1] < heap[2] ? heap[1] : heap[2];
         // Take this source's lines while it still sorts before the next source's head.
         do {
-            m_order.push_back(m_base[s] + c.line);
+            m_order.push_back(base + c.line);
             ++c.line;
             while (c.stamp < st.size() && st[c.stamp].line < c.line)
                 ++c.stamp;
-        } while (c.line < lines[s].size() && (alone || !stamped(s) || Head{key(s), s} < next));
-        if (c.line < lines[s].size())
-            heap.push({key(s), s});
+        } while (c.line < n && (alone || !stamped(s) || Head{key(s), static_cast<std::uint32_t>(s)} < next));
+        if (c.line < n) {
+            heap.front() = {key(s), static_cast<std::uint32_t>(s)};
+        } else {
+            heap.front() = heap.back();
+            heap.pop_back();
+            if (heap.empty())
+                break;
+        }
+        siftDown();
     }
 }
 
@@ -288,23 +316,32 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
         if (p.stamp)
             out.lines.addStamp({i, p.stamp->us, p.stamp->resolutionUs});
     }
-    out.hits = scanner.scan(source);
     // A symptom repeated thousands of times on one process adds nothing after its first few lines
     // (findings use the first, checklists the first per process); keep memory bounded by the
-    // number of processes, not of lines. Progress lines (SeqNum) are all kept: their maximum counts.
+    // number of processes, not of lines, and do not even run a pattern's regex once its quota for
+    // the line's process is full. Progress lines (SeqNum) are all kept: their maximum counts.
     {
-        std::map<std::pair<int, std::uint32_t>, int> seen;
-        std::vector<ScanHit> kept;
-        for (auto& h : out.hits) {
-            const ScanPattern& sp = scanner.patterns()[static_cast<std::size_t>(h.pattern)];
-            bool progress = sp.entry >= 0 && sp.symptom >= 0 && !sp.fingerprint.literals.empty() &&
-                            std::any_of(h.captures.begin(), h.captures.end(),
-                                        [](const auto& c) { return c.first == "seq"; });
-            int& count = seen[{h.pattern, out.lines.process(h.line).value}];
-            if (count++ < kKeepHitsPerProcess || progress || sp.builtin == Builtin::InitPhase)
-                kept.push_back(std::move(h));
-        }
-        out.hits = std::move(kept);
+        const std::size_t keys = out.keys.size() + 1; // the last column: lines of no key
+        std::vector<std::uint16_t> seen(scanner.patterns().size() * keys, 0);
+        auto slot = [&](int pattern, std::uint32_t line) -> std::uint16_t& {
+            const std::uint32_t k = out.lines.process(line).value;
+            return seen[static_cast<std::size_t>(pattern) * keys + (k == kNoKey ? keys - 1 : k)];
+        };
+        auto unlimited = [&](int pattern) {
+            const ScanPattern& sp = scanner.patterns()[static_cast<std::size_t>(pattern)];
+            return sp.progress || sp.builtin == Builtin::InitPhase;
+        };
+        scanner.scan(
+            source,
+            [&](int pattern, std::uint32_t line) {
+                return unlimited(pattern) || slot(pattern, line) < kKeepHitsPerProcess;
+            },
+            [&](ScanHit&& h) {
+                std::uint16_t& count = slot(h.pattern, h.line);
+                if (count < kKeepHitsPerProcess)
+                    ++count;
+                out.hits.push_back(std::move(h));
+            });
     }
     // Symptom lines at INFO level (trails, retries) need their thread id too.
     for (const auto& h : out.hits) {
@@ -514,7 +551,14 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     a.encyclopedia = encyclopedia;
     a.sources = std::move(bundle.sources);
     a.skipped = std::move(bundle.skipped);
+    auto stageStart = std::chrono::steady_clock::now();
+    auto stageDone = [&a, &stageStart](const char* name) {
+        const auto now = std::chrono::steady_clock::now();
+        a.timings.push_back({name, std::chrono::duration<double>(now - stageStart).count()});
+        stageStart = now;
+    };
     const Scanner scanner(*encyclopedia);
+    stageDone("compile fingerprints");
 
     // torchrun restarts: each attempt is a separate run. Unless asked for all, diagnose the latest
     // and say which files were set aside.
@@ -585,6 +629,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         if (progress.isCancelled())
             return nullptr;
         report("diagnosing");
+        stageDone("index, parse, scan");
         a.totalBytes = totalBytes;
         // Every byte has been read by now: say which files changed under us while they were open.
         for (const auto& s : a.sources)
@@ -943,7 +988,9 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     });
     std::sort(hits.begin(), hits.end(), [](const Hit& x, const Hit& y) { return x.where < y.where; });
 
+    stageDone("identity, events");
     alignClocks(a, scanner, scans, options);
+    stageDone("clock alignment");
 
     // Versions as found in the logs, grouped.
     for (const auto& p : a.processes) {
@@ -959,6 +1006,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     if (options.probeLocalNccl)
         a.nccl.local = probeNccl(options.ncclLibrary);
     collectEnvironment(a, envHits);
+    stageDone("versions, environment, local NCCL");
 
     // Stage: merged order over every line on the aligned clock, and the span of parsed time.
     std::vector<std::int64_t> sourceOffsets(a.sources.size(), 0);
@@ -976,9 +1024,12 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 a.span.hi = st.us + st.resolutionUs + off;
         }
     }
-    a.merged.build(a.lines, sourceOffsets);
+    if (options.mergedOrder)
+        a.merged.build(a.lines, sourceOffsets);
+    stageDone("merged order");
 
     buildFindings(a, hits);
+    stageDone("findings");
     if (progress.report)
         progress.report(
             {"done", a.sources.size(), a.sources.size(), a.totalBytes, a.totalBytes, a.totalLines});

@@ -260,13 +260,20 @@ struct NcclVersions {
     std::string mismatchNote; // one sentence for people, empty without a mismatch
 };
 
+// Wall time of one pipeline stage (`rankline diagnose --timings`).
+struct StageTime {
+    std::string stage;
+    double seconds = 0;
+};
+
 struct Analysis {
     std::vector<Source> sources;
     std::vector<Skipped> skipped;
     std::vector<SourceLines> lines; // per source
     std::vector<Process> processes;
     std::vector<Event> events;             // sorted by time (anchor), then by position
-    MergedOrder merged;                    // every line, in merged chronological order
+    MergedOrder merged;                    // every line, in merged chronological order (empty
+                                           // when AnalyzeOptions::mergedOrder is off)
     std::vector<Finding> findings;         // best first
     std::optional<std::size_t> initiating; // index into findings
     NcclVersions nccl;
@@ -282,6 +289,7 @@ struct Analysis {
     TimeInterval span; // earliest known lo .. latest known hi
     std::uint64_t totalBytes = 0;
     std::uint64_t totalLines = 0;
+    std::vector<StageTime> timings; // in pipeline order
 
     const Source& source(SourceId id) const { return sources[id.value]; }
     // Facts about a line, its time on the aligned (reference) clock.
@@ -313,6 +321,9 @@ struct AnalyzeOptions {
     bool allAttempts = false;                  // torchrun trees: read every attempt, not only the latest
     std::vector<ClockOverride> clockOverrides; // offsets the user typed in
     std::vector<std::pair<LineRef, LineRef>> pinnedLines; // lines the user says were simultaneous
+    // The merged order of every line is what a log view scrolls through; `diagnose` prints no
+    // line list and skips it (a sizeable part of its run on millions of lines).
+    bool mergedOrder = true;
 };
 
 // Where a run is. Reported from worker threads: a receiver must be thread-safe.

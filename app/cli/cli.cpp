@@ -2,6 +2,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QRegularExpression>
 
@@ -15,8 +16,8 @@
 #include "probe/nccl_probe.h"
 #include "probe/socket_retry.h"
 #include "report/diagnosis_report.h"
-#include "report/reportexport.h"
 #include "report/probe_report.h"
+#include "report/reportexport.h"
 
 namespace rl::cli
 {
@@ -119,7 +120,9 @@ int diagnose(const QStringList& args)
         QStringLiteral("clock-offset"),
         QStringLiteral("Shift HOST's clock by SECONDS (repeatable); overrides the estimate."),
         QStringLiteral("HOST=SECONDS"));
-    p.addOptions({json, noProbe, lib, allAttempts, clockOffset});
+    QCommandLineOption timings(QStringLiteral("timings"),
+                               QStringLiteral("Print the wall time of each stage on standard error."));
+    p.addOptions({json, noProbe, lib, allAttempts, clockOffset, timings});
     p.process(args);
     QStringList paths = p.positionalArguments().mid(1);
     if (paths.isEmpty()) {
@@ -135,6 +138,7 @@ int diagnose(const QStringList& args)
     if (p.isSet(lib))
         opts.ncclLibrary = p.value(lib).toStdString();
     opts.allAttempts = p.isSet(allAttempts);
+    opts.mergedOrder = false; // neither the JSON nor the text lists lines in merged order
     for (const QString& v : p.values(clockOffset)) {
         const qsizetype eq = v.lastIndexOf(QLatin1Char('='));
         bool ok = false;
@@ -146,12 +150,29 @@ int diagnose(const QStringList& args)
         opts.clockOverrides.push_back({v.left(eq).toStdString(), static_cast<std::int64_t>(seconds * 1e6)});
     }
 
+    QElapsedTimer clock;
+    clock.start();
     Bundle bundle;
     if (!readInputs("rankline diagnose", paths, opts, bundle))
         return 1;
+    const double readSeconds = static_cast<double>(clock.nsecsElapsed()) / 1e9;
     auto analysis = analyze(std::move(bundle), enc, opts, terminalProgress());
+    clock.restart();
     std::string out = p.isSet(json) ? diagnosisJson(*analysis) + "\n" : diagnosisText(*analysis);
     std::fwrite(out.data(), 1, out.size(), stdout);
+    if (p.isSet(timings)) {
+        std::vector<StageTime> stages{{"read the bundle", readSeconds}};
+        stages.insert(stages.end(), analysis->timings.begin(), analysis->timings.end());
+        stages.push_back({"output", static_cast<double>(clock.nsecsElapsed()) / 1e9});
+        double total = 0;
+        for (const auto& st : stages) {
+            std::fprintf(stderr, "%9.3f s  %s\n", st.seconds, st.stage.c_str());
+            total += st.seconds;
+        }
+        std::fprintf(stderr, "%9.3f s  total (%llu bytes, %llu lines)\n", total,
+                     static_cast<unsigned long long>(analysis->totalBytes),
+                     static_cast<unsigned long long>(analysis->totalLines));
+    }
     return 0;
 }
 

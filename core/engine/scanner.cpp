@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <mutex>
 #include <re2/re2.h>
 #include <stdexcept>
+
+#ifdef RANKLINE_HAVE_HYPERSCAN
+#include <hs.h>
+#endif
 
 namespace rl
 {
@@ -42,21 +47,64 @@ const BuiltinDef kBuiltins[] = {
 
 } // namespace
 
-Scanner::Scanner(const Encyclopedia& encyclopedia)
+#ifdef RANKLINE_HAVE_HYPERSCAN
+// The compiled literal database and a pool of scratch spaces: Hyperscan needs one scratch per
+// concurrent scan, and scans run on every core.
+struct Scanner::Hyperscan {
+    hs_database_t* db = nullptr;
+    std::mutex mutex;
+    std::vector<hs_scratch_t*> idle;
+    hs_scratch_t* prototype = nullptr;
+
+    ~Hyperscan()
+    {
+        for (auto* s : idle)
+            hs_free_scratch(s);
+        hs_free_scratch(prototype);
+        hs_free_database(db);
+    }
+    hs_scratch_t* take()
+    {
+        std::lock_guard lock(mutex);
+        if (!idle.empty()) {
+            hs_scratch_t* s = idle.back();
+            idle.pop_back();
+            return s;
+        }
+        hs_scratch_t* s = nullptr;
+        if (hs_clone_scratch(prototype, &s) != HS_SUCCESS)
+            throw std::bad_alloc();
+        return s;
+    }
+    void give(hs_scratch_t* s)
+    {
+        std::lock_guard lock(mutex);
+        idle.push_back(s);
+    }
+};
+#else
+struct Scanner::Hyperscan {
+};
+#endif
+
+Scanner::Scanner(const Encyclopedia& encyclopedia, PrefilterKind prefilter)
 {
     for (const auto& b : kBuiltins) {
         auto fp = compileFingerprint(b.pattern);
         if (!fp)
             throw std::logic_error("built-in pattern does not compile: " + fp.error().cause);
-        m_patterns.push_back({-1, -1, b.kind, std::move(*fp), true});
+        m_patterns.push_back({-1, -1, b.kind, std::move(*fp), true, false});
     }
     for (std::size_t e = 0; e < encyclopedia.entries.size(); ++e) {
         const Entry& entry = encyclopedia.entries[e];
         for (std::size_t s = 0; s < entry.symptoms.size(); ++s) {
             const Symptom& sym = entry.symptoms[s];
             const bool captures = sym.primary || sym.phase != Phase::Context || sym.progress;
-            for (const auto& fp : sym.fingerprints)
-                m_patterns.push_back({static_cast<int>(e), static_cast<int>(s), Builtin::None, fp, captures});
+            for (const auto& fp : sym.fingerprints) {
+                const auto& names = fp.regex->NamedCapturingGroups();
+                m_patterns.push_back({static_cast<int>(e), static_cast<int>(s), Builtin::None, fp, captures,
+                                      names.find("seq") != names.end()});
+            }
         }
     }
     std::string alternation;
@@ -88,52 +136,212 @@ Scanner::Scanner(const Encyclopedia& encyclopedia)
             throw std::logic_error("literal does not compile: " + lit);
     if (!m_literalSet->Compile())
         throw std::logic_error("literal set does not compile");
+#ifdef RANKLINE_HAVE_HYPERSCAN
+    // Hyperscan needs SSSE3; on an older CPU the RE2 pass does the same job, slower.
+    if (prefilter == PrefilterKind::Hyperscan && hs_valid_platform() == HS_SUCCESS) {
+        auto hs = std::make_unique<Hyperscan>();
+        std::vector<const char*> text;
+        std::vector<std::size_t> lengths;
+        std::vector<unsigned> flags(m_literals.size(), 0), ids;
+        for (std::size_t i = 0; i < m_literals.size(); ++i) {
+            text.push_back(m_literals[i].data());
+            lengths.push_back(m_literals[i].size());
+            ids.push_back(static_cast<unsigned>(i));
+        }
+        hs_compile_error_t* error = nullptr;
+        if (hs_compile_lit_multi(text.data(), flags.data(), ids.data(), lengths.data(),
+                                 static_cast<unsigned>(text.size()), HS_MODE_BLOCK, nullptr, &hs->db,
+                                 &error) != HS_SUCCESS) {
+            std::string why = error && error->message ? error->message : "unknown error";
+            hs_free_compile_error(error);
+            throw std::logic_error("literal database does not compile: " + why);
+        }
+        if (hs_alloc_scratch(hs->db, &hs->prototype) != HS_SUCCESS)
+            throw std::bad_alloc();
+        m_hs = std::move(hs);
+        m_kind = PrefilterKind::Hyperscan;
+    }
+#else
+    (void)prefilter;
+#endif
 }
 
 Scanner::~Scanner() = default;
 
+bool Scanner::matchPattern(int p, std::string_view line, std::uint32_t index, ScanHit& hit) const
+{
+    const ScanPattern& sp = m_patterns[static_cast<std::size_t>(p)];
+    const RE2& re = *sp.fingerprint.regex;
+    const re2::StringPiece text(line.data(), line.size());
+    hit.line = index;
+    hit.pattern = p;
+    hit.captures.clear();
+    if (!sp.wantCaptures) {
+        // Context lines only need to be found: the DFA alone answers, with no submatches.
+        return re.Match(text, 0, line.size(), RE2::UNANCHORED, nullptr, 0);
+    }
+    int groups = re.NumberOfCapturingGroups();
+    std::array<re2::StringPiece, 24> fixed;
+    std::vector<re2::StringPiece> dynamic;
+    re2::StringPiece* sub = fixed.data();
+    if (groups + 1 > static_cast<int>(fixed.size())) {
+        dynamic.resize(static_cast<std::size_t>(groups) + 1);
+        sub = dynamic.data();
+    }
+    if (!re.Match(text, 0, line.size(), RE2::UNANCHORED, sub, groups + 1))
+        return false;
+    for (const auto& [name, i] : re.NamedCapturingGroups()) {
+        const auto& piece = sub[static_cast<std::size_t>(i)];
+        if (piece.data())
+            hit.captures.emplace_back(name, std::string(piece.data(), piece.size()));
+    }
+    return true;
+}
+
 void Scanner::matchLine(std::string_view line, std::uint32_t index, std::vector<ScanHit>& out) const
 {
-    std::vector<int> tried;
     std::vector<int> present;
     if (!m_literalSet->Match(re2::StringPiece(line.data(), line.size()), &present))
         return;
-    std::sort(present.begin(), present.end());
-    for (int li : present) {
-        const auto l = static_cast<std::size_t>(li);
-        for (int p : m_patternsByLiteral[l]) {
-            if (std::find(tried.begin(), tried.end(), p) != tried.end())
-                continue;
-            tried.push_back(p);
-            const ScanPattern& sp = m_patterns[static_cast<std::size_t>(p)];
-            const RE2& re = *sp.fingerprint.regex;
-            const re2::StringPiece text(line.data(), line.size());
-            if (!sp.wantCaptures) {
-                // Context lines only need to be found: the DFA alone answers, with no submatches.
-                if (!re.Match(text, 0, line.size(), RE2::UNANCHORED, nullptr, 0))
-                    continue;
-                out.push_back({index, p, {}});
-                continue;
-            }
-            int groups = re.NumberOfCapturingGroups();
-            std::array<re2::StringPiece, 24> fixed;
-            std::vector<re2::StringPiece> dynamic;
-            re2::StringPiece* sub = fixed.data();
-            if (groups + 1 > static_cast<int>(fixed.size())) {
-                dynamic.resize(static_cast<std::size_t>(groups) + 1);
-                sub = dynamic.data();
-            }
-            if (!re.Match(text, 0, line.size(), RE2::UNANCHORED, sub, groups + 1))
-                continue;
-            ScanHit hit;
-            hit.line = index;
-            hit.pattern = p;
-            for (const auto& [name, i] : re.NamedCapturingGroups()) {
-                const auto& piece = sub[static_cast<std::size_t>(i)];
-                if (piece.data())
-                    hit.captures.emplace_back(name, std::string(piece.data(), piece.size()));
-            }
+    std::vector<int> candidates;
+    for (int li : present)
+        for (int p : m_patternsByLiteral[static_cast<std::size_t>(li)])
+            candidates.push_back(p);
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    ScanHit hit;
+    for (int p : candidates)
+        if (matchPattern(p, line, index, hit))
             out.push_back(std::move(hit));
+}
+
+std::vector<Scanner::LiteralAt> Scanner::findLiterals(const Source& source) const
+{
+    std::vector<LiteralAt> found = m_hs ? findLiteralsHyperscan(source) : findLiteralsRe2(source);
+    std::sort(found.begin(), found.end(), [](const LiteralAt& x, const LiteralAt& y) {
+        return std::tie(x.line, x.literal, x.offset) < std::tie(y.line, y.literal, y.offset);
+    });
+    // One entry per (line, literal): the first place it occurs.
+    found.erase(std::unique(found.begin(), found.end(),
+                            [](const LiteralAt& x, const LiteralAt& y) {
+                                return x.line == y.line && x.literal == y.literal;
+                            }),
+                found.end());
+    return found;
+}
+
+std::vector<Scanner::LiteralAt> Scanner::findLiteralsRe2(const Source& source) const
+{
+    std::vector<LiteralAt> found;
+    std::string_view text = source.text();
+    re2::StringPiece input(text.data(), text.size());
+    const auto& starts = source.lineStarts;
+    std::vector<int> present;
+    while (!input.empty()) {
+        re2::StringPiece match;
+        if (!m_prefilter->Match(input, 0, input.size(), RE2::UNANCHORED, &match, 1))
+            break;
+        auto offset = static_cast<std::uint64_t>(match.data() - text.data());
+        auto lineIndex = static_cast<std::uint32_t>(starts.lineOf(offset));
+        std::string_view line = source.line(lineIndex);
+        // A huge line (a progress bar that never printed a line break) is searched around the
+        // candidate only: one pass over a gigabyte line, not one per literal.
+        constexpr std::size_t kWindow = 64 * 1024;
+        if (line.size() > 2 * kWindow) {
+            const auto at = static_cast<std::size_t>(offset - starts[lineIndex]);
+            line = line.substr(at > kWindow ? at - kWindow : 0, 2 * kWindow);
+        }
+        present.clear();
+        if (m_literalSet->Match(re2::StringPiece(line.data(), line.size()), &present))
+            for (int li : present)
+                found.push_back({lineIndex, static_cast<std::uint32_t>(li), offset});
+        // Resume at the next line: the set already named every literal on this one.
+        std::uint64_t next = lineIndex + 1 < starts.size() ? starts[lineIndex + 1] : text.size();
+        input = re2::StringPiece(text.data() + next, text.size() - next);
+    }
+    return found;
+}
+
+std::vector<Scanner::LiteralAt> Scanner::findLiteralsHyperscan(const Source& source) const
+{
+    std::vector<LiteralAt> found;
+#ifdef RANKLINE_HAVE_HYPERSCAN
+    struct Context {
+        const Scanner* self;
+        const Source* source;
+        std::vector<LiteralAt>* found;
+        std::uint64_t base = 0; // where the piece being scanned starts
+        // The line of the previous match and its byte range: matches arrive roughly in order, so
+        // most need no search.
+        std::uint32_t line = 0;
+        std::uint64_t begin = 1;
+        std::uint64_t end = 0;
+    };
+    Context ctx{this, &source, &found};
+    auto onMatch = [](unsigned id, unsigned long long, unsigned long long to, unsigned, void* user) -> int {
+        auto* c = static_cast<Context*>(user);
+        const auto& starts = c->source->lineStarts;
+        // Literal matches have a fixed length, so the start follows from the end.
+        const std::uint64_t at = c->base + to - c->self->m_literals[id].size();
+        if (at < c->begin || at >= c->end) {
+            c->line = static_cast<std::uint32_t>(starts.lineOf(at));
+            c->begin = starts[c->line];
+            c->end = c->line + 1 < starts.size() ? starts[c->line + 1] : c->source->text().size();
+        }
+        c->found->push_back({c->line, id, at});
+        return 0;
+    };
+    std::string_view text = source.text();
+    // Hyperscan takes 32-bit lengths: a huge source is scanned in pieces that overlap by the
+    // longest literal, so nothing on a boundary is lost (the caller drops the duplicates).
+    std::size_t longest = 0;
+    for (const auto& l : m_literals)
+        longest = std::max(longest, l.size());
+    constexpr std::size_t kPiece = std::size_t{1} << 30;
+    hs_scratch_t* scratch = m_hs->take();
+    for (std::size_t pos = 0; pos < text.size();) {
+        const std::size_t n = std::min(kPiece, text.size() - pos);
+        ctx.base = pos;
+        hs_scan(m_hs->db, text.data() + pos, static_cast<unsigned>(n), 0, scratch, onMatch, &ctx);
+        if (pos + n >= text.size())
+            break;
+        pos += n - longest;
+    }
+    m_hs->give(scratch);
+#else
+    (void)source;
+#endif
+    return found;
+}
+
+void Scanner::scan(const Source& source, const std::function<bool(int, std::uint32_t)>& want,
+                   const std::function<void(ScanHit&&)>& take) const
+{
+    const std::vector<LiteralAt> found = findLiterals(source);
+    const auto& starts = source.lineStarts;
+    std::vector<int> candidates;
+    ScanHit hit;
+    for (std::size_t i = 0; i < found.size();) {
+        const std::uint32_t lineIndex = found[i].line;
+        const std::uint64_t offset = found[i].offset;
+        candidates.clear();
+        for (; i < found.size() && found[i].line == lineIndex; ++i)
+            for (int p : m_patternsByLiteral[found[i].literal])
+                candidates.push_back(p);
+        std::sort(candidates.begin(), candidates.end());
+        candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+        std::string_view line = source.line(lineIndex);
+        // A huge line is matched around its first candidate only (see findLiteralsRe2).
+        constexpr std::size_t kWindow = 64 * 1024;
+        if (line.size() > 2 * kWindow) {
+            const auto at = static_cast<std::size_t>(offset - starts[lineIndex]);
+            line = line.substr(at > kWindow ? at - kWindow : 0, 2 * kWindow);
+        }
+        for (int p : candidates) {
+            if (want && !want(p, lineIndex))
+                continue;
+            if (matchPattern(p, line, lineIndex, hit))
+                take(std::move(hit));
         }
     }
 }
@@ -141,28 +349,7 @@ void Scanner::matchLine(std::string_view line, std::uint32_t index, std::vector<
 std::vector<ScanHit> Scanner::scan(const Source& source) const
 {
     std::vector<ScanHit> hits;
-    std::string_view text = source.text();
-    re2::StringPiece input(text.data(), text.size());
-    const auto& starts = source.lineStarts;
-    while (!input.empty()) {
-        re2::StringPiece found;
-        if (!m_prefilter->Match(input, 0, input.size(), RE2::UNANCHORED, &found, 1))
-            break;
-        auto offset = static_cast<std::uint64_t>(found.data() - text.data());
-        auto lineIndex = static_cast<std::uint32_t>(starts.lineOf(offset));
-        std::string_view line = source.line(lineIndex);
-        // A huge line (a progress bar that never printed a line break) is matched around the
-        // candidate only: one pass over a gigabyte line, not one per literal and pattern.
-        constexpr std::size_t kWindow = 64 * 1024;
-        if (line.size() > 2 * kWindow) {
-            const auto at = static_cast<std::size_t>(offset - starts[lineIndex]);
-            line = line.substr(at > kWindow ? at - kWindow : 0, 2 * kWindow);
-        }
-        matchLine(line, lineIndex, hits);
-        // Resume at the next line: one candidate per line is enough.
-        std::uint64_t next = lineIndex + 1 < starts.size() ? starts[lineIndex + 1] : text.size();
-        input = re2::StringPiece(text.data() + next, text.size() - next);
-    }
+    scan(source, {}, [&hits](ScanHit&& h) { hits.push_back(std::move(h)); });
     return hits;
 }
 

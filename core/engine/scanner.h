@@ -1,7 +1,11 @@
 #pragma once
-// Runs every fingerprint over a source the way rg does: one pass of a literal alternation over the
-// whole buffer finds candidate lines, and only those lines meet the full regexes.
+// Runs every fingerprint over a source the way rg does: one pass of a multi-literal matcher over
+// the whole buffer finds candidate lines, and only those lines meet the full regexes. The pass is
+// Hyperscan's literal matcher where the build has it (several GB/s); otherwise RE2's DFA over the
+// literal alternation, which gives the same candidates at a quarter of the speed.
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <re2/re2.h>
 #include <re2/set.h>
@@ -39,6 +43,7 @@ struct ScanPattern {
     Builtin builtin = Builtin::None;
     Fingerprint fingerprint;
     bool wantCaptures = true; // false for context lines, which only need to be found
+    bool progress = false;    // has a "seq" capture: every line counts (collective progress)
 };
 
 struct ScanHit {
@@ -47,29 +52,55 @@ struct ScanHit {
     std::vector<std::pair<std::string, std::string>> captures;
 };
 
+// How the candidate lines were found, for tests and `--timings`.
+enum class PrefilterKind { Hyperscan, Re2 };
+
 class Scanner
 {
 public:
-    explicit Scanner(const Encyclopedia& encyclopedia);
+    // `prefilter` asks for one kind; Hyperscan falls back to RE2 where the build or the CPU lacks
+    // it (see prefilterKind()).
+    explicit Scanner(const Encyclopedia& encyclopedia, PrefilterKind prefilter = PrefilterKind::Hyperscan);
     ~Scanner();
     Scanner(const Scanner&) = delete;
     Scanner& operator=(const Scanner&) = delete;
 
     const std::vector<ScanPattern>& patterns() const { return m_patterns; }
-    // Every (line, pattern) match in `source`, in line order. Thread-safe (RE2 is).
+    PrefilterKind prefilterKind() const { return m_kind; }
+    // Every (line, pattern) match in `source`, in line order. Thread-safe.
     std::vector<ScanHit> scan(const Source& source) const;
+    // The same, with a say before each regex runs: `want(pattern, line)` false skips that pattern
+    // on that line without matching it (callers cap repeats cheaply); hits go to `take` in line
+    // order, patterns ascending within a line.
+    void scan(const Source& source, const std::function<bool(int pattern, std::uint32_t line)>& want,
+              const std::function<void(ScanHit&&)>& take) const;
     // The full-regex test for one line (used for pasted snippets and tests).
     void matchLine(std::string_view line, std::uint32_t index, std::vector<ScanHit>& out) const;
+    // One pattern on one line; false when it does not match.
+    bool matchPattern(int pattern, std::string_view line, std::uint32_t index, ScanHit& hit) const;
     // The literals, for exporting an equivalent `rg -f` pattern file.
     const std::vector<std::string>& literals() const { return m_literals; }
 
 private:
+    // A literal found on a line; `offset` is where, for matching huge lines around it.
+    struct LiteralAt {
+        std::uint32_t line;
+        std::uint32_t literal;
+        std::uint64_t offset;
+    };
+    std::vector<LiteralAt> findLiterals(const Source& source) const;
+    std::vector<LiteralAt> findLiteralsRe2(const Source& source) const;
+    std::vector<LiteralAt> findLiteralsHyperscan(const Source& source) const;
+    struct Hyperscan;
+
+    PrefilterKind m_kind = PrefilterKind::Re2;
     std::vector<ScanPattern> m_patterns;
     std::vector<std::string> m_literals;
     std::vector<std::vector<int>> m_patternsByLiteral;
     std::unique_ptr<re2::RE2> m_prefilter;
     // The same literals as a set: on a candidate line, one pass says which literals occur.
     std::unique_ptr<re2::RE2::Set> m_literalSet;
+    std::unique_ptr<Hyperscan> m_hs;
 };
 
 } // namespace rl

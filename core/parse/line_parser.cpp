@@ -315,13 +315,31 @@ std::size_t journaldAt(std::string_view s, std::string_view& host, std::int64_t&
     return colon + 3;
 }
 
+// body.find(" NCCL ", from), found through the 'N': std::string_view::find looks for the first
+// character with memchr, and a space is in every word of every line.
+std::size_t findNcclWord(std::string_view s, std::size_t from)
+{
+    const char* begin = s.data();
+    const char* end = begin + s.size();
+    const char* p = begin + from + 1;
+    while (p + 5 <= end) {
+        p = static_cast<const char*>(std::memchr(p, 'N', static_cast<std::size_t>(end - p)));
+        if (!p || end - p < 5)
+            return std::string_view::npos;
+        if (p[-1] == ' ' && std::memcmp(p, "NCCL ", 5) == 0)
+            return static_cast<std::size_t>(p - 1 - begin);
+        ++p;
+    }
+    return std::string_view::npos;
+}
+
 std::optional<NcclPrefix> ncclAt(std::string_view body)
 {
     // Find " NCCL <LEVEL> " and read the prefix backwards from there, so decorations before the
     // host:pid:tid (launchers, collectors, the 2.26+ "[date time] ") never confuse it.
     std::size_t from = 0;
     while (true) {
-        std::size_t at = body.find(" NCCL ", from);
+        std::size_t at = findNcclWord(body, from);
         if (at == std::string_view::npos)
             return std::nullopt;
         from = at + 1;
@@ -418,15 +436,19 @@ std::optional<TrailStep> trailAt(std::string_view msg)
 {
     // "file:line -> code", "file:line -> code (strerror)", "... [Async thread]", 2.30.7's
     // "file:line (function) -> code".
-    std::size_t arrow = msg.find(" -> ");
-    if (arrow == std::string_view::npos || arrow == 0)
+    // The location is the first word, so the arrow (or the function) follows the first space.
+    std::size_t sp = msg.find(' ');
+    if (sp == std::string_view::npos || sp == 0)
         return std::nullopt;
-    std::string_view left = msg.substr(0, arrow);
-    std::size_t paren = left.find(" (");
-    if (paren != std::string_view::npos)
-        left = left.substr(0, paren);
-    if (left.find(' ') != std::string_view::npos)
+    std::size_t arrow = sp;
+    if (msg.substr(sp).starts_with(" (")) {
+        arrow = msg.find(" -> ", sp);
+        if (arrow == std::string_view::npos)
+            return std::nullopt;
+    } else if (!msg.substr(sp).starts_with(" -> ")) {
         return std::nullopt;
+    }
+    std::string_view left = msg.substr(0, sp);
     std::size_t colon = left.rfind(':');
     if (colon == std::string_view::npos || colon + 1 >= left.size())
         return std::nullopt;

@@ -1,0 +1,141 @@
+// The two prefilters (Hyperscan's literal matcher and RE2's DFA) must find exactly the same hits:
+// the RE2 pass is what runs where Hyperscan is missing, and the tests are what keep them equal.
+#include <QDir>
+#include <QDirIterator>
+#include <QTest>
+
+#include "analysis.h"
+#include "bundle/bundle.h"
+#include "engine/scanner.h"
+
+using namespace rl;
+
+namespace
+{
+
+std::vector<ScanHit> scanWith(const Scanner& scanner, Source& source)
+{
+    if (source.lineStarts.empty())
+        indexLines(source);
+    return scanner.scan(source);
+}
+
+bool sameHits(const std::vector<ScanHit>& x, const std::vector<ScanHit>& y, QString* why)
+{
+    if (x.size() != y.size()) {
+        *why = QStringLiteral("%1 hits vs %2").arg(x.size()).arg(y.size());
+        return false;
+    }
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        if (x[i].line != y[i].line || x[i].pattern != y[i].pattern || x[i].captures != y[i].captures) {
+            *why = QStringLiteral("hit %1: line %2 pattern %3 vs line %4 pattern %5")
+                       .arg(i)
+                       .arg(x[i].line + 1)
+                       .arg(x[i].pattern)
+                       .arg(y[i].line + 1)
+                       .arg(y[i].pattern);
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+class TestScanner : public QObject
+{
+    Q_OBJECT
+    std::shared_ptr<const Encyclopedia> m_enc;
+    std::unique_ptr<Scanner> m_fast;
+    std::unique_ptr<Scanner> m_re2;
+
+    void compareBundle(const std::vector<std::string>& paths, std::size_t* totalHits)
+    {
+        Bundle b = readBundle(paths);
+        for (auto& s : b.sources) {
+            const auto fast = scanWith(*m_fast, s);
+            const auto slow = scanWith(*m_re2, s);
+            QString why;
+            QVERIFY2(sameHits(fast, slow, &why),
+                     qPrintable(QString::fromStdString(s.displayPath) + ": " + why));
+            *totalHits += fast.size();
+        }
+    }
+
+private slots:
+    void initTestCase()
+    {
+        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
+        QVERIFY2(enc.ok(), enc.ok() ? "" : enc.error().message().c_str());
+        m_enc = std::make_shared<const Encyclopedia>(std::move(*enc));
+        m_fast = std::make_unique<Scanner>(*m_enc, PrefilterKind::Hyperscan);
+        m_re2 = std::make_unique<Scanner>(*m_enc, PrefilterKind::Re2);
+        QCOMPARE(m_re2->prefilterKind(), PrefilterKind::Re2);
+        qInfo("fast prefilter: %s", m_fast->prefilterKind() == PrefilterKind::Hyperscan
+                                        ? "Hyperscan"
+                                        : "RE2 (Hyperscan not built in)");
+    }
+
+    void sampleAndFixtures()
+    {
+        std::size_t hits = 0;
+        compareBundle({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"}, &hits);
+        compareBundle({RANKLINE_TEST_DATA_DIR}, &hits);
+        QVERIFY2(hits > 100, qPrintable(QStringLiteral("only %1 hits in the fixtures").arg(hits)));
+    }
+
+    void realLogs()
+    {
+        if (!QDir(QStringLiteral(RANKLINE_REALLOGS_DIR)).exists())
+            QSKIP("real logs not found (set RANKLINE_REALLOGS_DIR)");
+        std::size_t hits = 0;
+        compareBundle({RANKLINE_REALLOGS_DIR}, &hits);
+        QVERIFY(hits > 100);
+    }
+
+    // Every literal on a line is found, wherever it sits, including lines the RE2 pass searches
+    // only around its first candidate (over 128 KiB) and the last line without a line break.
+    void literalsEverywhere()
+    {
+        const std::string abortLine =
+            "gpu-b:39965:40212 [5] misc/socket.cc:484 NCCL WARN socketStartConnect: "
+            "Connect to 10.0.0.3<41883> failed : Software caused connection abort";
+        std::string text = "plain line\n" + abortLine + "\n";
+        text += std::string(300 * 1024, 'x') + " " + abortLine + "\n"; // a huge line, literal at the end
+        text += "Traceback (most recent call last):\n";
+        text += abortLine; // no final line break
+        Source s = sourceFromText("literals.log", text);
+        const auto fast = scanWith(*m_fast, s);
+        const auto slow = scanWith(*m_re2, s);
+        QString why;
+        QVERIFY2(sameHits(fast, slow, &why), qPrintable(why));
+        std::vector<std::uint32_t> lines;
+        for (const auto& h : fast)
+            if (lines.empty() || lines.back() != h.line)
+                lines.push_back(h.line);
+        QCOMPARE(lines, (std::vector<std::uint32_t>{1, 2, 3, 4}));
+    }
+
+    // The cap callers put on repeats: a pattern refused for a line is not matched there.
+    void wantSkipsPatterns()
+    {
+        Source s = sourceFromText("cap.log", "Traceback (most recent call last):\n"
+                                             "Traceback (most recent call last):\n"
+                                             "Traceback (most recent call last):\n");
+        indexLines(s);
+        int asked = 0;
+        std::vector<std::uint32_t> kept;
+        m_fast->scan(
+            s,
+            [&](int, std::uint32_t line) {
+                ++asked;
+                return line != 1;
+            },
+            [&](ScanHit&& h) { kept.push_back(h.line); });
+        QVERIFY(asked >= 3);
+        QCOMPARE(kept, (std::vector<std::uint32_t>{0, 2}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestScanner)
+#include "tst_scanner.moc"

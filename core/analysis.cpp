@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -89,21 +90,42 @@ std::string resourcesDir()
 #endif
 }
 
+void SourceLines::addStamp(const LineStamp& s)
+{
+    std::int64_t code = 0;
+    for (std::int64_t r = 1; r < s.resolutionUs && code < 18; r *= 10)
+        ++code;
+    m_stampLine.push_back(s.line);
+    // Multiplying, not shifting, keeps a (nonsensical but parseable) stamp before 1970 defined.
+    m_stampPacked.push_back(s.us * (std::int64_t{1} << kCodeBits) + code);
+}
+
+LineStamp SourceLines::stamp(std::size_t i) const
+{
+    std::int64_t resolution = 1;
+    for (std::int64_t c = m_stampPacked[i] & ((std::int64_t{1} << kCodeBits) - 1); c > 0; --c)
+        resolution *= 10;
+    return {m_stampLine[i], stampUs(i), resolution};
+}
+
 TimeInterval SourceLines::time(std::uint32_t line, TimeSource* source) const
 {
     // The first stamp at or after the line; the one before it bounds the line from below.
-    auto it = std::lower_bound(m_stamps.begin(), m_stamps.end(), line,
-                               [](const LineStamp& st, std::uint32_t l) { return st.line < l; });
+    const std::size_t at = static_cast<std::size_t>(
+        std::lower_bound(m_stampLine.begin(), m_stampLine.end(), line) - m_stampLine.begin());
     TimeInterval t;
-    if (it != m_stamps.end() && it->line == line) {
+    if (at < m_stampLine.size() && m_stampLine[at] == line) {
         if (source)
             *source = TimeSource::Parsed;
-        return {it->us, it->us + it->resolutionUs};
+        const LineStamp st = stamp(at);
+        return {st.us, st.us + st.resolutionUs};
     }
-    if (it != m_stamps.end())
-        t.hi = it->us + it->resolutionUs;
-    if (it != m_stamps.begin())
-        t.lo = std::prev(it)->us;
+    if (at < m_stampLine.size()) {
+        const LineStamp st = stamp(at);
+        t.hi = st.us + st.resolutionUs;
+    }
+    if (at > 0)
+        t.lo = stampUs(at - 1);
     if (source)
         *source = t.known() ? TimeSource::Inferred : TimeSource::Unknown;
     return t;
@@ -145,21 +167,21 @@ void MergedOrder::build(const std::vector<SourceLines>& lines, const std::vector
     };
     std::vector<Cursor> cur(lines.size());
     auto key = [&](std::size_t s) -> std::int64_t {
-        const auto& st = lines[s].stamps();
+        const SourceLines& sl = lines[s];
+        const std::size_t count = sl.stampCount();
         const Cursor& c = cur[s];
         const std::int64_t off = s < offsets.size() ? offsets[s] : 0;
-        if (c.stamp < st.size() && st[c.stamp].line == c.line)
-            return st[c.stamp].us + off;
+        if (c.stamp < count && sl.stampLine(c.stamp) == c.line)
+            return sl.stampUs(c.stamp) + off;
         if (c.stamp > 0)
-            return st[c.stamp - 1].us + off;
-        return c.stamp < st.size() ? st[c.stamp].us + off : kTimeUnknownLo;
+            return sl.stampUs(c.stamp - 1) + off;
+        return c.stamp < count ? sl.stampUs(c.stamp) + off : kTimeUnknownLo;
     };
     // An unstamped line stays with the line before it: tracebacks, NCCL's blank line before a
     // WARN, torchelastic's summary box and other multi-line records are never split, and nothing
     // about its time says it belongs anywhere else.
     auto stamped = [&](std::size_t s) {
-        const auto& st = lines[s].stamps();
-        return cur[s].stamp < st.size() && st[cur[s].stamp].line == cur[s].line;
+        return cur[s].stamp < lines[s].stampCount() && lines[s].stampLine(cur[s].stamp) == cur[s].line;
     };
     // A binary heap of source heads, smallest (key, source) on top. When a source's run ends it
     // usually goes straight back in: replacing the top and sifting down once costs half of a
@@ -190,8 +212,9 @@ void MergedOrder::build(const std::vector<SourceLines>& lines, const std::vector
     while (!heap.empty()) {
         const std::size_t s = heap.front().second;
         Cursor& c = cur[s];
-        const auto& st = lines[s].stamps();
-        const std::uint32_t n = static_cast<std::uint32_t>(lines[s].size());
+        const SourceLines& sl = lines[s];
+        const std::size_t stampCount = sl.stampCount();
+        const std::uint32_t n = static_cast<std::uint32_t>(sl.size());
         const std::uint32_t base = m_base[s];
         // The smaller child is the next head to beat.
         const bool alone = heap.size() == 1;
@@ -200,7 +223,7 @@ void MergedOrder::build(const std::vector<SourceLines>& lines, const std::vector
         do {
             m_order.push_back(base + c.line);
             ++c.line;
-            while (c.stamp < st.size() && st[c.stamp].line < c.line)
+            while (c.stamp < stampCount && sl.stampLine(c.stamp) < c.line)
                 ++c.stamp;
         } while (c.line < n && (alone || !stamped(s) || Head{key(s), static_cast<std::uint32_t>(s)} < next));
         if (c.line < n) {
@@ -536,6 +559,20 @@ void alignClocks(Analysis& a, const Scanner& scanner, const std::vector<SourceSc
     });
 }
 
+void residentBytes(std::uint64_t& anon, std::uint64_t& file)
+{
+    // statm: size resident shared ... in pages; "shared" is the file-backed part of resident.
+    if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+        unsigned long long size = 0, resident = 0, shared = 0;
+        if (std::fscanf(f, "%llu %llu %llu", &size, &resident, &shared) == 3) {
+            const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+            anon = (resident - std::min(resident, shared)) * page;
+            file = shared * page;
+        }
+        std::fclose(f);
+    }
+}
+
 bool isBlank(std::string_view line)
 {
     return line.find_first_not_of(" \t\r") == std::string_view::npos;
@@ -554,7 +591,9 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     auto stageStart = std::chrono::steady_clock::now();
     auto stageDone = [&a, &stageStart](const char* name) {
         const auto now = std::chrono::steady_clock::now();
-        a.timings.push_back({name, std::chrono::duration<double>(now - stageStart).count()});
+        StageTime t{name, std::chrono::duration<double>(now - stageStart).count()};
+        residentBytes(t.anonBytes, t.fileBytes);
+        a.timings.push_back(std::move(t));
         stageStart = now;
     };
     const Scanner scanner(*encyclopedia);
@@ -1014,9 +1053,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         const SourceLines& sl = a.lines[s];
         // A source is shifted by its first stamped line's process (combined streams of several
         // hosts keep their written order).
-        if (!sl.stamps().empty())
-            sourceOffsets[s] = a.processOffset[sl.process(sl.stamps().front().line).value];
-        for (const auto& st : sl.stamps()) {
+        if (sl.stampCount() > 0)
+            sourceOffsets[s] = a.processOffset[sl.process(sl.stampLine(0)).value];
+        for (std::size_t i = 0; i < sl.stampCount(); ++i) {
+            const LineStamp st = sl.stamp(i);
             const std::int64_t off = a.processOffset[sl.process(st.line).value];
             if (!a.span.knownLo() || st.us + off < a.span.lo)
                 a.span.lo = st.us + off;
@@ -1029,6 +1069,11 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     stageDone("merged order");
 
     buildFindings(a, hits);
+    // What the late stages read (evidence, checklists) mapped pages again: the analysis keeps
+    // line offsets, not text, so let them go; a view reads lines back on demand.
+    for (const auto& src : a.sources)
+        if (src.buffer)
+            src.buffer->dropResident();
     stageDone("findings");
     if (progress.report)
         progress.report(

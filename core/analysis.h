@@ -60,8 +60,8 @@ struct LineStamp {
 };
 
 // Line facts for one source, kept small because a bundle can hold millions of lines: four bytes a
-// line (process and level) plus the stamped lines only. An unstamped line's interval is computed
-// from its stamped neighbours when asked.
+// line (process and level) plus twelve bytes per stamped line. An unstamped line's interval is
+// computed from its stamped neighbours when asked.
 class SourceLines
 {
 public:
@@ -75,21 +75,33 @@ public:
     }
     ProcessId process(std::uint32_t line) const { return ProcessId(m_meta[line] & kProcessMask); }
     Level level(std::uint32_t line) const { return static_cast<Level>(m_meta[line] >> 24); }
-    // Stamps must be added in line order.
-    void addStamp(const LineStamp& s) { m_stamps.push_back(s); }
-    const std::vector<LineStamp>& stamps() const { return m_stamps; }
+    // Stamps must be added in line order. A resolution that is not a power of ten is widened to
+    // the next one (parsed stamps only have powers of ten).
+    void addStamp(const LineStamp& s);
+    std::size_t stampCount() const { return m_stampLine.size(); }
+    std::uint32_t stampLine(std::size_t i) const { return m_stampLine[i]; }
+    std::int64_t stampUs(std::size_t i) const { return m_stampPacked[i] >> kCodeBits; }
+    LineStamp stamp(std::size_t i) const;
     TimeInterval time(std::uint32_t line, TimeSource* source = nullptr) const;
     LineInfo info(std::uint32_t line) const;
     void shrink()
     {
         m_meta.shrink_to_fit();
-        m_stamps.shrink_to_fit();
+        m_stampLine.shrink_to_fit();
+        m_stampPacked.shrink_to_fit();
     }
-    std::size_t bytesUsed() const { return m_meta.capacity() * 4 + m_stamps.capacity() * sizeof(LineStamp); }
+    std::size_t bytesUsed() const
+    {
+        return m_meta.capacity() * 4 + m_stampLine.capacity() * 4 + m_stampPacked.capacity() * 8;
+    }
 
 private:
+    // Microseconds shifted left, the resolution's power of ten in the low bits: 2^59 us is
+    // eighteen thousand years, so nothing real is lost.
+    static constexpr int kCodeBits = 4;
     std::vector<std::uint32_t> m_meta;
-    std::vector<LineStamp> m_stamps;
+    std::vector<std::uint32_t> m_stampLine;
+    std::vector<std::int64_t> m_stampPacked;
 };
 
 // Every line of the bundle in merged chronological order, four bytes a line.
@@ -264,6 +276,10 @@ struct NcclVersions {
 struct StageTime {
     std::string stage;
     double seconds = 0;
+    // Resident memory when the stage ended (Linux /proc/self/statm; 0 where unknown): anonymous
+    // (heap) and file-backed (mapped log pages and libraries).
+    std::uint64_t anonBytes = 0;
+    std::uint64_t fileBytes = 0;
 };
 
 struct Analysis {

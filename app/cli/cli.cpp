@@ -166,7 +166,12 @@ int diagnose(const QStringList& args)
         stages.push_back({"output", static_cast<double>(clock.nsecsElapsed()) / 1e9});
         double total = 0;
         for (const auto& st : stages) {
-            std::fprintf(stderr, "%9.3f s  %s\n", st.seconds, st.stage.c_str());
+            if (st.anonBytes + st.fileBytes > 0)
+                std::fprintf(stderr, "%9.3f s  %-36s resident after: %6.1f MiB heap, %6.1f MiB mapped\n",
+                             st.seconds, st.stage.c_str(), static_cast<double>(st.anonBytes) / 1048576.0,
+                             static_cast<double>(st.fileBytes) / 1048576.0);
+            else
+                std::fprintf(stderr, "%9.3f s  %s\n", st.seconds, st.stage.c_str());
             total += st.seconds;
         }
         std::fprintf(stderr, "%9.3f s  total (%llu bytes, %llu lines)\n", total,

@@ -181,6 +181,9 @@ struct Reader {
             skip(display, "binary file (contains NUL bytes): not a text log, skipped");
             return;
         }
+        // The look at the head mapped its pages (a whole large folio on recent kernels, a
+        // megabyte or more): give them back until the scan reads the file for real.
+        buf->dropResident();
         kept += t.size();
         Source s;
         s.path = std::move(path);

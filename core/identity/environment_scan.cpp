@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <re2/re2.h>
 #include <set>
 
@@ -206,9 +207,20 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
             procs.push_back(p);
     };
 
-    // 1. The scanner's built-in lines.
+    // The lines read here are scattered over every file, long after the scan let go of their
+    // pages, and each read maps a page (on recent kernels a whole large folio) again. Reading source
+    // by source and letting go of each file's pages when moving on keeps that to one file's worth.
+    std::optional<SourceId> reading;
+    auto visit = [&a, &reading](SourceId s) {
+        if (reading && *reading != s && a.source(*reading).buffer)
+            a.source(*reading).buffer->dropResident();
+        reading = s;
+    };
+
+    // 1. The scanner's built-in lines (in source order, as the scan produced them).
     for (const auto& h : hits) {
         const ProcessId pid = processAt(h.where);
+        visit(h.where.source);
         const std::string_view text = a.text(h.where);
         const re2::StringPiece line(text.data(), text.size());
         if (h.builtin == Builtin::NcclSetting) {
@@ -323,12 +335,21 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
     // a bounded number per rank, so a bundle with millions of events is not read a second time.
     constexpr int kEventsPerRank = 64;
     std::vector<int> looked(env.ranks.size(), 0);
+    std::vector<const Event*> chosen; // the first events of each rank in time order
     for (const auto& e : a.events) {
         if (!e.process.valid() || e.process.value >= env.ranks.size() ||
             looked[e.process.value] >= kEventsPerRank || !seen.insert(e.where).second)
             continue;
         ++looked[e.process.value];
+        chosen.push_back(&e);
+    }
+    // Source by source (see `visit`); within a source still in time order.
+    std::stable_sort(chosen.begin(), chosen.end(),
+                     [](const Event* x, const Event* y) { return x->where.source < y->where.source; });
+    for (const Event* ep : chosen) {
+        const Event& e = *ep;
         RankEnvironment& re = env.ranks[e.process.value];
+        visit(e.where.source);
         const std::string_view text = a.text(e.where);
         for (const auto& c : versionCluesOfLine(text))
             addClue(re, c, e.where);
@@ -373,6 +394,9 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
             break;
         }
     }
+
+    if (reading && a.source(*reading).buffer)
+        a.source(*reading).buffer->dropResident();
 
     // 3. Each rank's version: stated, or what its clues leave open.
     for (auto& re : env.ranks) {

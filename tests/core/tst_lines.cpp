@@ -24,6 +24,32 @@ class TestLines : public QObject
 {
     Q_OBJECT
 private slots:
+    // Stamps are packed (time and resolution in one word): every resolution a parser produces
+    // comes back as it went in, times before 1970 included.
+    void stampsRoundTrip()
+    {
+        SourceLines sl;
+        sl.resize(8);
+        const std::vector<LineStamp> in{{0, 1749736990123456, 1},       {2, 1749736990123000, 1000},
+                                        {3, 1749736990000000, 1000000}, {5, -1500000, 100000},
+                                        {6, 1749736990120000, 10000},   {7, 1749736990120000, 7}};
+        for (const auto& st : in)
+            sl.addStamp(st);
+        QCOMPARE(sl.stampCount(), in.size());
+        for (std::size_t i = 0; i < in.size(); ++i) {
+            const LineStamp out = sl.stamp(i);
+            QCOMPARE(out.line, in[i].line);
+            QCOMPARE(out.us, in[i].us);
+            // 7 us is not a power of ten: widened to 10, never narrowed.
+            QCOMPARE(out.resolutionUs, in[i].resolutionUs == 7 ? std::int64_t{10} : in[i].resolutionUs);
+        }
+        QCOMPARE(sl.time(3).lo, std::int64_t{1749736990000000});
+        QCOMPARE(sl.time(3).hi, std::int64_t{1749736991000000});
+        QCOMPARE(sl.time(4).lo, std::int64_t{1749736990000000}); // between stamps 3 and 5
+        QCOMPARE(sl.time(4).hi, std::int64_t{-1400000});
+        QCOMPARE(sl.time(1).lo, std::int64_t{1749736990123456});
+    }
+
     void offsetsBeyondFourGiB()
     {
         LineOffsets o;

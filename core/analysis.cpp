@@ -257,6 +257,30 @@ struct LocalKey {
 constexpr std::uint32_t kNoKey = SourceLines::kProcessMask;
 constexpr int kKeepHitsPerProcess = 16;
 
+struct PhaseLine {
+    std::uint32_t line = 0;
+    TimeInterval t;
+};
+
+// Keeps the latest start (ties: the earlier line) and the earliest completion (ties: the earlier
+// line), so that reducing in any order gives the same answer.
+void keepLatestStart(std::optional<PhaseLine>& slot, const PhaseLine& p, LineRef here, LineRef kept)
+{
+    if (p.t.knownLo() && (!slot || p.t.lo > slot->t.lo || (p.t.lo == slot->t.lo && here < kept)))
+        slot = p;
+}
+void keepEarliestEnd(std::optional<PhaseLine>& slot, const PhaseLine& p, LineRef here, LineRef kept)
+{
+    if (p.t.knownHi() && (!slot || p.t.hi < slot->t.hi || (p.t.hi == slot->t.hi && here < kept)))
+        slot = p;
+}
+
+struct InitPhases {
+    std::string commId;
+    std::optional<PhaseLine> start;
+    std::optional<PhaseLine> complete;
+};
+
 struct SourceScan {
     SourceLines lines; // during the scan the "process" field holds a local key index
     std::vector<LocalKey> keys;
@@ -267,7 +291,19 @@ struct SourceScan {
     // NCCL thread ids of the lines that may become events (WARN or worse, NCCL prefixed), so that
     // building events later need not read the text again.
     std::vector<std::pair<std::uint32_t, std::int32_t>> tids;
+    // NCCL init phases ("commId 0x.. - Init START/COMPLETE") reduced per communicator and local
+    // key: a job that builds thousands of communicators prints them on every rank, and the clock
+    // needs only the latest start and the earliest completion (see alignClocks).
+    std::vector<InitPhases> initPhases;
 };
+
+std::string captureOf(const ScanHit& h, const char* name)
+{
+    for (const auto& [k, v] : h.captures)
+        if (k == name)
+            return v;
+    return {};
+}
 
 int currentYear()
 {
@@ -339,6 +375,21 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
         if (p.stamp)
             out.lines.addStamp({i, p.stamp->us, p.stamp->resolutionUs});
     }
+    std::map<std::pair<std::string, std::uint32_t>, std::size_t> phaseIndex; // (commId, key)
+    auto addInitPhase = [&](const ScanHit& h) {
+        const std::string comm = captureOf(h, "commid");
+        auto [it, inserted] =
+            phaseIndex.emplace(std::make_pair(comm, out.lines.process(h.line).value), out.initPhases.size());
+        if (inserted)
+            out.initPhases.push_back({comm, {}, {}});
+        InitPhases& ip = out.initPhases[it->second];
+        const PhaseLine p{h.line, out.lines.time(h.line)};
+        const LineRef here{SourceId(0), h.line};
+        if (captureOf(h, "phase") == "START")
+            keepLatestStart(ip.start, p, here, {SourceId(0), ip.start ? ip.start->line : 0});
+        else
+            keepEarliestEnd(ip.complete, p, here, {SourceId(0), ip.complete ? ip.complete->line : 0});
+    };
     // A symptom repeated thousands of times on one process adds nothing after its first few lines
     // (findings use the first, checklists the first per process); keep memory bounded by the
     // number of processes, not of lines, and do not even run a pattern's regex once its quota for
@@ -360,6 +411,10 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
                 return unlimited(pattern) || slot(pattern, line) < kKeepHitsPerProcess;
             },
             [&](ScanHit&& h) {
+                if (scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin == Builtin::InitPhase) {
+                    addInitPhase(h);
+                    return;
+                }
                 std::uint16_t& count = slot(h.pattern, h.line);
                 if (count < kKeepHitsPerProcess)
                     ++count;
@@ -379,18 +434,9 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
     return out;
 }
 
-std::string captureOf(const ScanHit& h, const char* name)
-{
-    for (const auto& [k, v] : h.captures)
-        if (k == name)
-            return v;
-    return {};
-}
-
 // Happened-before constraints between hosts, found in the logs (see timeline/clock.h), then the
 // offsets that satisfy them with the smallest correction.
-void alignClocks(Analysis& a, const Scanner& scanner, const std::vector<SourceScan>& scans,
-                 const AnalyzeOptions& options)
+void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const AnalyzeOptions& options)
 {
     a.processOffset.assign(a.processes.size(), 0);
     std::vector<std::string> hosts;
@@ -477,21 +523,24 @@ void alignClocks(Analysis& a, const Scanner& scanner, const std::vector<SourceSc
     std::map<std::string, std::map<std::string, std::pair<std::optional<Phase2>, std::optional<Phase2>>>>
         byComm;
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
-        for (const auto& h : scans[s].hits) {
-            if (scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin != Builtin::InitPhase)
-                continue;
-            LineRef r{SourceId(static_cast<std::uint32_t>(s)), h.line};
-            TimeInterval t = a.rawTime(r);
-            const std::string& host = hostOf(r);
+        const SourceId sid(static_cast<std::uint32_t>(s));
+        for (const auto& ip : scans[s].initPhases) {
+            // Every line of one local key belongs to one process, so either line names the host.
+            const std::uint32_t anyLine = ip.start ? ip.start->line : ip.complete->line;
+            const std::string& host = hostOf({sid, anyLine});
             if (host.empty())
                 continue;
-            auto& slot = byComm[captureOf(h, "commid")][host];
-            if (captureOf(h, "phase") == "START") {
-                if (t.knownLo() && (!slot.first || t.lo > slot.first->t.lo))
-                    slot.first = Phase2{r, t}; // the latest start on this host
-            } else if (t.knownHi() && (!slot.second || t.hi < slot.second->t.hi)) {
-                slot.second = Phase2{r, t}; // the earliest completion on this host
-            }
+            auto& slot = byComm[ip.commId][host];
+            // The latest start and the earliest completion on this host.
+            if (ip.start && ip.start->t.knownLo() &&
+                (!slot.first || ip.start->t.lo > slot.first->t.lo ||
+                 (ip.start->t.lo == slot.first->t.lo && LineRef{sid, ip.start->line} < slot.first->where)))
+                slot.first = Phase2{{sid, ip.start->line}, ip.start->t};
+            if (ip.complete && ip.complete->t.knownHi() &&
+                (!slot.second || ip.complete->t.hi < slot.second->t.hi ||
+                 (ip.complete->t.hi == slot.second->t.hi &&
+                  LineRef{sid, ip.complete->line} < slot.second->where)))
+                slot.second = Phase2{{sid, ip.complete->line}, ip.complete->t};
         }
     }
     // Every (start host, completion host) pair is quadratic in hosts: beyond 64 hosts only the pairs
@@ -1028,7 +1077,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     std::sort(hits.begin(), hits.end(), [](const Hit& x, const Hit& y) { return x.where < y.where; });
 
     stageDone("identity, events");
-    alignClocks(a, scanner, scans, options);
+    alignClocks(a, scans, options);
     stageDone("clock alignment");
 
     // Versions as found in the logs, grouped.

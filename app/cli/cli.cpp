@@ -150,7 +150,9 @@ int diagnose(const QStringList& args)
     if (!readInputs("rankline diagnose", paths, opts, bundle))
         return 1;
     auto analysis = analyze(std::move(bundle), enc, opts, terminalProgress());
-    std::string out = p.isSet(json) ? diagnosisJson(*analysis) + "\n" : diagnosisText(*analysis);
+    std::string out = p.isSet(json) ? diagnosisJson(*analysis) : diagnosisText(*analysis);
+    if (p.isSet(json))
+        out += '\n'; // appended, not concatenated: the document can be tens of megabytes
     std::fwrite(out.data(), 1, out.size(), stdout);
     return 0;
 }

@@ -55,6 +55,26 @@ std::string quoted(std::string_view line)
            std::to_string(line.size()) + " bytes]";
 }
 
+// Appends `j` as json::dump prints it `depth` levels deep in a document: every line after the first
+// moves right by depth * indent (a dump holds line breaks only between its elements; strings have
+// theirs escaped).
+void appendDump(std::string& out, const json& j, int indent, std::size_t depth)
+{
+    // File names, host names and captures come from the logs too: never let one invalid byte throw.
+    const std::string s = j.dump(indent, ' ', false, json::error_handler_t::replace);
+    if (indent < 0) {
+        out += s;
+        return;
+    }
+    const std::string pad(depth * static_cast<std::size_t>(indent), ' ');
+    std::size_t from = 0;
+    for (std::size_t nl; (nl = s.find('\n', from)) != std::string::npos; from = nl + 1) {
+        out.append(s, from, nl + 1 - from);
+        out += pad;
+    }
+    out.append(s, from, std::string::npos);
+}
+
 json rankJson(const Process& p)
 {
     return p.rank ? json(*p.rank) : json(nullptr);
@@ -291,7 +311,10 @@ std::string diagnosisJson(const Analysis& a, int indent)
     nccl["mismatch_note"] = a.nccl.mismatchNote.empty() ? json(nullptr) : json(a.nccl.mismatchNote);
     root["nccl"] = nccl;
 
-    json ranks = json::array();
+    // One entry per process: thousands on a large job, most of the document. Each is printed as soon
+    // as it is built rather than kept as a tree until the end (the whole tree took several times the
+    // memory of its text).
+    std::string ranks;
     std::map<std::string, std::string> clueRules; // clue id -> why its form implies its range
     for (const auto& p : a.processes) {
         json files = json::array();
@@ -362,9 +385,16 @@ std::string diagnosisJson(const Analysis& a, int indent)
             if (!re.flags.empty())
                 jr["environment_flags"] = re.flags;
         }
-        ranks.push_back(jr);
+        if (!ranks.empty())
+            ranks += ',';
+        if (indent >= 0)
+            ranks += '\n' + std::string(2 * static_cast<std::size_t>(indent), ' ');
+        appendDump(ranks, jr, indent, 2);
     }
-    root["ranks"] = ranks;
+    if (indent >= 0 && !ranks.empty())
+        ranks += '\n' + std::string(static_cast<std::size_t>(indent), ' ');
+    ranks = '[' + ranks + ']';
+    root["ranks"] = nullptr; // its place among the keys; its text is the one printed above
 
     json environment;
     {
@@ -504,8 +534,23 @@ std::string diagnosisJson(const Analysis& a, int indent)
                      {"bytes", a.totalBytes},
                      {"lines", a.totalLines},
                      {"events", a.events.size()}};
-    // File names, host names and captures come from the logs too: never let one invalid byte throw.
-    return root.dump(indent, ' ', false, json::error_handler_t::replace);
+    // The root object as json::dump prints it (keys in order), with the ranks' text in their place.
+    std::string out = "{";
+    bool first = true;
+    for (const auto& [key, value] : root.items()) {
+        out += first ? "" : ",";
+        first = false;
+        if (indent >= 0)
+            out += '\n' + std::string(static_cast<std::size_t>(indent), ' ');
+        out += json(key).dump();
+        out += indent >= 0 ? ": " : ":";
+        if (key == "ranks")
+            out += ranks;
+        else
+            appendDump(out, value, indent, 1);
+    }
+    out += indent >= 0 ? "\n}" : "}";
+    return out;
 }
 
 std::string diagnosisText(const Analysis& a)

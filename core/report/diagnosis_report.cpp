@@ -5,6 +5,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <unordered_set>
 
 #include "identity/environment_scan.h"
 
@@ -150,13 +151,11 @@ json rankList(const Analysis& a, const std::vector<ProcessId>& processes)
 json hostList(const Analysis& a, const std::vector<ProcessId>& processes)
 {
     json hosts = json::array();
-    std::vector<std::string> seen;
+    std::unordered_set<std::string_view> seen; // a flag can name thousands of processes
     for (auto pid : processes) {
         const std::string& h = a.process(pid).host;
-        if (!h.empty() && std::find(seen.begin(), seen.end(), h) == seen.end()) {
-            seen.push_back(h);
+        if (!h.empty() && seen.insert(h).second)
             hosts.push_back(h);
-        }
     }
     return hosts;
 }
@@ -441,20 +440,22 @@ std::string diagnosisJson(const Analysis& a, int indent)
             std::vector<ProcessId> processes;
         };
         std::vector<Use> uses;
+        // (interface, address) -> its index in uses: one use per host or rank on a large job
+        std::map<std::pair<std::string_view, std::string_view>, std::size_t> useIndex;
         for (const auto& p : a.processes) {
             if (p.id.value >= a.environment.ranks.size())
                 continue;
             for (const auto& ad : a.environment.ranks[p.id.value].addresses) {
-                auto it = std::find_if(uses.begin(), uses.end(), [&](const Use& u) {
-                    return u.interface == ad.interface && u.address == ad.address;
-                });
-                if (it == uses.end()) {
+                auto [at, added] = useIndex.emplace(
+                    std::make_pair(std::string_view(ad.interface), std::string_view(ad.address)),
+                    uses.size());
+                if (added)
                     uses.push_back({ad.interface, ad.address, {}, {}});
-                    it = std::prev(uses.end());
-                }
+                auto it = uses.begin() + static_cast<std::ptrdiff_t>(at->second);
                 if (std::find(it->via.begin(), it->via.end(), ad.via) == it->via.end())
                     it->via.push_back(ad.via);
-                if (std::find(it->processes.begin(), it->processes.end(), p.id) == it->processes.end())
+                // Processes come in id order: p is the last one listed or not listed yet.
+                if (it->processes.empty() || it->processes.back() != p.id)
                     it->processes.push_back(p.id);
             }
         }

@@ -11,6 +11,8 @@
 #include <mutex>
 #include <thread>
 #include <unistd.h>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "engine/engine.h"
 #include "engine/scanner.h"
@@ -439,10 +441,13 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
 void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const AnalyzeOptions& options)
 {
     a.processOffset.assign(a.processes.size(), 0);
-    std::vector<std::string> hosts;
-    for (const auto& p : a.processes)
-        if (!p.host.empty() && std::find(hosts.begin(), hosts.end(), p.host) == hosts.end())
-            hosts.push_back(p.host);
+    std::vector<std::string> hosts; // in first-seen order
+    {
+        std::unordered_set<std::string_view> known;
+        for (const auto& p : a.processes)
+            if (!p.host.empty() && known.insert(p.host).second)
+                hosts.push_back(p.host);
+    }
     std::map<std::pair<std::string, std::string>, ClockConstraint> tightest;
     auto add = [&](const ClockConstraint& c) {
         if (c.beforeHost == c.afterHost || c.beforeHost.empty() || c.afterHost.empty())
@@ -460,6 +465,27 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
         if (dot != std::string::npos && !std::isdigit(static_cast<unsigned char>(h[0])))
             h.resize(dot);
         return h;
+    };
+
+    // The host a peer named in a report is: the last process (in id order) whose address or host
+    // name matches, looked up rather than searched for on each of thousands of reports.
+    std::unordered_map<std::string_view, std::size_t> lastByAddress, lastByHost;
+    for (std::size_t i = 0; i < a.processes.size(); ++i) {
+        const Process& p = a.processes[i];
+        if (p.host.empty())
+            continue;
+        if (!p.address.empty())
+            lastByAddress[p.address] = i;
+        lastByHost[p.host] = i;
+    }
+    auto peerHostOf = [&](const std::string& peer) -> std::string {
+        std::optional<std::size_t> last;
+        if (auto it = lastByAddress.find(peer); it != lastByAddress.end())
+            last = it->second;
+        if (auto it = lastByHost.find(shortName(peer));
+            it != lastByHost.end() && (!last || it->second > *last))
+            last = it->second;
+        return last ? a.processes[*last].host : std::string{};
     };
 
     // 1. A collateral line that names a peer ("Connection closed by remote peer gpu-b<port>") comes
@@ -494,10 +520,7 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
         const TimeInterval report = a.rawTime(e.where);
         if (!report.knownHi())
             continue;
-        std::string peerHost;
-        for (const auto& p : a.processes)
-            if (!p.host.empty() && ((!p.address.empty() && p.address == peer) || p.host == shortName(peer)))
-                peerHost = p.host;
+        std::string peerHost = peerHostOf(peer);
         auto f = firstFailure.find(peerHost);
         if (peerHost.empty() || f == firstFailure.end())
             continue;
@@ -648,29 +671,35 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     const Scanner scanner(*encyclopedia);
     stageDone("compile fingerprints");
 
+    // What each source's path says about its writer, worked out once per source.
+    std::vector<PathIdentity> pathIdentity;
+    pathIdentity.reserve(a.sources.size());
+    for (const auto& src : a.sources)
+        pathIdentity.push_back(identityFromPath(src.displayPath));
     // torchrun restarts: each attempt is a separate run. Unless asked for all, diagnose the latest
     // and say which files were set aside.
     if (!options.allAttempts) {
         int latest = -1;
-        std::vector<std::optional<int>> attempts;
-        for (const auto& src : a.sources) {
-            attempts.push_back(identityFromPath(src.displayPath).attempt);
-            if (attempts.back())
-                latest = std::max(latest, *attempts.back());
-        }
+        for (const auto& pi : pathIdentity)
+            if (pi.attempt)
+                latest = std::max(latest, *pi.attempt);
         std::vector<Source> kept;
+        std::vector<PathIdentity> keptIdentity;
         for (std::size_t i = 0; i < a.sources.size(); ++i) {
-            if (attempts[i] && *attempts[i] < latest) {
+            const std::optional<int>& attempt = pathIdentity[i].attempt;
+            if (attempt && *attempt < latest) {
                 a.skipped.push_back(
-                    {a.sources[i].displayPath, "torchrun attempt " + std::to_string(*attempts[i]) +
-                                                   " (attempt " + std::to_string(latest) +
+                    {a.sources[i].displayPath, "torchrun attempt " + std::to_string(*attempt) + " (attempt " +
+                                                   std::to_string(latest) +
                                                    " is the latest and is the one diagnosed; "
                                                    "use --all-attempts to include older ones)"});
                 continue;
             }
             kept.push_back(std::move(a.sources[i]));
+            keptIdentity.push_back(std::move(pathIdentity[i]));
         }
         a.sources = std::move(kept);
+        pathIdentity = std::move(keptIdentity);
         for (std::size_t i = 0; i < a.sources.size(); ++i)
             a.sources[i].id = SourceId(static_cast<std::uint32_t>(i));
     }
@@ -790,11 +819,19 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 a.processes[keyProcess[s][k].value].address.empty() &&
                 scans[s].keyDecoHost[k].find_first_not_of("0123456789.:abcdefABCDEF") == std::string::npos)
                 a.processes[keyProcess[s][k].value].address = scans[s].keyDecoHost[k];
-    auto processWithRank = [&a](int rank) -> ProcessId {
+    // The first process (lowest id) with each rank. Built when the ranks it depends on are known and
+    // kept up to date as processes are added, so that looking a rank up per source or per key does
+    // not scan every process (quadratic on bundles of thousands of files).
+    std::unordered_map<int, ProcessId> firstWithRank;
+    auto indexRanks = [&] {
+        firstWithRank.clear();
         for (const auto& p : a.processes)
-            if (p.rank && *p.rank == rank)
-                return p.id;
-        return {};
+            if (p.rank)
+                firstWithRank.emplace(*p.rank, p.id);
+    };
+    auto processWithRank = [&firstWithRank](int rank) -> ProcessId {
+        auto it = firstWithRank.find(rank);
+        return it == firstWithRank.end() ? ProcessId{} : it->second;
     };
     // The process each source's undecorated, unprefixed lines belong to. The path is the weakest
     // witness: it fills gaps and is reported when it disagrees with NCCL's own lines.
@@ -834,13 +871,23 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             }
         if (ncclKeys[s] == 1) {
             defaultProcess[s] = only;
-            applyPath(a.processes[only.value], identityFromPath(a.sources[s].displayPath),
-                      a.sources[s].displayPath);
+            applyPath(a.processes[only.value], pathIdentity[s], a.sources[s].displayPath);
         }
     }
+    // The last process (highest id) on each (host, local rank, attempt), for the files of one local
+    // rank that name no process; kept up to date like firstWithRank.
+    using LocalSlot = std::tuple<std::string, int, std::optional<int>>;
+    std::map<LocalSlot, ProcessId> lastInSlot;
+    auto indexSlot = [&lastInSlot](const Process& p) {
+        if (!p.host.empty() && p.localRank)
+            lastInSlot[LocalSlot{p.host, *p.localRank, p.attempt}] = p.id;
+    };
+    indexRanks();
+    for (const auto& p : a.processes)
+        indexSlot(p);
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
         const std::string& file = a.sources[s].displayPath;
-        PathIdentity pi = identityFromPath(file);
+        const PathIdentity& pi = pathIdentity[s];
         if (ncclKeys[s] == 1) {
             continue;
         } else if (ncclKeys[s] == 0 && pi.rank && processWithRank(*pi.rank).valid()) {
@@ -850,9 +897,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             // process of the file's own, which the path may identify.
             ProcessId same;
             if (ncclKeys[s] == 0 && !pi.host.empty() && pi.localRank) {
-                for (const auto& p : a.processes)
-                    if (p.host == pi.host && p.localRank == pi.localRank && p.attempt == pi.attempt)
-                        same = p.id; // stdout.log and stderr.log of one local rank
+                // stdout.log and stderr.log of one local rank
+                auto it = lastInSlot.find(LocalSlot{pi.host, *pi.localRank, pi.attempt});
+                if (it != lastInSlot.end())
+                    same = it->second;
             }
             if (same.valid()) {
                 defaultProcess[s] = same;
@@ -860,6 +908,9 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 Process& p = newProcess();
                 if (ncclKeys[s] == 0)
                     applyPath(p, pi, file);
+                if (p.rank)
+                    firstWithRank.emplace(*p.rank, p.id);
+                indexSlot(p);
                 defaultProcess[s] = p.id;
             }
         }
@@ -882,6 +933,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         }
     }
     // Rank-only keys now map to the process with that rank, or a process of their own.
+    indexRanks(); // "[Rank N]" lines may have named more ranks
     std::map<int, ProcessId> rankProcess;
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
         for (std::size_t k = 0; k < scans[s].keys.size(); ++k) {
@@ -931,18 +983,20 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     }
     // Which sources each process appears in; drop processes that own no line; ranked first.
     {
-        std::vector<std::vector<bool>> seen(a.processes.size(), std::vector<bool>(a.sources.size(), false));
-        for (std::size_t s = 0; s < a.sources.size(); ++s)
-            for (std::uint32_t i = 0; i < a.lines[s].size(); ++i)
-                seen[a.lines[s].process(i).value][s] = true;
+        // Sources are visited in order, so a process's list grows sorted and a source is new to it
+        // exactly when it differs from the last one added.
+        for (std::size_t s = 0; s < a.sources.size(); ++s) {
+            const SourceId sid(static_cast<std::uint32_t>(s));
+            for (std::uint32_t i = 0; i < a.lines[s].size(); ++i) {
+                auto& list = a.processes[a.lines[s].process(i).value].sources;
+                if (list.empty() || list.back() != sid)
+                    list.push_back(sid);
+            }
+        }
         std::vector<std::size_t> order;
-        for (std::size_t i = 0; i < a.processes.size(); ++i) {
-            for (std::size_t s = 0; s < a.sources.size(); ++s)
-                if (seen[i][s])
-                    a.processes[i].sources.push_back(SourceId(static_cast<std::uint32_t>(s)));
+        for (std::size_t i = 0; i < a.processes.size(); ++i)
             if (!a.processes[i].sources.empty())
                 order.push_back(i);
-        }
         std::stable_sort(order.begin(), order.end(), [&a](std::size_t x, std::size_t y) {
             const auto& px = a.processes[x];
             const auto& py = a.processes[y];

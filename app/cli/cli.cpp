@@ -158,7 +158,9 @@ int diagnose(const QStringList& args)
     const double readSeconds = static_cast<double>(clock.nsecsElapsed()) / 1e9;
     auto analysis = analyze(std::move(bundle), enc, opts, terminalProgress());
     clock.restart();
-    std::string out = p.isSet(json) ? diagnosisJson(*analysis) + "\n" : diagnosisText(*analysis);
+    std::string out = p.isSet(json) ? diagnosisJson(*analysis) : diagnosisText(*analysis);
+    if (p.isSet(json))
+        out += '\n'; // appended, not concatenated: the document can be tens of megabytes
     std::fwrite(out.data(), 1, out.size(), stdout);
     if (p.isSet(timings)) {
         std::vector<StageTime> stages{{"read the bundle", readSeconds}};

@@ -369,8 +369,10 @@ struct Reader {
             readCompressedSingle(path, display);
             return;
         }
+        // Without a budget (no memory limit) there is nothing to check: spare each file a stat.
         std::error_code ec;
-        if (const std::uint64_t size = fs::file_size(path, ec); !ec && size > room()) {
+        if (const std::uint64_t size = budget == UINT64_MAX ? 0 : fs::file_size(path, ec);
+            !ec && size > room()) {
             skip(display, "not read: the memory limit (ulimit -v) leaves no room for its " + mib(size) +
                               " after the " + mib(kept) +
                               " already read (raise the limit or open fewer files)");
@@ -425,18 +427,22 @@ struct Reader {
                     continue;
                 }
                 std::error_code sec;
-                auto s = it->symlink_status(sec);
+                // The entry's type as the listing gave it (no stat per file where the file system
+                // says); is_regular_file and is_directory follow a link, so links are told apart first.
+                const bool link = it->is_symlink(sec);
+                if (!link && it->is_regular_file(sec)) {
+                    files.push_back(it->path());
+                    continue;
+                }
                 // Lexically: fs::relative would follow symbolic links (and fail on loops).
                 std::string rel = prefix + it->path().lexically_relative(p).generic_string();
-                if (fs::is_regular_file(s)) {
-                    files.push_back(it->path());
-                } else if (fs::is_symlink(s)) {
+                if (link) {
                     auto target = fs::status(it->path(), sec);
                     if (fs::is_regular_file(target))
                         files.push_back(it->path());
                     else if (!fs::is_directory(target))
                         skip(rel, "broken or special symbolic link, skipped");
-                } else if (!fs::is_directory(s)) {
+                } else if (!it->is_directory(sec)) {
                     skip(rel, "not a regular file (FIFO, socket or device): never opened, skipped");
                 }
             }

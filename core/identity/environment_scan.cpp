@@ -8,6 +8,8 @@
 #include <optional>
 #include <re2/re2.h>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "analysis.h"
 #include "identity/version_clues.h"
@@ -61,6 +63,24 @@ const Patterns& patterns()
 
 struct Ipv6 {
     unsigned char b[16];
+};
+
+// Processes in first-added order without repeats. A bundle can hold ten thousand processes that all
+// share one setting, address or subnet: testing membership by a search of the list would be
+// quadratic.
+class ProcessList
+{
+public:
+    explicit ProcessList(std::vector<ProcessId>& ids) : m_ids(ids), m_have(ids.begin(), ids.end()) {}
+    void add(ProcessId id)
+    {
+        if (m_have.insert(id).second)
+            m_ids.push_back(id);
+    }
+
+private:
+    std::vector<ProcessId>& m_ids;
+    std::unordered_set<ProcessId> m_have;
 };
 
 std::string withoutScope(const std::string& a)
@@ -142,6 +162,7 @@ std::string describeProcesses(const Analysis& a, const std::vector<ProcessId>& p
 {
     std::vector<int> ranks;
     std::vector<std::string> others, hosts;
+    std::unordered_set<std::string_view> seenHosts;
     for (ProcessId id : processes) {
         if (id.value >= a.processes.size())
             continue;
@@ -150,7 +171,7 @@ std::string describeProcesses(const Analysis& a, const std::vector<ProcessId>& p
             ranks.push_back(*p.rank);
         else
             others.push_back(p.label());
-        if (!p.host.empty() && std::find(hosts.begin(), hosts.end(), p.host) == hosts.end())
+        if (!p.host.empty() && seenHosts.insert(p.host).second)
             hosts.push_back(p.host);
     }
     std::string s;
@@ -195,6 +216,7 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
         re.addresses.push_back({std::move(ifname), std::move(ip), via, where});
     };
     std::map<std::tuple<std::string, std::string, std::string>, std::size_t> settingIndex;
+    std::set<std::pair<std::size_t, ProcessId>> settingHas; // (setting, process) pairs already listed
     auto addSetting = [&](std::string name, std::string value, const char* how, ProcessId p, LineRef where) {
         auto key = std::make_tuple(name, value, std::string(how));
         auto it = settingIndex.find(key);
@@ -202,9 +224,8 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
             it = settingIndex.emplace(key, env.settings.size()).first;
             env.settings.push_back({std::move(name), std::move(value), how, {}, where});
         }
-        auto& procs = env.settings[it->second].processes;
-        if (p.valid() && std::find(procs.begin(), procs.end(), p) == procs.end())
-            procs.push_back(p);
+        if (p.valid() && settingHas.emplace(it->second, p).second)
+            env.settings[it->second].processes.push_back(p);
     };
 
     // The lines read here are scattered over every file, long after the scan let go of their
@@ -335,7 +356,8 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
     // a bounded number per rank, so a bundle with millions of events is not read a second time.
     constexpr int kEventsPerRank = 64;
     std::vector<int> looked(env.ranks.size(), 0);
-    std::vector<const Event*> chosen; // the first events of each rank in time order
+    std::vector<const Event*> chosen;                         // the first events of each rank in time order
+    std::unordered_map<int, std::vector<ProcessId>> withRank; // filled on the first mismatch WARN
     for (const auto& e : a.events) {
         if (!e.process.valid() || e.process.value >= env.ranks.size() ||
             looked[e.process.value] >= kEventsPerRank || !seen.insert(e.where).second)
@@ -365,9 +387,13 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
                                  " in 'Mismatched NCCL version detected' (the second rank/version pair)"),
                     e.where);
             const int other = std::atoi(otherRank.c_str());
-            for (const auto& q : a.processes)
-                if (q.rank && *q.rank == other && q.id != e.process)
-                    addClue(env.ranks[q.id.value],
+            if (withRank.empty())
+                for (const auto& q : a.processes)
+                    if (q.rank)
+                        withRank[*q.rank].push_back(q.id);
+            for (ProcessId q : withRank[other])
+                if (q != e.process)
+                    addClue(env.ranks[q.value],
                             exactVersionClue(Version::fromNcclCode(std::atoi(otherCode.c_str())),
                                              "rank " + ownRank + " reports this rank's version code " +
                                                  otherCode + " in 'Mismatched NCCL version detected'"),
@@ -543,8 +569,9 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
                     it = addressFlags.emplace(key, env.flags.size()).first;
                     env.flags.push_back(std::move(f));
                 }
+                // Processes come in id order: p is either the last one listed or not listed yet.
                 auto& procs = env.flags[it->second].processes;
-                if (std::find(procs.begin(), procs.end(), p.id) == procs.end())
+                if (procs.empty() || procs.back() != p.id)
                     procs.push_back(p.id);
             }
         }
@@ -555,8 +582,8 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
     for (const auto& p : a.processes)
         for (const auto& ad : env.ranks[p.id.value].addresses)
             if (auto s = assumedSubnet(ad.address); !s.empty()) {
-                auto& v = bySubnet[s];
-                if (std::find(v.begin(), v.end(), p.id) == v.end())
+                auto& v = bySubnet[s]; // in id order, as above
+                if (v.empty() || v.back() != p.id)
                     v.push_back(p.id);
             }
     if (bySubnet.size() > 1) {
@@ -576,11 +603,11 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
             f.kind = "different-subnets";
             f.severity = "warning";
             std::string list;
+            ProcessList listed(f.processes);
             for (const auto& [s, procs] : bySubnet) {
                 list += (list.empty() ? "" : "; ") + s + " (" + describeProcesses(a, procs) + ")";
                 for (ProcessId id : procs)
-                    if (std::find(f.processes.begin(), f.processes.end(), id) == f.processes.end())
-                        f.processes.push_back(id);
+                    listed.add(id);
             }
             f.detail =
                 "The ranks' addresses fall into " + std::to_string(bySubnet.size()) +
@@ -593,12 +620,11 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
     }
     // A setting with different values on different ranks.
     std::map<std::string, std::map<std::string, std::vector<ProcessId>>> byName;
-    for (const auto& s : env.settings)
-        for (ProcessId id : s.processes) {
-            auto& v = byName[s.name][s.value];
-            if (std::find(v.begin(), v.end(), id) == v.end())
-                v.push_back(id);
-        }
+    for (const auto& s : env.settings) {
+        ProcessList v(byName[s.name][s.value]);
+        for (ProcessId id : s.processes)
+            v.add(id);
+    }
     for (const auto& [name, values] : byName) {
         if (values.size() < 2)
             continue;
@@ -606,12 +632,12 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
         f.kind = "setting-differs";
         f.severity = "warning";
         std::string list;
+        ProcessList listed(f.processes);
         for (const auto& [value, procs] : values) {
             list += (list.empty() ? "" : "; ") + (value.empty() ? std::string("(empty)") : value) + " on " +
                     describeProcesses(a, procs);
             for (ProcessId id : procs)
-                if (std::find(f.processes.begin(), f.processes.end(), id) == f.processes.end())
-                    f.processes.push_back(id);
+                listed.add(id);
         }
         f.detail = name + " differs between ranks: " + list + ".";
         for (const auto& s : env.settings)

@@ -1,6 +1,8 @@
 #include "identity/version_clues.h"
 
+#include <algorithm>
 #include <re2/re2.h>
+#include <re2/set.h>
 
 #include "engine/engine.h"
 #include "parse/line_parser.h"
@@ -140,13 +142,37 @@ const Rule kRules[] = {
 
 struct Compiled {
     std::vector<std::unique_ptr<RE2>> rules;
+    // Every rule in one automaton: a line is read once to learn which rules match, instead of once
+    // per rule (versionCluesOfLine runs on every event of every rank).
+    RE2::Set any{RE2::DefaultOptions, RE2::ANCHOR_START};
+    bool anyCompiled = false;
     RE2 init{
         R"((?:^|\s)(?P<rk>\[Rank \d+\] )?(?:(?P<api>nccl\w+) )?comm (?:0x[0-9a-fA-F]+|\(nil\)) rank \d+ nranks \d+ cudaDev -?\d+(?P<nvml> nvmlDev -?\d+)? busId [0-9a-fA-F]+(?:.*?(?P<commid> commId 0x[0-9a-fA-F]+))? ?- Init (?P<phase>START|COMPLETE))"};
     RE2 stamp{R"(\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d{1,9})?\] $)"};
     Compiled()
     {
-        for (const auto& r : kRules)
+        bool added = true;
+        for (const auto& r : kRules) {
             rules.push_back(std::make_unique<RE2>(std::string("^(?:") + r.re + ")"));
+            added = added && any.Add(r.re, nullptr) >= 0;
+        }
+        anyCompiled = added && any.Compile();
+    }
+    // The rules that match the start of `m`, in rule order.
+    std::vector<int> matching(const re2::StringPiece& m) const
+    {
+        std::vector<int> hit;
+        RE2::Set::ErrorInfo error{};
+        if (anyCompiled && (any.Match(m, &hit, &error) || error.kind == RE2::Set::kNoError)) {
+            std::sort(hit.begin(), hit.end());
+            return hit;
+        }
+        // The set could not run (its automaton ran out of memory): one rule at a time.
+        hit.clear();
+        for (std::size_t i = 0; i < rules.size(); ++i)
+            if (RE2::PartialMatch(m, *rules[i]))
+                hit.push_back(static_cast<int>(i));
+        return hit;
     }
 };
 
@@ -227,14 +253,13 @@ std::vector<LineClue> versionCluesOfLine(std::string_view line)
                                "the socket code lives in os/linux.cc from 2.29.2 on (§2.1)"));
     }
     const re2::StringPiece m(msg.data(), msg.size());
-    for (std::size_t i = 0; i < std::size(kRules); ++i) {
-        const Rule& r = kRules[i];
+    for (int i : c.matching(m)) {
+        const Rule& r = kRules[static_cast<std::size_t>(i)];
         if (r.scope == Scope::Socket && !socketFile)
             continue;
         if (r.scope == Scope::NetIb && file.substr(0, 16) != "transport/net_ib")
             continue;
-        if (RE2::PartialMatch(m, *c.rules[i]))
-            out.push_back(clue(r.id, r.range, r.basis));
+        out.push_back(clue(r.id, r.range, r.basis));
     }
     if (msg.find("- Init ") != std::string_view::npos) {
         re2::StringPiece rk, api, nvml, commid, phase;

@@ -5,6 +5,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <unordered_set>
 
 #include "identity/environment_scan.h"
 
@@ -53,6 +54,26 @@ std::string quoted(std::string_view line)
         return validUtf8(line);
     return validUtf8(line.substr(0, kMaxQuoted)) + " … [line cut at " + std::to_string(kMaxQuoted) + " of " +
            std::to_string(line.size()) + " bytes]";
+}
+
+// Appends `j` as json::dump prints it `depth` levels deep in a document: every line after the first
+// moves right by depth * indent (a dump holds line breaks only between its elements; strings have
+// theirs escaped).
+void appendDump(std::string& out, const json& j, int indent, std::size_t depth)
+{
+    // File names, host names and captures come from the logs too: never let one invalid byte throw.
+    const std::string s = j.dump(indent, ' ', false, json::error_handler_t::replace);
+    if (indent < 0) {
+        out += s;
+        return;
+    }
+    const std::string pad(depth * static_cast<std::size_t>(indent), ' ');
+    std::size_t from = 0;
+    for (std::size_t nl; (nl = s.find('\n', from)) != std::string::npos; from = nl + 1) {
+        out.append(s, from, nl + 1 - from);
+        out += pad;
+    }
+    out.append(s, from, std::string::npos);
 }
 
 json rankJson(const Process& p)
@@ -130,13 +151,11 @@ json rankList(const Analysis& a, const std::vector<ProcessId>& processes)
 json hostList(const Analysis& a, const std::vector<ProcessId>& processes)
 {
     json hosts = json::array();
-    std::vector<std::string> seen;
+    std::unordered_set<std::string_view> seen; // a flag can name thousands of processes
     for (auto pid : processes) {
         const std::string& h = a.process(pid).host;
-        if (!h.empty() && std::find(seen.begin(), seen.end(), h) == seen.end()) {
-            seen.push_back(h);
+        if (!h.empty() && seen.insert(h).second)
             hosts.push_back(h);
-        }
     }
     return hosts;
 }
@@ -291,7 +310,10 @@ std::string diagnosisJson(const Analysis& a, int indent)
     nccl["mismatch_note"] = a.nccl.mismatchNote.empty() ? json(nullptr) : json(a.nccl.mismatchNote);
     root["nccl"] = nccl;
 
-    json ranks = json::array();
+    // One entry per process: thousands on a large job, most of the document. Each is printed as soon
+    // as it is built rather than kept as a tree until the end (the whole tree took several times the
+    // memory of its text).
+    std::string ranks;
     std::map<std::string, std::string> clueRules; // clue id -> why its form implies its range
     for (const auto& p : a.processes) {
         json files = json::array();
@@ -362,9 +384,16 @@ std::string diagnosisJson(const Analysis& a, int indent)
             if (!re.flags.empty())
                 jr["environment_flags"] = re.flags;
         }
-        ranks.push_back(jr);
+        if (!ranks.empty())
+            ranks += ',';
+        if (indent >= 0)
+            ranks += '\n' + std::string(2 * static_cast<std::size_t>(indent), ' ');
+        appendDump(ranks, jr, indent, 2);
     }
-    root["ranks"] = ranks;
+    if (indent >= 0 && !ranks.empty())
+        ranks += '\n' + std::string(static_cast<std::size_t>(indent), ' ');
+    ranks = '[' + ranks + ']';
+    root["ranks"] = nullptr; // its place among the keys; its text is the one printed above
 
     json environment;
     {
@@ -411,20 +440,22 @@ std::string diagnosisJson(const Analysis& a, int indent)
             std::vector<ProcessId> processes;
         };
         std::vector<Use> uses;
+        // (interface, address) -> its index in uses: one use per host or rank on a large job
+        std::map<std::pair<std::string_view, std::string_view>, std::size_t> useIndex;
         for (const auto& p : a.processes) {
             if (p.id.value >= a.environment.ranks.size())
                 continue;
             for (const auto& ad : a.environment.ranks[p.id.value].addresses) {
-                auto it = std::find_if(uses.begin(), uses.end(), [&](const Use& u) {
-                    return u.interface == ad.interface && u.address == ad.address;
-                });
-                if (it == uses.end()) {
+                auto [at, added] = useIndex.emplace(
+                    std::make_pair(std::string_view(ad.interface), std::string_view(ad.address)),
+                    uses.size());
+                if (added)
                     uses.push_back({ad.interface, ad.address, {}, {}});
-                    it = std::prev(uses.end());
-                }
+                auto it = uses.begin() + static_cast<std::ptrdiff_t>(at->second);
                 if (std::find(it->via.begin(), it->via.end(), ad.via) == it->via.end())
                     it->via.push_back(ad.via);
-                if (std::find(it->processes.begin(), it->processes.end(), p.id) == it->processes.end())
+                // Processes come in id order: p is the last one listed or not listed yet.
+                if (it->processes.empty() || it->processes.back() != p.id)
                     it->processes.push_back(p.id);
             }
         }
@@ -504,8 +535,23 @@ std::string diagnosisJson(const Analysis& a, int indent)
                      {"bytes", a.totalBytes},
                      {"lines", a.totalLines},
                      {"events", a.events.size()}};
-    // File names, host names and captures come from the logs too: never let one invalid byte throw.
-    return root.dump(indent, ' ', false, json::error_handler_t::replace);
+    // The root object as json::dump prints it (keys in order), with the ranks' text in their place.
+    std::string out = "{";
+    bool first = true;
+    for (const auto& [key, value] : root.items()) {
+        out += first ? "" : ",";
+        first = false;
+        if (indent >= 0)
+            out += '\n' + std::string(static_cast<std::size_t>(indent), ' ');
+        out += json(key).dump();
+        out += indent >= 0 ? ": " : ":";
+        if (key == "ranks")
+            out += ranks;
+        else
+            appendDump(out, value, indent, 1);
+    }
+    out += indent >= 0 ? "\n}" : "}";
+    return out;
 }
 
 std::string diagnosisText(const Analysis& a)

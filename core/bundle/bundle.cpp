@@ -4,6 +4,9 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -493,13 +496,41 @@ void indexLines(Source& source)
     std::string_view t = source.text();
     source.lineStarts.clear();
     source.lineStarts.reserve(t.size() / 80 + 1);
+    if (t.empty()) {
+        source.lineStarts.shrink_to_fit();
+        return;
+    }
+    source.lineStarts.push_back(0);
+    const char* data = t.data();
+    const std::size_t n = t.size();
     std::size_t pos = 0;
-    while (pos < t.size()) {
-        source.lineStarts.push_back(pos);
-        const void* nl = std::memchr(t.data() + pos, '\n', t.size() - pos);
-        if (!nl)
+#if defined(__SSE2__)
+    // Sixty-four bytes at a time, one bit per newline: a memchr call per line costs more than the
+    // search itself when lines are a hundred bytes long.
+    const __m128i nl = _mm_set1_epi8('\n');
+    for (; pos + 64 <= n; pos += 64) {
+        auto mask16 = [&](std::size_t at) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + at));
+            return static_cast<std::uint64_t>(
+                static_cast<std::uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl))));
+        };
+        std::uint64_t bits =
+            mask16(pos) | (mask16(pos + 16) << 16) | (mask16(pos + 32) << 32) | (mask16(pos + 48) << 48);
+        while (bits) {
+            const std::size_t at = pos + static_cast<std::size_t>(__builtin_ctzll(bits)) + 1;
+            if (at < n)
+                source.lineStarts.push_back(at);
+            bits &= bits - 1;
+        }
+    }
+#endif
+    while (pos < n) {
+        const void* hit = std::memchr(data + pos, '\n', n - pos);
+        if (!hit)
             break;
-        pos = static_cast<std::size_t>(static_cast<const char*>(nl) - t.data()) + 1;
+        pos = static_cast<std::size_t>(static_cast<const char*>(hit) - data) + 1;
+        if (pos < n)
+            source.lineStarts.push_back(pos);
     }
     source.lineStarts.shrink_to_fit();
 }

@@ -35,6 +35,18 @@ bool isDigit(char c)
     return c >= '0' && c <= '9';
 }
 
+// ASCII only, and inline: log prefixes are ASCII, and <cctype>'s versions are a call into the C
+// library's locale tables on every character.
+bool isAlpha(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+bool isAlnum(char c)
+{
+    return isAlpha(c) || isDigit(c);
+}
+
 // Reads exactly `n` digits at `pos`.
 bool digits(std::string_view s, std::size_t pos, std::size_t n, int& out)
 {
@@ -250,7 +262,7 @@ std::size_t rayAt(std::string_view s, std::string_view& host, std::int64_t& pid)
     if (s.size() < 8 || s[0] != '(')
         return 0;
     std::size_t p = 1;
-    while (p < s.size() && (std::isalnum(static_cast<unsigned char>(s[p])) || s[p] == '_' || s[p] == ':'))
+    while (p < s.size() && (isAlnum(s[p]) || s[p] == '_' || s[p] == ':'))
         ++p;
     if (p == 1 || s.substr(p, 5) != " pid=")
         return 0;
@@ -284,7 +296,7 @@ std::size_t hostPrefixAt(std::string_view s, std::string_view& host)
         char c = s[p];
         if (isDigit(c))
             digit = true;
-        else if (std::isalpha(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_')
+        else if (isAlpha(c) || c == '.' || c == '-' || c == '_')
             letterOrDot = true;
         else
             break;
@@ -292,7 +304,7 @@ std::size_t hostPrefixAt(std::string_view s, std::string_view& host)
     }
     if (p < 2 || !digit || !letterOrDot || p + 1 >= s.size() || s[p] != ':' || s[p + 1] != ' ')
         return 0;
-    if (!std::isalnum(static_cast<unsigned char>(s[0])))
+    if (!isAlnum(s[0]))
         return 0;
     host = s.substr(0, p);
     return p + 2;
@@ -304,10 +316,14 @@ std::size_t journaldAt(std::string_view s, std::string_view& host, std::int64_t&
     std::size_t sp = s.find(' ');
     if (sp == std::string_view::npos || sp == 0 || sp > 253)
         return 0;
+    // The second word is the whole "ident[pid]:" (no space inside), so it is cut at the next space
+    // rather than searched for "]: " through the rest of the line.
+    std::size_t sp2 = s.find(' ', sp + 1);
+    if (sp2 == std::string_view::npos || sp2 < sp + 5 || s[sp2 - 1] != ':' || s[sp2 - 2] != ']')
+        return 0;
+    std::size_t colon = sp2 - 2;
     std::size_t open = s.find('[', sp + 1);
-    std::size_t colon = s.find("]: ", sp + 1);
-    if (open == std::string_view::npos || colon == std::string_view::npos || open > colon ||
-        s.substr(sp + 1, open - sp - 1).find(' ') != std::string_view::npos)
+    if (open == std::string_view::npos || open > colon)
         return 0;
     if (someDigits(s, open + 1, pid, 10) != colon - open - 1)
         return 0;
@@ -578,7 +594,7 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
             }
         }
         std::size_t used = 0;
-        if (!out.stamp && rest.size() >= 24 && std::isalpha(static_cast<unsigned char>(rest[0]))) {
+        if (!out.stamp && rest.size() >= 24 && isAlpha(rest[0])) {
             if (auto ts = ctimeAt(rest, used)) {
                 out.stamp = ts;
                 rest.remove_prefix(used);

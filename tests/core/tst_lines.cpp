@@ -50,6 +50,43 @@ private slots:
         QCOMPARE(sl.time(1).lo, std::int64_t{1749736990123456});
     }
 
+    // The line index reads 64 bytes at a time: newlines on and around every block boundary, runs
+    // of empty lines, no final newline and a lone newline all index as a plain search would.
+    void indexMatchesPlainSearch()
+    {
+        std::uint32_t seed = 12345;
+        auto next = [&seed] { return seed = seed * 1664525u + 1013904223u; };
+        std::vector<std::string> texts{"",
+                                       "\n",
+                                       "a",
+                                       "a\n",
+                                       "\n\n\n",
+                                       std::string(64, '\n'),
+                                       std::string(63, 'x') + "\n" + std::string(64, 'y') + "\nz"};
+        for (int t = 0; t < 200; ++t) {
+            std::string text;
+            const std::size_t len = next() % 700;
+            for (std::size_t i = 0; i < len; ++i)
+                text += (next() % 7 == 0) ? '\n' : static_cast<char>('a' + next() % 26);
+            texts.push_back(std::move(text));
+        }
+        for (const auto& text : texts) {
+            Source s = sourceFromText("t.log", text);
+            indexLines(s);
+            std::vector<std::uint64_t> expected;
+            for (std::size_t pos = 0; pos < text.size();) {
+                expected.push_back(pos);
+                const std::size_t nl = text.find('\n', pos);
+                if (nl == std::string::npos)
+                    break;
+                pos = nl + 1;
+            }
+            QCOMPARE(s.lineCount(), expected.size());
+            for (std::size_t i = 0; i < expected.size(); ++i)
+                QCOMPARE(s.lineStarts[i], expected[i]);
+        }
+    }
+
     void offsetsBeyondFourGiB()
     {
         LineOffsets o;

@@ -631,6 +631,22 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
     });
 }
 
+// Runs fn(0..n-1) on `threads` threads (the caller's among them), indices handed out in order.
+template <class Fn> void parallelFor(std::size_t n, unsigned threads, const Fn& fn)
+{
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+        for (std::size_t i; (i = next.fetch_add(1)) < n;)
+            fn(i);
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads && t < n; ++t)
+        pool.emplace_back(work);
+    work();
+    for (auto& t : pool)
+        t.join();
+}
+
 void residentBytes(std::uint64_t& anon, std::uint64_t& file)
 {
     // statm: size resident shared ... in pages; "shared" is the file-backed part of resident.
@@ -704,6 +720,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             a.sources[i].id = SourceId(static_cast<std::uint32_t>(i));
     }
 
+    const unsigned workers =
+        options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     // Stage: index + parse + scan, one source per task on every core.
     std::vector<SourceScan> scans(a.sources.size());
     {
@@ -720,10 +738,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             progress.report(
                 {stage, doneFiles.load(), a.sources.size(), doneBytes.load(), totalBytes, doneLines.load()});
         };
-        unsigned threads =
-            options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-        threads =
-            static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, a.sources.size())));
+        const auto threads =
+            static_cast<unsigned>(std::min<std::size_t>(workers, std::max<std::size_t>(1, a.sources.size())));
         auto work = [&] {
             for (std::size_t i; (i = next.fetch_add(1)) < a.sources.size();) {
                 if (progress.isCancelled())
@@ -954,11 +970,13 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             keyProcess[s][k] = it->second;
         }
     }
-    // Assign every line.
+    // Assign every line, source by source on every core; note which processes each source holds.
     a.lines.resize(a.sources.size());
-    for (std::size_t s = 0; s < a.sources.size(); ++s) {
+    std::vector<std::vector<std::uint32_t>> sourceProcesses(a.sources.size());
+    parallelFor(a.sources.size(), workers, [&](std::size_t s) {
         SourceLines& sl = scans[s].lines;
         const std::uint32_t n = static_cast<std::uint32_t>(sl.size());
+        std::vector<std::uint32_t>& held = sourceProcesses[s];
         for (std::uint32_t i = 0; i < n; ++i) {
             std::uint32_t k = sl.process(i).value;
             ProcessId pid = k == kNoKey ? ProcessId{} : keyProcess[s][k];
@@ -976,23 +994,23 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             if (!pid.valid())
                 pid = defaultProcess[s];
             sl.set(i, pid, sl.level(i));
+            if (held.empty() || held.back() != pid.value)
+                held.push_back(pid.value);
         }
+        std::sort(held.begin(), held.end());
+        held.erase(std::unique(held.begin(), held.end()), held.end());
         sl.shrink();
         a.lines[s] = std::move(sl);
-        a.totalLines += a.lines[s].size();
-    }
+    });
+    for (const auto& sl : a.lines)
+        a.totalLines += sl.size();
     // Which sources each process appears in; drop processes that own no line; ranked first.
+    std::vector<ProcessId> remap;
     {
-        // Sources are visited in order, so a process's list grows sorted and a source is new to it
-        // exactly when it differs from the last one added.
-        for (std::size_t s = 0; s < a.sources.size(); ++s) {
-            const SourceId sid(static_cast<std::uint32_t>(s));
-            for (std::uint32_t i = 0; i < a.lines[s].size(); ++i) {
-                auto& list = a.processes[a.lines[s].process(i).value].sources;
-                if (list.empty() || list.back() != sid)
-                    list.push_back(sid);
-            }
-        }
+        // Sources are visited in order, so each process's list comes out sorted.
+        for (std::size_t s = 0; s < a.sources.size(); ++s)
+            for (std::uint32_t p : sourceProcesses[s])
+                a.processes[p].sources.push_back(SourceId(static_cast<std::uint32_t>(s)));
         std::vector<std::size_t> order;
         for (std::size_t i = 0; i < a.processes.size(); ++i)
             if (!a.processes[i].sources.empty())
@@ -1004,7 +1022,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 return px.rank.has_value();
             return px.rank && *px.rank < *py.rank;
         });
-        std::vector<ProcessId> remap(a.processes.size());
+        remap.assign(a.processes.size(), ProcessId{});
         std::vector<Process> sorted;
         for (std::size_t i = 0; i < order.size(); ++i) {
             remap[order[i]] = ProcessId(static_cast<std::uint32_t>(i));
@@ -1012,20 +1030,25 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             sorted.back().id = remap[order[i]];
         }
         a.processes = std::move(sorted);
-        for (auto& sl : a.lines)
-            for (std::uint32_t i = 0; i < sl.size(); ++i)
-                sl.set(i, remap[sl.process(i).value], sl.level(i));
     }
-
-    // Stage: events, addresses, versions. Reserve the events up front: a doubling vector of
-    // hundreds of thousands of events would briefly hold two copies.
+    // Renumber every line's process and count the lines that will become events, on every core.
+    // Reserving the events up front spares a doubling vector of hundreds of thousands of events
+    // briefly holding two copies.
     {
+        std::vector<std::size_t> warnLines(a.sources.size(), 0);
+        parallelFor(a.sources.size(), workers, [&](std::size_t s) {
+            SourceLines& sl = a.lines[s];
+            std::size_t warns = 0;
+            for (std::uint32_t i = 0; i < sl.size(); ++i) {
+                const Level lv = sl.level(i);
+                sl.set(i, remap[sl.process(i).value], lv);
+                warns += lv >= Level::Warn;
+            }
+            warnLines[s] = warns;
+        });
         std::size_t n = 0;
-        for (std::size_t s = 0; s < a.sources.size(); ++s) {
-            n += scans[s].hits.size();
-            for (std::uint32_t i = 0; i < a.lines[s].size(); ++i)
-                n += a.lines[s].level(i) >= Level::Warn;
-        }
+        for (std::size_t s = 0; s < a.sources.size(); ++s)
+            n += scans[s].hits.size() + warnLines[s];
         a.events.reserve(n);
     }
     std::vector<Hit> hits;

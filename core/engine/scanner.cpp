@@ -136,6 +136,17 @@ Scanner::Scanner(const Encyclopedia& encyclopedia, PrefilterKind prefilter)
             throw std::logic_error("literal does not compile: " + lit);
     if (!m_literalSet->Compile())
         throw std::logic_error("literal set does not compile");
+    {
+        RE2::Options setOpts = opts;
+        setOpts.set_max_mem(std::int64_t{128} << 20);
+        auto set = std::make_unique<RE2::Set>(setOpts, RE2::UNANCHORED);
+        bool ok = true;
+        for (const auto& sp : m_patterns)
+            ok = ok && set->Add(sp.fingerprint.pattern, nullptr) >= 0;
+        // Without the set (a pattern the set syntax refuses) each candidate pattern runs alone.
+        if (ok && set->Compile())
+            m_patternSet = std::move(set);
+    }
 #ifdef RANKLINE_HAVE_HYPERSCAN
     // Hyperscan needs SSSE3; on an older CPU the RE2 pass does the same job, slower.
     if (prefilter == PrefilterKind::Hyperscan && hs_valid_platform() == HS_SUCCESS) {
@@ -284,7 +295,18 @@ std::vector<Scanner::LiteralAt> Scanner::findLiteralsHyperscan(const Source& sou
         // Literal matches have a fixed length, so the start follows from the end.
         const std::uint64_t at = c->base + to - c->self->m_literals[id].size();
         if (at < c->begin || at >= c->end) {
-            c->line = static_cast<std::uint32_t>(starts.lineOf(at));
+            // Usually a few lines further on: step forward from the last line, search otherwise.
+            std::size_t line = c->line;
+            const std::size_t count = starts.size();
+            int steps = 0;
+            if (at >= c->end)
+                while (steps < 16 && line + 1 < count && starts[line + 1] <= at) {
+                    ++line;
+                    ++steps;
+                }
+            if (at < c->begin || steps == 16)
+                line = starts.lineOf(at);
+            c->line = static_cast<std::uint32_t>(line);
             c->begin = starts[c->line];
             c->end = c->line + 1 < starts.size() ? starts[c->line + 1] : c->source->text().size();
         }
@@ -320,6 +342,7 @@ void Scanner::scan(const Source& source, const std::function<bool(int, std::uint
     const std::vector<LiteralAt> found = findLiterals(source);
     const auto& starts = source.lineStarts;
     std::vector<int> candidates;
+    std::vector<int> matched;
     ScanHit hit;
     for (std::size_t i = 0; i < found.size();) {
         const std::uint32_t lineIndex = found[i].line;
@@ -330,6 +353,12 @@ void Scanner::scan(const Source& source, const std::function<bool(int, std::uint
                 candidates.push_back(p);
         std::sort(candidates.begin(), candidates.end());
         candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+        if (want)
+            candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
+                                            [&](int p) { return !want(p, lineIndex); }),
+                             candidates.end());
+        if (candidates.empty())
+            continue;
         std::string_view line = source.line(lineIndex);
         // A huge line is matched around its first candidate only (see findLiteralsRe2).
         constexpr std::size_t kWindow = 64 * 1024;
@@ -337,12 +366,23 @@ void Scanner::scan(const Source& source, const std::function<bool(int, std::uint
             const auto at = static_cast<std::size_t>(offset - starts[lineIndex]);
             line = line.substr(at > kWindow ? at - kWindow : 0, 2 * kWindow);
         }
-        for (int p : candidates) {
-            if (want && !want(p, lineIndex))
-                continue;
+        if (candidates.size() > 1 && m_patternSet) {
+            matched.clear();
+            RE2::Set::ErrorInfo error{};
+            if (m_patternSet->Match(re2::StringPiece(line.data(), line.size()), &matched, &error)) {
+                std::sort(matched.begin(), matched.end());
+                std::vector<int> both;
+                std::set_intersection(candidates.begin(), candidates.end(), matched.begin(), matched.end(),
+                                      std::back_inserter(both));
+                candidates.swap(both);
+            } else if (error.kind == RE2::Set::kNoError) {
+                continue; // no pattern matches this line
+            }
+            // Otherwise (the set's DFA ran out of memory) every candidate runs alone.
+        }
+        for (int p : candidates)
             if (matchPattern(p, line, lineIndex, hit))
                 take(std::move(hit));
-        }
     }
 }
 

@@ -100,6 +100,9 @@ private:
     std::unique_ptr<re2::RE2> m_prefilter;
     // The same literals as a set: on a candidate line, one pass says which literals occur.
     std::unique_ptr<re2::RE2::Set> m_literalSet;
+    // Every pattern in one set: a line that is a candidate for several patterns (every trail
+    // pattern shares " -> ") is read once to learn which of them match, and only those run alone.
+    std::unique_ptr<re2::RE2::Set> m_patternSet;
     std::unique_ptr<Hyperscan> m_hs;
 };
 

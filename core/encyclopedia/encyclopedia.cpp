@@ -85,6 +85,40 @@ std::vector<std::string> extractLiterals(const std::string& re)
                 cls = true;
                 continue;
             }
+            if (c == '(' && d == 0) {
+                // A group holding nothing but literal text ("-> (?P<code>3)") is literal text too,
+                // unless a quantifier makes it optional: without this the run would stop at " -> ",
+                // which every "Channel 00/0 : 1[1] -> 3[3]" line contains.
+                std::size_t body = i + 1;
+                if (b.compare(body, 3, "?P<") == 0) {
+                    const std::size_t close = b.find('>', body);
+                    body = close == std::string::npos ? b.size() : close + 1;
+                } else if (b.compare(body, 2, "?:") == 0) {
+                    body += 2;
+                }
+                std::string text;
+                std::size_t j = body;
+                bool plain = true;
+                for (; j < b.size() && b[j] != ')'; ++j) {
+                    const char g = b[j];
+                    if (g == '\\' && j + 1 < b.size() &&
+                        !std::isalnum(static_cast<unsigned char>(b[j + 1]))) {
+                        text.push_back(b[++j]);
+                    } else if (std::string_view("\\.^$*+?{}[]|(").find(g) != std::string_view::npos) {
+                        plain = false;
+                        break;
+                    } else {
+                        text.push_back(g);
+                    }
+                }
+                const char after = j + 1 < b.size() ? b[j + 1] : '\0';
+                if (plain && j < b.size() && !text.empty() && after != '?' && after != '*' && after != '{' &&
+                    after != '+') {
+                    run += text;
+                    i = j; // the closing parenthesis
+                    continue;
+                }
+            }
             if (c == '(') {
                 flush();
                 ++d;

@@ -354,11 +354,18 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
         }
         return it->second;
     };
+    // NCCL lines come in runs from one process: the last key answers most of them without a
+    // string and a map lookup per line.
+    std::uint32_t lastNcclKey = kNoKey;
     for (std::uint32_t i = 0; i < n; ++i) {
         ParsedLine p = parseLine(source.line(i), year);
         std::uint32_t key = kNoKey;
         if (p.nccl && !p.nccl->host.empty()) {
-            key = keyFor({std::string(p.nccl->host), p.nccl->pid, -1});
+            if (lastNcclKey != kNoKey && out.keys[lastNcclKey].pid == p.nccl->pid &&
+                out.keys[lastNcclKey].host == p.nccl->host)
+                key = lastNcclKey;
+            else
+                key = lastNcclKey = keyFor({std::string(p.nccl->host), p.nccl->pid, -1});
             if (p.decorationRank >= 0 && out.keyDecoRank[key] < 0)
                 out.keyDecoRank[key] = p.decorationRank;
             if (!p.decorationHost.empty() && out.keyDecoHost[key].empty())

@@ -671,7 +671,12 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
     if (out.level == Level::None && out.stamp) {
         std::string_view r = rest;
         for (int i = 0; i < 4 && !r.empty(); ++i) {
-            std::size_t sp = r.find_first_of(" \t");
+            // A plain loop: find_first_of calls memchr on " \t" once per character of the line.
+            std::size_t sp = 0;
+            while (sp < r.size() && r[sp] != ' ' && r[sp] != '\t')
+                ++sp;
+            if (sp == r.size())
+                sp = std::string_view::npos;
             std::string_view word = r.substr(0, sp);
             if (!word.empty() && (word.front() == '[' || word.front() == '('))
                 word = word.substr(1, word.size() >= 2 ? word.size() - 2 : 0);

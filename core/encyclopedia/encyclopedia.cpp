@@ -17,8 +17,13 @@ namespace rl
 namespace
 {
 
+struct ExtractedLiteral {
+    std::string text;
+    bool afterDigit = false; // the pattern puts a digit right before it (":\\d+ -> 4")
+};
+
 // Longest run of literal text outside groups and classes, per top-level alternative.
-std::vector<std::string> extractLiterals(const std::string& re)
+std::vector<ExtractedLiteral> extractLiterals(const std::string& re)
 {
     std::vector<std::string> branches;
     int depth = 0;
@@ -48,7 +53,7 @@ std::vector<std::string> extractLiterals(const std::string& re)
     }
     branches.push_back(re.substr(start));
 
-    std::vector<std::string> out;
+    std::vector<ExtractedLiteral> out;
     // Text on most lines of an NCCL log makes a useless prefilter: prefer any other run.
     auto common = [](const std::string& r) {
         for (const char* c : {"NCCL INFO", "NCCL WARN", " NCCL ", "NCCL TRACE"})
@@ -57,13 +62,19 @@ std::vector<std::string> extractLiterals(const std::string& re)
         return false;
     };
     for (const std::string& b : branches) {
-        std::string best, bestCommon, run;
+        std::string run;
+        ExtractedLiteral best, bestCommon;
+        // Whether the run being built follows a `\d` or `\d+` directly: a digit must then stand
+        // right before the literal, a cheap test that spares NCCL's "1[1] -> 4[4]" channel lines the
+        // regex of every "file.cc:123 -> 4" trail fingerprint.
+        bool runAfterDigit = false;
+        bool digitPending = false; // the last atom was \d (or \d+), not optional
         auto flush = [&] {
             if (common(run)) {
-                if (run.size() > bestCommon.size())
-                    bestCommon = run;
-            } else if (run.size() > best.size()) {
-                best = run;
+                if (run.size() > bestCommon.text.size())
+                    bestCommon = {run, runAfterDigit};
+            } else if (run.size() > best.text.size()) {
+                best = {run, runAfterDigit};
             }
             run.clear();
         };
@@ -73,6 +84,12 @@ std::vector<std::string> extractLiterals(const std::string& re)
             char c = b[i];
             char next = i + 1 < b.size() ? b[i + 1] : '\0';
             bool optionalNext = next == '?' || next == '*' || next == '{';
+            const bool digitBefore = digitPending;
+            // Only `\d` itself and a `+` right after it keep the flag alive.
+            digitPending =
+                (c == '+' && digitBefore) ||
+                (c == '\\' && next == 'd' && d == 0 && !cls &&
+                 std::string_view("?*{").find(i + 2 < b.size() ? b[i + 2] : '\0') == std::string_view::npos);
             if (cls) {
                 if (c == '\\')
                     ++i;
@@ -114,6 +131,8 @@ std::vector<std::string> extractLiterals(const std::string& re)
                 const char after = j + 1 < b.size() ? b[j + 1] : '\0';
                 if (plain && j < b.size() && !text.empty() && after != '?' && after != '*' && after != '{' &&
                     after != '+') {
+                    if (run.empty())
+                        runAfterDigit = digitBefore;
                     run += text;
                     i = j; // the closing parenthesis
                     continue;
@@ -161,12 +180,14 @@ std::vector<std::string> extractLiterals(const std::string& re)
                 flush();
                 continue;
             }
+            if (run.empty())
+                runAfterDigit = digitBefore;
             run.push_back(lit);
             if (next == '+')
                 flush();
         }
         flush();
-        out.push_back(best.size() >= 4 || bestCommon.empty() ? best : bestCommon);
+        out.push_back(best.text.size() >= 4 || bestCommon.text.empty() ? best : bestCommon);
     }
     return out;
 }
@@ -211,7 +232,10 @@ Expected<Fingerprint> compileFingerprint(const std::string& pattern)
     Fingerprint f;
     f.pattern = pattern;
     f.regex = re;
-    f.literals = extractLiterals(pattern);
+    for (auto& l : extractLiterals(pattern)) {
+        f.literals.push_back(std::move(l.text));
+        f.literalAfterDigit.push_back(l.afterDigit);
+    }
     for (const auto& l : f.literals)
         if (l.size() < 4)
             return Error{

@@ -25,6 +25,8 @@ struct Fingerprint {
     // Literal text that every match contains (one per top-level alternative): the cheap prefilter
     // that keeps adding entries from slowing ingestion.
     std::vector<std::string> literals;
+    // Per literal: the pattern requires a digit right before it (it follows `\d` or `\d+`).
+    std::vector<bool> literalAfterDigit;
 };
 
 // Compiles `pattern` and extracts its prefilter literals; an error names the problem.

@@ -109,11 +109,19 @@ Scanner::Scanner(const Encyclopedia& encyclopedia, PrefilterKind prefilter)
     }
     std::string alternation;
     for (std::size_t p = 0; p < m_patterns.size(); ++p) {
-        for (const auto& lit : m_patterns[p].fingerprint.literals) {
-            auto it = std::find(m_literals.begin(), m_literals.end(), lit);
-            std::size_t index = static_cast<std::size_t>(it - m_literals.begin());
-            if (it == m_literals.end()) {
+        const Fingerprint& fp = m_patterns[p].fingerprint;
+        for (std::size_t l = 0; l < fp.literals.size(); ++l) {
+            const std::string& lit = fp.literals[l];
+            const bool afterDigit = l < fp.literalAfterDigit.size() && fp.literalAfterDigit[l];
+            // One entry per (text, guard): the same text may need a digit before it for one
+            // pattern and not for another.
+            std::size_t index = 0;
+            while (index < m_literals.size() &&
+                   (m_literals[index] != lit || m_literalAfterDigit[index] != afterDigit))
+                ++index;
+            if (index == m_literals.size()) {
                 m_literals.push_back(lit);
+                m_literalAfterDigit.push_back(afterDigit);
                 m_patternsByLiteral.emplace_back();
                 if (!alternation.empty())
                     alternation += '|';
@@ -294,6 +302,11 @@ std::vector<Scanner::LiteralAt> Scanner::findLiteralsHyperscan(const Source& sou
         const auto& starts = c->source->lineStarts;
         // Literal matches have a fixed length, so the start follows from the end.
         const std::uint64_t at = c->base + to - c->self->m_literals[id].size();
+        if (c->self->m_literalAfterDigit[id]) {
+            const char before = at > 0 ? c->source->text()[at - 1] : ' ';
+            if (before < '0' || before > '9')
+                return 0; // cannot match here: the pattern puts a digit right before this text
+        }
         if (at < c->begin || at >= c->end) {
             // Usually a few lines further on: step forward from the last line, search otherwise.
             std::size_t line = c->line;

@@ -96,6 +96,7 @@ private:
     PrefilterKind m_kind = PrefilterKind::Re2;
     std::vector<ScanPattern> m_patterns;
     std::vector<std::string> m_literals;
+    std::vector<bool> m_literalAfterDigit; // see Fingerprint::literalAfterDigit
     std::vector<std::vector<int>> m_patternsByLiteral;
     std::unique_ptr<re2::RE2> m_prefilter;
     // The same literals as a set: on a candidate line, one pass says which literals occur.

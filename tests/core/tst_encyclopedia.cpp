@@ -106,16 +106,31 @@ private slots:
     {
         QTest::addColumn<QString>("pattern");
         QTest::addColumn<QStringList>("literals");
+        QTest::addColumn<QList<bool>>("afterDigit");
         QTest::newRow("plain") << "socketStartConnect: Connect to (?P<addr>[^\\s<]+)<(?P<port>\\d+)> failed "
                                   ": Software caused connection abort"
-                               << QStringList{QStringLiteral("> failed : Software caused connection abort")};
-        QTest::newRow("escaped parens") << "Traceback \\(most recent call last\\):"
-                                        << QStringList{QStringLiteral("Traceback (most recent call last):")};
+                               << QStringList{QStringLiteral("> failed : Software caused connection abort")}
+                               << QList<bool>{false};
+        QTest::newRow("escaped parens")
+            << "Traceback \\(most recent call last\\):"
+            << QStringList{QStringLiteral("Traceback (most recent call last):")} << QList<bool>{false};
         QTest::newRow("alternatives")
             << "Broken pipe|Connection reset by peer"
-            << QStringList{QStringLiteral("Broken pipe"), QStringLiteral("Connection reset by peer")};
-        QTest::newRow("optional char") << "Bootstrap ?: Using" << QStringList{QStringLiteral("Bootstrap")};
-        QTest::newRow("counted repetition") << "abc\\d{2,5}defgh" << QStringList{QStringLiteral("defgh")};
+            << QStringList{QStringLiteral("Broken pipe"), QStringLiteral("Connection reset by peer")}
+            << QList<bool>{false, false};
+        QTest::newRow("optional char")
+            << "Bootstrap ?: Using" << QStringList{QStringLiteral("Bootstrap")} << QList<bool>{false};
+        QTest::newRow("counted repetition")
+            << "abc\\d{2,5}defgh" << QStringList{QStringLiteral("defgh")} << QList<bool>{false};
+        // A group of plain text continues the run; a digit before it guards the literal.
+        QTest::newRow("trail code") << "NCCL INFO \\S+:\\d+ -> (?P<code>4)\\b"
+                                    << QStringList{QStringLiteral(" -> 4")} << QList<bool>{true};
+        QTest::newRow("optional digits")
+            << "rank \\d* -> peer" << QStringList{QStringLiteral(" -> peer")} << QList<bool>{false};
+        QTest::newRow("digit in a class")
+            << "x[\\d] -> peer" << QStringList{QStringLiteral(" -> peer")} << QList<bool>{false};
+        QTest::newRow("optional group")
+            << "abc(?:defg)? hijk" << QStringList{QStringLiteral(" hijk")} << QList<bool>{false};
     }
     void literals()
     {
@@ -123,10 +138,12 @@ private slots:
         QFETCH(QStringList, literals);
         auto fp = compileFingerprint(pattern.toStdString());
         QVERIFY2(fp.ok(), fp.ok() ? "" : fp.error().message().c_str());
+        QFETCH(QList<bool>, afterDigit);
         QStringList got;
         for (const auto& l : fp->literals)
             got << QString::fromStdString(l);
         QCOMPARE(got, literals);
+        QCOMPARE(QList<bool>(fp->literalAfterDigit.begin(), fp->literalAfterDigit.end()), afterDigit);
     }
 };
 

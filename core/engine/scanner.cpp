@@ -135,15 +135,7 @@ Scanner::Scanner(const Encyclopedia& encyclopedia, PrefilterKind prefilter)
     RE2::Options opts;
     opts.set_log_errors(false);
     opts.set_max_mem(std::int64_t{64} << 20);
-    m_prefilter = std::make_unique<RE2>("(" + alternation + ")", opts);
-    if (!m_prefilter->ok())
-        throw std::logic_error("prefilter does not compile: " + m_prefilter->error());
-    m_literalSet = std::make_unique<RE2::Set>(opts, RE2::UNANCHORED);
-    for (const auto& lit : m_literals)
-        if (m_literalSet->Add(RE2::QuoteMeta(lit), nullptr) < 0)
-            throw std::logic_error("literal does not compile: " + lit);
-    if (!m_literalSet->Compile())
-        throw std::logic_error("literal set does not compile");
+    m_alternation = "(" + alternation + ")";
     {
         RE2::Options setOpts = opts;
         setOpts.set_max_mem(std::int64_t{128} << 20);
@@ -183,6 +175,31 @@ Scanner::Scanner(const Encyclopedia& encyclopedia, PrefilterKind prefilter)
 #else
     (void)prefilter;
 #endif
+    // The RE2 pass is the whole prefilter without Hyperscan; with it, only matchLine (pasted
+    // snippets) needs the literal set, built on first use: every analysis builds a scanner, and
+    // these two cost a third of its construction.
+    if (!m_hs)
+        buildRe2Prefilter();
+}
+
+void Scanner::buildRe2Prefilter() const
+{
+    std::call_once(m_re2Once, [this] {
+        RE2::Options opts;
+        opts.set_log_errors(false);
+        opts.set_max_mem(std::int64_t{64} << 20);
+        auto prefilter = std::make_unique<RE2>(m_alternation, opts);
+        if (!prefilter->ok())
+            throw std::logic_error("prefilter does not compile: " + prefilter->error());
+        auto set = std::make_unique<RE2::Set>(opts, RE2::UNANCHORED);
+        for (const auto& lit : m_literals)
+            if (set->Add(RE2::QuoteMeta(lit), nullptr) < 0)
+                throw std::logic_error("literal does not compile: " + lit);
+        if (!set->Compile())
+            throw std::logic_error("literal set does not compile");
+        m_prefilter = std::move(prefilter);
+        m_literalSet = std::move(set);
+    });
 }
 
 Scanner::~Scanner() = default;
@@ -219,6 +236,7 @@ bool Scanner::matchPattern(int p, std::string_view line, std::uint32_t index, Sc
 
 void Scanner::matchLine(std::string_view line, std::uint32_t index, std::vector<ScanHit>& out) const
 {
+    buildRe2Prefilter();
     std::vector<int> present;
     if (!m_literalSet->Match(re2::StringPiece(line.data(), line.size()), &present))
         return;
@@ -251,6 +269,7 @@ std::vector<Scanner::LiteralAt> Scanner::findLiterals(const Source& source) cons
 
 std::vector<Scanner::LiteralAt> Scanner::findLiteralsRe2(const Source& source) const
 {
+    buildRe2Prefilter();
     std::vector<LiteralAt> found;
     std::string_view text = source.text();
     re2::StringPiece input(text.data(), text.size());

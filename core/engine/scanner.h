@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <re2/re2.h>
 #include <re2/set.h>
 #include <string>
@@ -98,9 +99,12 @@ private:
     std::vector<std::string> m_literals;
     std::vector<bool> m_literalAfterDigit; // see Fingerprint::literalAfterDigit
     std::vector<std::vector<int>> m_patternsByLiteral;
-    std::unique_ptr<re2::RE2> m_prefilter;
+    void buildRe2Prefilter() const; // m_prefilter and m_literalSet, once
+    std::string m_alternation;      // the literals as one RE2 alternation
+    mutable std::once_flag m_re2Once;
+    mutable std::unique_ptr<re2::RE2> m_prefilter;
     // The same literals as a set: on a candidate line, one pass says which literals occur.
-    std::unique_ptr<re2::RE2::Set> m_literalSet;
+    mutable std::unique_ptr<re2::RE2::Set> m_literalSet;
     // Every pattern in one set: a line that is a candidate for several patterns (every trail
     // pattern shares " -> ") is read once to learn which of them match, and only those run alone.
     std::unique_ptr<re2::RE2::Set> m_patternSet;

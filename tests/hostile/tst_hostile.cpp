@@ -149,7 +149,9 @@ private slots:
         QVERIFY(::unlink(badName.constData()) == 0); // QTemporaryDir cannot name it to remove it
         QVERIFY(sampleDiagnosed(*a));
         QCOMPARE(a->sources.size(), std::size_t{11});
-        auto j = nlohmann::json::parse(diagnosisJson(*a)); // valid UTF-8, or parse throws
+        const std::string text = diagnosisJson(*a);
+        auto j = nlohmann::json::parse(text); // valid UTF-8, or parse throws
+        QCOMPARE(j.dump(2), text);            // and printed as json::dump prints it
         QCOMPARE(j["initiating"]["rank"].get<int>(), 5);
         QVERIFY(!diagnosisText(*a).empty());
     }

@@ -61,6 +61,21 @@ const Patterns& patterns()
     return p;
 }
 
+// Text that socketIf needs: "<digit>]" and a character of an interface name right after. Most
+// address lines name one interface without the list ("Bootstrap : Using eth0:10.0.0.2<0>"); a
+// regex search that fails still reads the whole line, on every address line of every rank.
+bool mayListInterfaces(std::string_view line)
+{
+    for (std::size_t k = line.find(']'); k != std::string_view::npos; k = line.find(']', k + 1)) {
+        if (k == 0 || k + 1 >= line.size() || line[k - 1] < '0' || line[k - 1] > '9')
+            continue;
+        const char c = line[k + 1];
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\f' && c != '\r' && c != ':' && c != '[' && c != ']')
+            return true;
+    }
+    return false;
+}
+
 struct Ipv6 {
     unsigned char b[16];
 };
@@ -246,11 +261,15 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
         const re2::StringPiece line(text.data(), text.size());
         if (h.builtin == Builtin::NcclSetting) {
             std::string name, value;
-            if (RE2::PartialMatch(line, pat.setByEnv, &name, &value)) {
+            // Each regex needs its literal: lines without it are not searched (most setting lines
+            // match at most one of the three forms).
+            if (text.find(" set by environment to ") != std::string_view::npos &&
+                RE2::PartialMatch(line, pat.setByEnv, &name, &value)) {
                 addSetting(name, trimmed(value), "set by environment", pid, h.where);
-            } else if (RE2::PartialMatch(line, pat.setTo, &name, &value)) {
+            } else if (text.find(" set to ") != std::string_view::npos &&
+                       RE2::PartialMatch(line, pat.setTo, &name, &value)) {
                 addSetting(name, trimmed(value), "set", pid, h.where);
-            } else {
+            } else if (text.find('=') != std::string_view::npos) {
                 re2::StringPiece rest = line;
                 while (RE2::FindAndConsume(&rest, pat.assignment, &name, &value)) {
                     if (value.size() >= 2 && (value.front() == '"' || value.front() == '\''))
@@ -309,7 +328,8 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
             re2::StringPiece rest = line;
             std::string ifname, ip;
             bool listed = false;
-            while (RE2::FindAndConsume(&rest, pat.socketIf, &ifname, &ip)) {
+            const bool mayList = mayListInterfaces(text);
+            while (mayList && RE2::FindAndConsume(&rest, pat.socketIf, &ifname, &ip)) {
                 addAddress(re, ifname, ip, "bootstrap", h.where);
                 listed = true;
             }
@@ -322,7 +342,8 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
         case Builtin::SocketAddress: {
             re2::StringPiece rest = line;
             std::string ifname, ip;
-            while (RE2::FindAndConsume(&rest, pat.socketIf, &ifname, &ip))
+            const bool mayList = mayListInterfaces(text);
+            while (mayList && RE2::FindAndConsume(&rest, pat.socketIf, &ifname, &ip))
                 addAddress(re, ifname, ip, "net-socket", h.where);
             break;
         }

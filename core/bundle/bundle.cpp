@@ -75,7 +75,7 @@ bool isArchiveName(std::string_view name)
 // A text log has no NUL bytes in its first 64 KiB; anything else is binary (core dumps, checkpoints).
 bool looksBinary(std::string_view text)
 {
-    std::string_view head = text.substr(0, 64 * 1024);
+    std::string_view head = text.substr(0, MappedFile::kHeadBytes);
     return std::memchr(head.data(), '\0', head.size()) != nullptr;
 }
 
@@ -173,20 +173,23 @@ struct Reader {
                " beyond the safety cap (possible decompression bomb); reading stopped after " + mib(expanded);
     }
 
-    void addText(std::string path, std::string display, std::shared_ptr<const TextBuffer> buf)
+    // `nulInHead`: looksBinary's answer when already known without reading the text (MappedFile).
+    void addText(std::string path, std::string display, std::shared_ptr<const TextBuffer> buf,
+                 std::optional<bool> nulInHead = std::nullopt)
     {
         std::string_view t = buf->text();
         if (t.empty()) {
             skip(display, "empty file: nothing to read");
             return;
         }
-        if (looksBinary(t)) {
+        if (nulInHead ? *nulInHead : looksBinary(t)) {
             skip(display, "binary file (contains NUL bytes): not a text log, skipped");
             return;
         }
         // The look at the head mapped its pages (a whole large folio on recent kernels, a
         // megabyte or more): give them back until the scan reads the file for real.
-        buf->dropResident();
+        if (!nulInHead)
+            buf->dropResident();
         kept += t.size();
         Source s;
         s.path = std::move(path);
@@ -400,7 +403,8 @@ struct Reader {
             readGzip(path, display, f.text());
             return;
         }
-        addText(path, display, std::make_shared<MappedBuffer>(std::move(*mapped)));
+        const std::optional<bool> nulInHead = mapped->nulInHead();
+        addText(path, display, std::make_shared<MappedBuffer>(std::move(*mapped)), nulInHead);
     }
 
     void readPath(const std::string& input, bool several)

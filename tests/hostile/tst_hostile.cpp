@@ -239,6 +239,28 @@ private slots:
             }
     }
 
+    // Small files are mapped too (side by side, util/mapped_file.cpp): the same guard covers them.
+    void smallFileTruncatedWhileMapped()
+    {
+        Bundle b;
+        const QByteArray text = chatter(300);
+        QVERIFY(text.size() < 64 * 1024);
+        QVERIFY(b.write(QStringLiteral("small.log"), text));
+        rl::Bundle read = rl::readBundle({b.root().toStdString()});
+        QVERIFY(::truncate(b.local(QStringLiteral("small.log")).constData(), 4096) == 0);
+        rl::AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = rl::analyze(std::move(read), encyclopedia(), o);
+        QVERIFY(sampleDiagnosed(*a));
+        QVERIFY(reasonFor(*a, QStringLiteral("small.log")).contains(QStringLiteral("shrank")));
+        for (const auto& s : a->sources)
+            if (s.displayPath == "small.log") {
+                QCOMPARE(s.text().size(), static_cast<std::size_t>(text.size()));
+                QCOMPARE(s.line(static_cast<std::uint32_t>(s.lineCount() - 1)).back(), '\0');
+                QVERIFY(s.line(0).starts_with("gpu-c:4242:4242 [0] NCCL INFO Channel 0/0"));
+            }
+    }
+
     void fileTruncatedWhileBeingRead()
     {
         // The racy version: another thread cuts the file while the scan runs, several times over.

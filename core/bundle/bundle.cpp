@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <archive.h>
 #include <archive_entry.h>
+#include <atomic>
 #include <cstring>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -14,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -365,7 +367,16 @@ struct Reader {
         archive_read_free(a);
     }
 
-    void readFile(const std::string& path, const std::string& display)
+    // Files read through MappedFile::open (plain, gzip, error.json), which can be opened ahead.
+    static bool opensMapped(const std::string& path)
+    {
+        return !isArchiveName(path) && !endsWith(path, ".zst") && !endsWith(path, ".xz") &&
+               !endsWith(path, ".bz2");
+    }
+
+    // `opened`: MappedFile::open(path) already done (readPath opens a folder's files on every core).
+    void readFile(const std::string& path, const std::string& display,
+                  std::optional<Expected<MappedFile>> opened = std::nullopt)
     {
         if (isArchiveName(path)) {
             readArchive(path, display);
@@ -384,7 +395,7 @@ struct Reader {
                               " already read (raise the limit or open fewer files)");
             return;
         }
-        auto mapped = MappedFile::open(path);
+        auto mapped = opened ? std::move(*opened) : MappedFile::open(path);
         if (!mapped) {
             skip(display, mapped.error().cause + "; " + mapped.error().hint);
             return;
@@ -454,10 +465,12 @@ struct Reader {
                 }
             }
             std::sort(files.begin(), files.end());
-            for (const auto& f : files) {
+            std::vector<std::optional<Expected<MappedFile>>> opened = openAhead(files);
+            for (std::size_t i = 0; i < files.size(); ++i) {
                 if (cancelled && cancelled())
                     return;
-                readFileSafely(f.string(), prefix + f.lexically_relative(p).generic_string());
+                readFileSafely(files[i].string(), prefix + files[i].lexically_relative(p).generic_string(),
+                               std::move(opened[i]));
             }
             return;
         }
@@ -469,10 +482,42 @@ struct Reader {
         readFileSafely(p.string(), display);
     }
 
-    void readFileSafely(const std::string& path, const std::string& display)
+    // A folder of many files spends its reading time in system calls that wait on the file system
+    // (open, fstat, mmap, the head's pread, close): those run on every core, ahead of readFile,
+    // which adds the files in the listing's order. Not with a memory limit, whose room depends on
+    // the files read before; files that fail to open here are opened again by readFile.
+    std::vector<std::optional<Expected<MappedFile>>> openAhead(const std::vector<fs::path>& files) const
+    {
+        std::vector<std::optional<Expected<MappedFile>>> opened(files.size());
+        const unsigned threads = std::min(4u, std::thread::hardware_concurrency());
+        if (files.size() < 256 || threads < 2 || budget != UINT64_MAX)
+            return opened;
+        std::atomic<std::size_t> next{0};
+        auto work = [&] {
+            for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
+                try {
+                    const std::string path = files[i].string();
+                    if (opensMapped(path))
+                        opened[i] = MappedFile::open(path);
+                } catch (const std::bad_alloc&) {
+                    // left to readFile, which says so
+                }
+            }
+        };
+        std::vector<std::thread> helpers;
+        for (unsigned t = 1; t < threads; ++t)
+            helpers.emplace_back(work);
+        work();
+        for (auto& t : helpers)
+            t.join();
+        return opened;
+    }
+
+    void readFileSafely(const std::string& path, const std::string& display,
+                        std::optional<Expected<MappedFile>> opened = std::nullopt)
     {
         try {
-            readFile(path, display);
+            readFile(path, display, std::move(opened));
         } catch (const std::bad_alloc&) {
             skip(display, "not enough memory to read this file; the files before it were read (raise the "
                           "memory limit or open fewer files)");

@@ -346,7 +346,10 @@ std::vector<LineClue> versionCluesOfLine(std::string_view line)
     if (p.nccl) {
         // NCCL's own wall-clock stamp right before host:pid:tid (2.26.2+, default format).
         const auto hostAt = static_cast<std::size_t>(p.nccl->host.data() - line.data());
-        if (hostAt <= line.size() && RE2::PartialMatch(re2::StringPiece(line.data(), hostAt), c.stamp))
+        // The stamp ends "] " right before the host and takes at least 22 bytes: most lines have
+        // nothing there, and are spared the search.
+        if (hostAt <= line.size() && hostAt >= 22 && line.substr(hostAt - 2, 2) == "] " &&
+            RE2::PartialMatch(re2::StringPiece(line.data(), hostAt), c.stamp))
             out.push_back(
                 clue("nccl-timestamp", from({2, 26, 2}),
                      "NCCL's own '[date time]' stamp before host:pid:tid exists from 2.26.2 on (§1.4)"));

@@ -465,12 +465,18 @@ struct Reader {
                 }
             }
             std::sort(files.begin(), files.end());
-            std::vector<std::optional<Expected<MappedFile>>> opened = openAhead(files);
-            for (std::size_t i = 0; i < files.size(); ++i) {
-                if (cancelled && cancelled())
-                    return;
-                readFileSafely(files[i].string(), prefix + files[i].lexically_relative(p).generic_string(),
-                               std::move(opened[i]));
+            // In chunks: a cancel is seen between them, and only one chunk is open ahead at a time.
+            constexpr std::size_t kChunk = 4096;
+            for (std::size_t from = 0; from < files.size(); from += kChunk) {
+                const std::size_t to = std::min(files.size(), from + kChunk);
+                std::vector<std::optional<Expected<MappedFile>>> opened = openAhead(files, from, to);
+                for (std::size_t i = from; i < to; ++i) {
+                    if (cancelled && cancelled())
+                        return;
+                    readFileSafely(files[i].string(),
+                                   prefix + files[i].lexically_relative(p).generic_string(),
+                                   std::move(opened[i - from]));
+                }
             }
             return;
         }
@@ -486,19 +492,21 @@ struct Reader {
     // (open, fstat, mmap, the head's pread, close): those run on every core, ahead of readFile,
     // which adds the files in the listing's order. Not with a memory limit, whose room depends on
     // the files read before; files that fail to open here are opened again by readFile.
-    std::vector<std::optional<Expected<MappedFile>>> openAhead(const std::vector<fs::path>& files) const
+    // Files [from, to): their results, indexed from `from`.
+    std::vector<std::optional<Expected<MappedFile>>> openAhead(const std::vector<fs::path>& files,
+                                                               std::size_t from, std::size_t to) const
     {
-        std::vector<std::optional<Expected<MappedFile>>> opened(files.size());
+        std::vector<std::optional<Expected<MappedFile>>> opened(to - from);
         const unsigned threads = std::min(4u, std::thread::hardware_concurrency());
-        if (files.size() < 256 || threads < 2 || budget != UINT64_MAX)
+        if (to - from < 256 || threads < 2 || budget != UINT64_MAX)
             return opened;
-        std::atomic<std::size_t> next{0};
+        std::atomic<std::size_t> next{from};
         auto work = [&] {
-            for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
+            for (std::size_t i; (i = next.fetch_add(1)) < to;) {
                 try {
                     const std::string path = files[i].string();
                     if (opensMapped(path))
-                        opened[i] = MappedFile::open(path);
+                        opened[i - from] = MappedFile::open(path);
                 } catch (const std::bad_alloc&) {
                     // left to readFile, which says so
                 }

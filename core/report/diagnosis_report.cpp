@@ -81,6 +81,20 @@ public:
     }
     void endArray() { close(']'); }
 
+    // A key written in the code: printable ASCII, nothing to escape.
+    template <std::size_t N> JsonWriter& key(const char (&k)[N])
+    {
+        const std::string_view name(k, N - 1);
+        assert(!m_levels.empty() && m_levels.back().object);
+        assert(m_levels.back().elements == 0 || m_levels.back().lastKey < name);
+        element();
+        m_levels.back().lastKey = name;
+        m_out += '"';
+        m_out.append(name);
+        m_out += m_indent >= 0 ? "\": " : "\":";
+        m_afterKey = true;
+        return *this;
+    }
     JsonWriter& key(std::string_view k)
     {
         assert(!m_levels.empty() && m_levels.back().object);
@@ -203,6 +217,12 @@ private:
     std::vector<Level> m_levels;
     bool m_afterKey = false;
 };
+
+// displayFile without the copy.
+const std::string& pathOf(const Analysis& a, LineRef where)
+{
+    return a.source(where.source).displayPath;
+}
 
 void writeRank(JsonWriter& w, const Process& p)
 {
@@ -341,7 +361,7 @@ void writeFinding(JsonWriter& w, const Analysis& a, const Finding& f)
         w.beginObject();
         w.key("detail").string(c.detail);
         if (c.line)
-            w.key("file").string(displayFile(a, *c.line));
+            w.key("file").string(pathOf(a, *c.line));
         w.key("id").string(c.id);
         if (c.line)
             w.key("line").integer(c.line->line + 1);
@@ -358,7 +378,7 @@ void writeFinding(JsonWriter& w, const Analysis& a, const Finding& f)
     for (const auto& x : f.evidence) {
         const Process& xp = a.process(x.process);
         w.beginObject();
-        w.key("file").string(displayFile(a, x.where));
+        w.key("file").string(pathOf(a, x.where));
         w.key("host").string(xp.host);
         w.key("label").string(x.label);
         w.key("line").integer(x.where.line + 1);
@@ -370,7 +390,7 @@ void writeFinding(JsonWriter& w, const Analysis& a, const Finding& f)
         w.endObject();
     }
     w.endArray();
-    w.key("file").string(displayFile(a, f.anchor));
+    w.key("file").string(pathOf(a, f.anchor));
     w.key("host").stringOrNull(p.host);
     w.key("hypotheses");
     writeHypotheses(w, a, f.hypotheses);
@@ -416,7 +436,7 @@ void writeFinding(JsonWriter& w, const Analysis& a, const Finding& f)
     for (const auto& s : f.symptoms) {
         w.beginObject();
         if (s.line)
-            w.key("file").string(displayFile(a, *s.line));
+            w.key("file").string(pathOf(a, *s.line));
         w.key("id").string(s.id);
         if (s.line)
             w.key("line").integer(s.line->line + 1);
@@ -474,7 +494,7 @@ void writeProcess(JsonWriter& w, const Analysis& a, const Process& p,
         for (const auto& ad : re->addresses) {
             w.beginObject();
             w.key("address").string(ad.address);
-            w.key("file").string(displayFile(a, ad.where));
+            w.key("file").string(pathOf(a, ad.where));
             w.key("interface").string(ad.interface);
             w.key("line").integer(ad.where.line + 1);
             w.key("via").string(ad.via);
@@ -499,7 +519,7 @@ void writeProcess(JsonWriter& w, const Analysis& a, const Process& p,
             if (clueRules.at(c.id) != c.basis)
                 w.key("basis").string(c.basis);
             w.key("display").string(c.display);
-            w.key("file").string(displayFile(a, c.where));
+            w.key("file").string(pathOf(a, c.where));
             w.key("id").string(c.id);
             w.key("line").integer(c.where.line + 1);
             w.key("range");
@@ -545,7 +565,7 @@ void writeEnvironment(JsonWriter& w, const Analysis& a, const std::map<std::stri
             w.key("address").string(f.address);
         w.key("detail").string(f.detail);
         if (f.where)
-            w.key("file").string(displayFile(a, *f.where));
+            w.key("file").string(pathOf(a, *f.where));
         w.key("hosts");
         writeHostList(w, a, f.processes);
         if (!f.interface.empty())
@@ -606,7 +626,7 @@ void writeEnvironment(JsonWriter& w, const Analysis& a, const std::map<std::stri
     w.key("settings").beginArray();
     for (const auto& st : a.environment.settings) {
         w.beginObject();
-        w.key("file").string(displayFile(a, st.where));
+        w.key("file").string(pathOf(a, st.where));
         w.key("how").string(st.how);
         w.key("line").integer(st.where.line + 1);
         w.key("name").string(st.name);
@@ -728,7 +748,7 @@ void writeNccl(JsonWriter& w, const Analysis& a)
     for (const auto& h : a.nccl.hints) {
         w.beginObject();
         w.key("basis").string(h.basis);
-        w.key("file").string(displayFile(a, h.where));
+        w.key("file").string(pathOf(a, h.where));
         w.key("from").string(h.range.from.toString());
         w.key("line").integer(h.where.line + 1);
         w.key("to").string(h.range.to.toString());
@@ -759,7 +779,7 @@ void writeNccl(JsonWriter& w, const Analysis& a)
         w.key("basis").string(g.basis);
         w.key("display").string(g.display);
         if (g.where.source.valid())
-            w.key("file").string(displayFile(a, g.where));
+            w.key("file").string(pathOf(a, g.where));
         w.key("hosts");
         writeHostList(w, a, g.processes);
         if (g.where.source.valid())
@@ -818,7 +838,7 @@ std::string diagnosisJson(const Analysis& a, int indent)
         const Process& p = a.process(f->process);
         w.beginObject();
         w.key("entry").string(a.entry(f->entry).id);
-        w.key("file").string(displayFile(a, f->anchor));
+        w.key("file").string(pathOf(a, f->anchor));
         w.key("host").stringOrNull(p.host);
         w.key("line").integer(f->anchor.line + 1);
         w.key("rank");

@@ -258,7 +258,9 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
 
     // What the text of the lines read for step 2 says. Step 2 applies it in its own order (events
     // in time order); it is read during step 1's walk, while each source is mapped.
-    std::set<LineRef> seen;
+    // Lines already chosen (an event per fingerprint can share a line), as source << 32 | line.
+    std::unordered_set<std::uint64_t> seen;
+    seen.reserve(a.events.size());
     // The form of a rank's lines says the same thing on its thousandth WARN as on its first: look at
     // a bounded number per rank, so a bundle with millions of events is not read a second time.
     constexpr int kEventsPerRank = 64;
@@ -266,7 +268,8 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
     std::vector<const Event*> chosen; // the first events of each rank in time order
     for (const auto& e : a.events) {
         if (!e.process.valid() || e.process.value >= env.ranks.size() ||
-            looked[e.process.value] >= kEventsPerRank || !seen.insert(e.where).second)
+            looked[e.process.value] >= kEventsPerRank ||
+            !seen.insert(std::uint64_t{e.where.source.value} << 32 | e.where.line).second)
             continue;
         ++looked[e.process.value];
         chosen.push_back(&e);

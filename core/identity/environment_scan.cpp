@@ -231,16 +231,20 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
                 return;
         re.addresses.push_back({std::move(ifname), std::move(ip), via, where});
     };
-    std::map<std::tuple<std::string, std::string, std::string>, std::size_t> settingIndex;
-    std::set<std::pair<std::size_t, ProcessId>> settingHas; // (setting, process) pairs already listed
+    // (name, value, how) -> index in env.settings, keyed by the three joined with NUL: names
+    // (NCCL_[A-Z0-9_]+) and `how` (a literal) hold none, so the key names one triple even where a
+    // value does. Every rank repeats the same few settings: hashed, not compared through a tree of
+    // string tuples.
+    std::unordered_map<std::string, std::size_t> settingIndex;
+    std::unordered_set<std::uint64_t> settingHas; // setting << 32 | process, already listed
     auto addSetting = [&](std::string name, std::string value, const char* how, ProcessId p, LineRef where) {
-        auto key = std::make_tuple(name, value, std::string(how));
-        auto it = settingIndex.find(key);
-        if (it == settingIndex.end()) {
-            it = settingIndex.emplace(key, env.settings.size()).first;
+        std::string key;
+        key.reserve(name.size() + value.size() + 24);
+        key.append(name).append(1, '\0').append(value).append(1, '\0').append(how);
+        auto [it, added] = settingIndex.try_emplace(std::move(key), env.settings.size());
+        if (added)
             env.settings.push_back({std::move(name), std::move(value), how, {}, where});
-        }
-        if (p.valid() && settingHas.emplace(it->second, p).second)
+        if (p.valid() && settingHas.insert(std::uint64_t{it->second} << 32 | p.value).second)
             env.settings[it->second].processes.push_back(p);
     };
 

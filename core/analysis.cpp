@@ -629,8 +629,15 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
             pins.push_back({hostOf(x), hostOf(y), tx.lo, ty.lo});
     }
     a.clock = solveClocks(hosts, constraints, options.clockOverrides, pins);
-    for (const auto& p : a.processes)
-        a.processOffset[p.id.value] = a.clock.offsetOf(p.host);
+    // ClockModel::offsetOf searches the hosts in order, once per process: 12 million string
+    // compares for 10,000 ranks on 1,250 hosts. The first entry of a name wins, as there.
+    std::unordered_map<std::string_view, std::int64_t> offsetByHost;
+    for (const auto& h : a.clock.hosts)
+        offsetByHost.emplace(h.host, h.offsetUs);
+    for (const auto& p : a.processes) {
+        auto it = offsetByHost.find(p.host);
+        a.processOffset[p.id.value] = it == offsetByHost.end() ? 0 : it->second;
+    }
     for (auto& e : a.events)
         e.time = a.info(e.where).time;
     std::sort(a.events.begin(), a.events.end(), [](const Event& x, const Event& y) {

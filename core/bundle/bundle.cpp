@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <archive.h>
 #include <archive_entry.h>
+#include <atomic>
 #include <cstring>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -14,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -75,7 +77,7 @@ bool isArchiveName(std::string_view name)
 // A text log has no NUL bytes in its first 64 KiB; anything else is binary (core dumps, checkpoints).
 bool looksBinary(std::string_view text)
 {
-    std::string_view head = text.substr(0, 64 * 1024);
+    std::string_view head = text.substr(0, MappedFile::kHeadBytes);
     return std::memchr(head.data(), '\0', head.size()) != nullptr;
 }
 
@@ -173,20 +175,23 @@ struct Reader {
                " beyond the safety cap (possible decompression bomb); reading stopped after " + mib(expanded);
     }
 
-    void addText(std::string path, std::string display, std::shared_ptr<const TextBuffer> buf)
+    // `nulInHead`: looksBinary's answer when already known without reading the text (MappedFile).
+    void addText(std::string path, std::string display, std::shared_ptr<const TextBuffer> buf,
+                 std::optional<bool> nulInHead = std::nullopt)
     {
         std::string_view t = buf->text();
         if (t.empty()) {
             skip(display, "empty file: nothing to read");
             return;
         }
-        if (looksBinary(t)) {
+        if (nulInHead ? *nulInHead : looksBinary(t)) {
             skip(display, "binary file (contains NUL bytes): not a text log, skipped");
             return;
         }
         // The look at the head mapped its pages (a whole large folio on recent kernels, a
         // megabyte or more): give them back until the scan reads the file for real.
-        buf->dropResident();
+        if (!nulInHead)
+            buf->dropResident();
         kept += t.size();
         Source s;
         s.path = std::move(path);
@@ -362,7 +367,16 @@ struct Reader {
         archive_read_free(a);
     }
 
-    void readFile(const std::string& path, const std::string& display)
+    // Files read through MappedFile::open (plain, gzip, error.json), which can be opened ahead.
+    static bool opensMapped(const std::string& path)
+    {
+        return !isArchiveName(path) && !endsWith(path, ".zst") && !endsWith(path, ".xz") &&
+               !endsWith(path, ".bz2");
+    }
+
+    // `opened`: MappedFile::open(path) already done (readPath opens a folder's files on every core).
+    void readFile(const std::string& path, const std::string& display,
+                  std::optional<Expected<MappedFile>> opened = std::nullopt)
     {
         if (isArchiveName(path)) {
             readArchive(path, display);
@@ -381,7 +395,7 @@ struct Reader {
                               " already read (raise the limit or open fewer files)");
             return;
         }
-        auto mapped = MappedFile::open(path);
+        auto mapped = opened ? std::move(*opened) : MappedFile::open(path);
         if (!mapped) {
             skip(display, mapped.error().cause + "; " + mapped.error().hint);
             return;
@@ -400,7 +414,8 @@ struct Reader {
             readGzip(path, display, f.text());
             return;
         }
-        addText(path, display, std::make_shared<MappedBuffer>(std::move(*mapped)));
+        const std::optional<bool> nulInHead = mapped->nulInHead();
+        addText(path, display, std::make_shared<MappedBuffer>(std::move(*mapped)), nulInHead);
     }
 
     void readPath(const std::string& input, bool several)
@@ -450,10 +465,18 @@ struct Reader {
                 }
             }
             std::sort(files.begin(), files.end());
-            for (const auto& f : files) {
-                if (cancelled && cancelled())
-                    return;
-                readFileSafely(f.string(), prefix + f.lexically_relative(p).generic_string());
+            // In chunks: a cancel is seen between them, and only one chunk is open ahead at a time.
+            constexpr std::size_t kChunk = 4096;
+            for (std::size_t from = 0; from < files.size(); from += kChunk) {
+                const std::size_t to = std::min(files.size(), from + kChunk);
+                std::vector<std::optional<Expected<MappedFile>>> opened = openAhead(files, from, to);
+                for (std::size_t i = from; i < to; ++i) {
+                    if (cancelled && cancelled())
+                        return;
+                    readFileSafely(files[i].string(),
+                                   prefix + files[i].lexically_relative(p).generic_string(),
+                                   std::move(opened[i - from]));
+                }
             }
             return;
         }
@@ -465,10 +488,44 @@ struct Reader {
         readFileSafely(p.string(), display);
     }
 
-    void readFileSafely(const std::string& path, const std::string& display)
+    // A folder of many files spends its reading time in system calls that wait on the file system
+    // (open, fstat, mmap, the head's pread, close): those run on every core, ahead of readFile,
+    // which adds the files in the listing's order. Not with a memory limit, whose room depends on
+    // the files read before; files that fail to open here are opened again by readFile.
+    // Files [from, to): their results, indexed from `from`.
+    std::vector<std::optional<Expected<MappedFile>>> openAhead(const std::vector<fs::path>& files,
+                                                               std::size_t from, std::size_t to) const
+    {
+        std::vector<std::optional<Expected<MappedFile>>> opened(to - from);
+        const unsigned threads = std::min(4u, std::thread::hardware_concurrency());
+        if (to - from < 256 || threads < 2 || budget != UINT64_MAX)
+            return opened;
+        std::atomic<std::size_t> next{from};
+        auto work = [&] {
+            for (std::size_t i; (i = next.fetch_add(1)) < to;) {
+                try {
+                    const std::string path = files[i].string();
+                    if (opensMapped(path))
+                        opened[i - from] = MappedFile::open(path);
+                } catch (const std::bad_alloc&) {
+                    // left to readFile, which says so
+                }
+            }
+        };
+        std::vector<std::thread> helpers;
+        for (unsigned t = 1; t < threads; ++t)
+            helpers.emplace_back(work);
+        work();
+        for (auto& t : helpers)
+            t.join();
+        return opened;
+    }
+
+    void readFileSafely(const std::string& path, const std::string& display,
+                        std::optional<Expected<MappedFile>> opened = std::nullopt)
     {
         try {
-            readFile(path, display);
+            readFile(path, display, std::move(opened));
         } catch (const std::bad_alloc&) {
             skip(display, "not enough memory to read this file; the files before it were read (raise the "
                           "memory limit or open fewer files)");

@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <functional>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <re2/re2.h>
@@ -59,6 +60,21 @@ const Patterns& patterns()
 {
     static const Patterns p;
     return p;
+}
+
+// Text that socketIf needs: "<digit>]" and a character of an interface name right after. Most
+// address lines name one interface without the list ("Bootstrap : Using eth0:10.0.0.2<0>"); a
+// regex search that fails still reads the whole line, on every address line of every rank.
+bool mayListInterfaces(std::string_view line)
+{
+    for (std::size_t k = line.find(']'); k != std::string_view::npos; k = line.find(']', k + 1)) {
+        if (k == 0 || k + 1 >= line.size() || line[k - 1] < '0' || line[k - 1] > '9')
+            continue;
+        const char c = line[k + 1];
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\f' && c != '\r' && c != ':' && c != '[' && c != ']')
+            return true;
+    }
+    return false;
 }
 
 struct Ipv6 {
@@ -215,22 +231,28 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
                 return;
         re.addresses.push_back({std::move(ifname), std::move(ip), via, where});
     };
-    std::map<std::tuple<std::string, std::string, std::string>, std::size_t> settingIndex;
-    std::set<std::pair<std::size_t, ProcessId>> settingHas; // (setting, process) pairs already listed
+    // (name, value, how) -> index in env.settings, keyed by the three joined with NUL: names
+    // (NCCL_[A-Z0-9_]+) and `how` (a literal) hold none, so the key names one triple even where a
+    // value does. Every rank repeats the same few settings: hashed, not compared through a tree of
+    // string tuples.
+    std::unordered_map<std::string, std::size_t> settingIndex;
+    std::unordered_set<std::uint64_t> settingHas; // setting << 32 | process, already listed
     auto addSetting = [&](std::string name, std::string value, const char* how, ProcessId p, LineRef where) {
-        auto key = std::make_tuple(name, value, std::string(how));
-        auto it = settingIndex.find(key);
-        if (it == settingIndex.end()) {
-            it = settingIndex.emplace(key, env.settings.size()).first;
+        std::string key;
+        key.reserve(name.size() + value.size() + 24);
+        key.append(name).append(1, '\0').append(value).append(1, '\0').append(how);
+        auto [it, added] = settingIndex.try_emplace(std::move(key), env.settings.size());
+        if (added)
             env.settings.push_back({std::move(name), std::move(value), how, {}, where});
-        }
-        if (p.valid() && settingHas.emplace(it->second, p).second)
+        if (p.valid() && settingHas.insert(std::uint64_t{it->second} << 32 | p.value).second)
             env.settings[it->second].processes.push_back(p);
     };
 
     // The lines read here are scattered over every file, long after the scan let go of their
     // pages, and each read maps a page (on recent kernels a whole large folio) again. Reading source
-    // by source and letting go of each file's pages when moving on keeps that to one file's worth.
+    // by source and letting go of each file's pages when moving on keeps that to one file's worth;
+    // every line this stage reads is read in one walk over the sources (below), so each file is
+    // mapped once here.
     std::optional<SourceId> reading;
     auto visit = [&a, &reading](SourceId s) {
         if (reading && *reading != s && a.source(*reading).buffer)
@@ -238,19 +260,114 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
         reading = s;
     };
 
+    // What the text of the lines read for step 2 says. Step 2 applies it in its own order (events
+    // in time order); it is read during step 1's walk, while each source is mapped.
+    // Lines already chosen (an event per fingerprint can share a line), as source << 32 | line.
+    std::unordered_set<std::uint64_t> seen;
+    seen.reserve(a.events.size());
+    // The form of a rank's lines says the same thing on its thousandth WARN as on its first: look at
+    // a bounded number per rank, so a bundle with millions of events is not read a second time.
+    constexpr int kEventsPerRank = 64;
+    std::vector<int> looked(env.ranks.size(), 0);
+    std::vector<const Event*> chosen; // the first events of each rank in time order
+    for (const auto& e : a.events) {
+        if (!e.process.valid() || e.process.value >= env.ranks.size() ||
+            looked[e.process.value] >= kEventsPerRank ||
+            !seen.insert(std::uint64_t{e.where.source.value} << 32 | e.where.line).second)
+            continue;
+        ++looked[e.process.value];
+        chosen.push_back(&e);
+    }
+    // Source by source; within a source still in time order.
+    std::stable_sort(chosen.begin(), chosen.end(),
+                     [](const Event* x, const Event* y) { return x->where.source < y->where.source; });
+    struct EventText {
+        std::vector<LineClue> clues;
+        bool mismatch = false;
+        std::string otherRank, otherCode, ownRank, ownCode;
+        std::optional<LineClue> connectAbort;
+    };
+    // Most events say nothing about the version: only those that do keep what their text says.
+    std::vector<std::unique_ptr<EventText>> eventText(chosen.size());
+    auto readEvent = [&](std::size_t k) {
+        const Event& e = *chosen[k];
+        EventText out;
+        const std::string_view text = a.text(e.where);
+        out.clues = versionCluesOfLine(text);
+        out.mismatch = RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), pat.mismatch,
+                                         &out.otherRank, &out.otherCode, &out.ownRank, &out.ownCode);
+        auto keep = [&] {
+            if (!out.clues.empty() || out.mismatch || out.connectAbort)
+                eventText[k] = std::make_unique<EventText>(std::move(out));
+        };
+        // The connect-abort WARN and the first trail line after it on the same thread pin the
+        // release family (§2.3).
+        if (e.level != Level::Warn)
+            return keep();
+        const ParsedLine w = parseLine(text);
+        if (!w.nccl || w.nccl->file != "misc/socket.cc" ||
+            !startsWith(w.nccl->message, "socketStartConnect: Connect to"))
+            return keep();
+        const Source& src = a.source(e.where.source);
+        for (std::uint32_t i = e.where.line + 1; i < src.lineCount() && i < e.where.line + 400; ++i) {
+            if (processAt({e.where.source, i}) != e.process)
+                continue;
+            const ParsedLine t = parseLine(src.line(i));
+            if (!t.nccl || t.nccl->tid != w.nccl->tid)
+                continue;
+            if (t.trail && t.trail->file == "misc/socket.cc")
+                out.connectAbort = connectAbortClue(w.nccl->fileLine, t.trail->fileLine);
+            break;
+        }
+        keep();
+    };
+    // Whether each process's version line is PyTorch's exception (step 2), read in the same walk.
+    std::vector<char> versionFromException(a.processes.size(), 0);
+    std::vector<std::pair<LineRef, ProcessId>> versionLines;
+    for (const auto& p : a.processes)
+        if (p.ncclVersion && p.ncclVersionLine && p.id.value < versionFromException.size())
+            versionLines.push_back({*p.ncclVersionLine, p.id});
+    std::sort(versionLines.begin(), versionLines.end());
+    // The text reads above, in source order: events (already in source order) and version lines.
+    std::size_t nextEvent = 0, nextVersion = 0;
+    auto readSourcesBefore = [&](std::uint32_t limit) {
+        for (;;) {
+            const bool ev = nextEvent < chosen.size() && chosen[nextEvent]->where.source.value < limit;
+            const bool vl =
+                nextVersion < versionLines.size() && versionLines[nextVersion].first.source.value < limit;
+            if (!ev && !vl)
+                return;
+            if (ev && (!vl || chosen[nextEvent]->where.source <= versionLines[nextVersion].first.source)) {
+                visit(chosen[nextEvent]->where.source);
+                readEvent(nextEvent++);
+            } else {
+                const auto& [where, id] = versionLines[nextVersion++];
+                visit(where.source);
+                const std::string_view t = a.text(where);
+                versionFromException[id.value] = t.find("NCCL error") != std::string_view::npos ||
+                                                 t.find(", NCCL version") != std::string_view::npos;
+            }
+        }
+    };
+
     // 1. The scanner's built-in lines (in source order, as the scan produced them).
     for (const auto& h : hits) {
         const ProcessId pid = processAt(h.where);
+        readSourcesBefore(h.where.source.value); // the sources before this one are done with
         visit(h.where.source);
         const std::string_view text = a.text(h.where);
         const re2::StringPiece line(text.data(), text.size());
         if (h.builtin == Builtin::NcclSetting) {
             std::string name, value;
-            if (RE2::PartialMatch(line, pat.setByEnv, &name, &value)) {
+            // Each regex needs its literal: lines without it are not searched (most setting lines
+            // match at most one of the three forms).
+            if (text.find(" set by environment to ") != std::string_view::npos &&
+                RE2::PartialMatch(line, pat.setByEnv, &name, &value)) {
                 addSetting(name, trimmed(value), "set by environment", pid, h.where);
-            } else if (RE2::PartialMatch(line, pat.setTo, &name, &value)) {
+            } else if (text.find(" set to ") != std::string_view::npos &&
+                       RE2::PartialMatch(line, pat.setTo, &name, &value)) {
                 addSetting(name, trimmed(value), "set", pid, h.where);
-            } else {
+            } else if (text.find('=') != std::string_view::npos) {
                 re2::StringPiece rest = line;
                 while (RE2::FindAndConsume(&rest, pat.assignment, &name, &value)) {
                     if (value.size() >= 2 && (value.front() == '"' || value.front() == '\''))
@@ -309,7 +426,8 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
             re2::StringPiece rest = line;
             std::string ifname, ip;
             bool listed = false;
-            while (RE2::FindAndConsume(&rest, pat.socketIf, &ifname, &ip)) {
+            const bool mayList = mayListInterfaces(text);
+            while (mayList && RE2::FindAndConsume(&rest, pat.socketIf, &ifname, &ip)) {
                 addAddress(re, ifname, ip, "bootstrap", h.where);
                 listed = true;
             }
@@ -322,7 +440,8 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
         case Builtin::SocketAddress: {
             re2::StringPiece rest = line;
             std::string ifname, ip;
-            while (RE2::FindAndConsume(&rest, pat.socketIf, &ifname, &ip))
+            const bool mayList = mayListInterfaces(text);
+            while (mayList && RE2::FindAndConsume(&rest, pat.socketIf, &ifname, &ip))
                 addAddress(re, ifname, ip, "net-socket", h.where);
             break;
         }
@@ -338,6 +457,10 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
         }
     }
 
+    readSourcesBefore(UINT32_MAX);
+    if (reading && a.source(*reading).buffer)
+        a.source(*reading).buffer->dropResident();
+
     // 2. Versions the logs state, and clues from the form of WARN and symptom lines.
     for (const auto& p : a.processes) {
         RankEnvironment& re = env.ranks[p.id.value];
@@ -345,48 +468,27 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
             continue;
         re.ncclVersion = p.ncclVersion;
         re.ncclVersionLine = p.ncclVersionLine;
-        const std::string_view t = p.ncclVersionLine ? a.text(*p.ncclVersionLine) : std::string_view{};
-        re.ncclVersionSource = t.find("NCCL error") != std::string_view::npos ||
-                                       t.find(", NCCL version") != std::string_view::npos
-                                   ? "pytorch-exception"
-                                   : "version-line";
+        re.ncclVersionSource = versionFromException[p.id.value] ? "pytorch-exception" : "version-line";
     }
-    std::set<LineRef> seen;
-    // The form of a rank's lines says the same thing on its thousandth WARN as on its first: look at
-    // a bounded number per rank, so a bundle with millions of events is not read a second time.
-    constexpr int kEventsPerRank = 64;
-    std::vector<int> looked(env.ranks.size(), 0);
-    std::vector<const Event*> chosen;                         // the first events of each rank in time order
     std::unordered_map<int, std::vector<ProcessId>> withRank; // filled on the first mismatch WARN
-    for (const auto& e : a.events) {
-        if (!e.process.valid() || e.process.value >= env.ranks.size() ||
-            looked[e.process.value] >= kEventsPerRank || !seen.insert(e.where).second)
+    for (std::size_t k = 0; k < chosen.size(); ++k) {
+        if (!eventText[k])
             continue;
-        ++looked[e.process.value];
-        chosen.push_back(&e);
-    }
-    // Source by source (see `visit`); within a source still in time order.
-    std::stable_sort(chosen.begin(), chosen.end(),
-                     [](const Event* x, const Event* y) { return x->where.source < y->where.source; });
-    for (const Event* ep : chosen) {
-        const Event& e = *ep;
+        const Event& e = *chosen[k];
+        const EventText& et = *eventText[k];
         RankEnvironment& re = env.ranks[e.process.value];
-        visit(e.where.source);
-        const std::string_view text = a.text(e.where);
-        for (const auto& c : versionCluesOfLine(text))
+        for (const auto& c : et.clues)
             addClue(re, c, e.where);
-        std::string otherRank, otherCode, ownRank, ownCode;
-        if (RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), pat.mismatch, &otherRank,
-                              &otherCode, &ownRank, &ownCode)) {
+        if (et.mismatch) {
             // NCCL 2.23.4+ compares codes after the first all-gather: the first pair is the other
             // rank's, the second the reporter's own.
-            const Version own = Version::fromNcclCode(std::atoi(ownCode.c_str()));
+            const Version own = Version::fromNcclCode(std::atoi(et.ownCode.c_str()));
             addClue(re,
                     exactVersionClue(
-                        own, "its own version code " + ownCode +
+                        own, "its own version code " + et.ownCode +
                                  " in 'Mismatched NCCL version detected' (the second rank/version pair)"),
                     e.where);
-            const int other = std::atoi(otherRank.c_str());
+            const int other = std::atoi(et.otherRank.c_str());
             if (withRank.empty())
                 for (const auto& q : a.processes)
                     if (q.rank)
@@ -394,35 +496,14 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
             for (ProcessId q : withRank[other])
                 if (q != e.process)
                     addClue(env.ranks[q.value],
-                            exactVersionClue(Version::fromNcclCode(std::atoi(otherCode.c_str())),
-                                             "rank " + ownRank + " reports this rank's version code " +
-                                                 otherCode + " in 'Mismatched NCCL version detected'"),
+                            exactVersionClue(Version::fromNcclCode(std::atoi(et.otherCode.c_str())),
+                                             "rank " + et.ownRank + " reports this rank's version code " +
+                                                 et.otherCode + " in 'Mismatched NCCL version detected'"),
                             e.where);
         }
-        // The connect-abort WARN and the first trail line after it on the same thread pin the
-        // release family (§2.3).
-        if (e.level != Level::Warn)
-            continue;
-        const ParsedLine w = parseLine(text);
-        if (!w.nccl || w.nccl->file != "misc/socket.cc" ||
-            !startsWith(w.nccl->message, "socketStartConnect: Connect to"))
-            continue;
-        const Source& src = a.source(e.where.source);
-        for (std::uint32_t i = e.where.line + 1; i < src.lineCount() && i < e.where.line + 400; ++i) {
-            if (processAt({e.where.source, i}) != e.process)
-                continue;
-            const ParsedLine t = parseLine(src.line(i));
-            if (!t.nccl || t.nccl->tid != w.nccl->tid)
-                continue;
-            if (t.trail && t.trail->file == "misc/socket.cc")
-                if (auto c = connectAbortClue(w.nccl->fileLine, t.trail->fileLine))
-                    addClue(re, *c, e.where);
-            break;
-        }
+        if (et.connectAbort)
+            addClue(re, *et.connectAbort, e.where);
     }
-
-    if (reading && a.source(*reading).buffer)
-        a.source(*reading).buffer->dropResident();
 
     // 3. Each rank's version: stated, or what its clues leave open.
     for (auto& re : env.ranks) {

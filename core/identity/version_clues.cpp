@@ -182,6 +182,111 @@ const Compiled& compiled()
     return c;
 }
 
+// The parts of an Init line that tell its form (the captures of Compiled::init).
+struct InitForm {
+    bool rankPrefix = false;
+    std::string_view api;
+    bool nvml = false;
+    bool commId = false;
+    bool start = false;
+};
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+bool isHex(char c)
+{
+    return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+bool isWord(char c)
+{
+    return isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+// Compiled::init where the Init line starts the message, as NCCL prints it, read by hand: a bundle
+// has several Init lines per rank, and the regex with five captures ran a search, a reverse search
+// and a backtracking pass on each (a third of the environment stage on 10,000 ranks). Each step
+// takes the choice the regex prefers (optional groups and + taken, .*? shortest) and gives up
+// where that choice fails, so a form found here is the one the regex finds; nullopt means "ask the
+// regex". ASCII only: the regex reads UTF-8 characters where this reads bytes.
+std::optional<InitForm> initFormAtStart(std::string_view m)
+{
+    if (std::any_of(m.begin(), m.end(),
+                    [](char c) { return static_cast<unsigned char>(c) >= 0x80 || c == '\n'; }))
+        return std::nullopt;
+    std::size_t i = 0; // (?:^|\s): ^, the regex's first choice, at the message's start
+    auto lit = [&](std::string_view s) {
+        if (m.substr(i, s.size()) != s)
+            return false;
+        i += s.size();
+        return true;
+    };
+    auto run = [&](bool (*cls)(char)) {
+        const std::size_t from = i;
+        while (i < m.size() && cls(m[i]))
+            ++i;
+        return i > from;
+    };
+    auto number = [&] {
+        if (i < m.size() && m[i] == '-')
+            ++i;
+        return run(isDigit);
+    };
+    InitForm f;
+    // (?P<rk>\[Rank \d+\] )?
+    if (lit("[Rank ") && run(isDigit) && lit("] "))
+        f.rankPrefix = true;
+    else
+        i = 0;
+    // (?:(?P<api>nccl\w+) )?
+    const std::size_t apiAt = i;
+    if (lit("nccl") && run(isWord) && i < m.size() && m[i] == ' ') {
+        f.api = m.substr(apiAt, i - apiAt);
+        ++i;
+    } else {
+        i = apiAt;
+    }
+    // comm (?:0x[0-9a-fA-F]+|\(nil\)) rank \d+ nranks \d+ cudaDev -?\d+
+    if (!lit("comm ") || !((lit("0x") && run(isHex)) || lit("(nil)")) || !lit(" rank ") || !run(isDigit) ||
+        !lit(" nranks ") || !run(isDigit) || !lit(" cudaDev ") || !number())
+        return std::nullopt;
+    // (?P<nvml> nvmlDev -?\d+)?
+    const std::size_t nvmlAt = i;
+    if (lit(" nvmlDev ") && number())
+        f.nvml = true;
+    else
+        i = nvmlAt;
+    // busId [0-9a-fA-F]+
+    if (!lit(" busId ") || !run(isHex))
+        return std::nullopt;
+    // ` ?- Init (START|COMPLETE)` at `at`; true with the phase.
+    auto initAt = [&](std::size_t at, bool& start) {
+        i = at;
+        lit(" ");
+        if (!lit("- Init "))
+            return false;
+        if (lit("START"))
+            start = true;
+        else if (!lit("COMPLETE"))
+            return false;
+        return true;
+    };
+    // (?:.*?(?P<commid> commId 0x[0-9a-fA-F]+))?: the first commId that the Init phase follows
+    const std::size_t busEnd = i;
+    for (std::size_t at = m.find(" commId 0x", busEnd); at != std::string_view::npos;
+         at = m.find(" commId 0x", at + 1)) {
+        i = at + 10;
+        if (run(isHex) && initAt(i, f.start)) {
+            f.commId = true;
+            return f;
+        }
+    }
+    if (initAt(busEnd, f.start))
+        return f;
+    return std::nullopt;
+}
+
 bool endsWith(std::string_view s, std::string_view suffix)
 {
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -241,7 +346,10 @@ std::vector<LineClue> versionCluesOfLine(std::string_view line)
     if (p.nccl) {
         // NCCL's own wall-clock stamp right before host:pid:tid (2.26.2+, default format).
         const auto hostAt = static_cast<std::size_t>(p.nccl->host.data() - line.data());
-        if (hostAt <= line.size() && RE2::PartialMatch(re2::StringPiece(line.data(), hostAt), c.stamp))
+        // The stamp ends "] " right before the host and takes at least 22 bytes: most lines have
+        // nothing there, and are spared the search.
+        if (hostAt <= line.size() && hostAt >= 22 && line.substr(hostAt - 2, 2) == "] " &&
+            RE2::PartialMatch(re2::StringPiece(line.data(), hostAt), c.stamp))
             out.push_back(
                 clue("nccl-timestamp", from({2, 26, 2}),
                      "NCCL's own '[date time]' stamp before host:pid:tid exists from 2.26.2 on (§1.4)"));
@@ -262,26 +370,33 @@ std::vector<LineClue> versionCluesOfLine(std::string_view line)
         out.push_back(clue(r.id, r.range, r.basis));
     }
     if (msg.find("- Init ") != std::string_view::npos) {
-        re2::StringPiece rk, api, nvml, commid, phase;
-        if (RE2::PartialMatch(m, c.init, &rk, &api, &nvml, &commid, &phase)) {
-            if (!rk.empty())
+        std::optional<InitForm> form = initFormAtStart(msg);
+        if (!form) {
+            re2::StringPiece rk, api, nvml, commid, phase;
+            if (RE2::PartialMatch(m, c.init, &rk, &api, &nvml, &commid, &phase))
+                form = InitForm{!rk.empty(), std::string_view(api.data(), api.size()), !nvml.empty(),
+                                !commid.empty(), phase == "START"};
+        }
+        if (form) {
+            const std::string_view api = form->api;
+            if (form->rankPrefix)
                 out.push_back(clue("init-rank-prefix", from({2, 29, 2}),
                                    "'[Rank N]' before the Init line is printed from 2.29.2 on (§4.2)"));
             if (!api.empty())
                 out.push_back(clue("init-api-name", from({2, 21, 5}),
                                    "the API name ('" + std::string(api.data(), api.size()) +
                                        "') before 'comm' is printed from 2.21.5 on (§4.2)"));
-            else if (!nvml.empty())
+            else if (form->nvml)
                 out.push_back(
                     clue("init-nvmldev", {{2, 18, 3}, {2, 20, 5}},
                          "an Init line with nvmlDev and no API name is the 2.18.3–2.20.5 form (§4.2)"));
-            else if (!commid.empty())
+            else if (form->commId)
                 out.push_back(clue("init-commid", {{2, 16, 2}, {2, 18, 1}},
                                    "an Init line with commId but no nvmlDev is the 2.16–2.18.1 form (§4.2)"));
             else
                 out.push_back(clue("init-plain", upTo({2, 15, kAnyPatch}),
                                    "an Init line without commId is the 2.15 and earlier form (§4.2)"));
-            if (phase == "START")
+            if (form->start)
                 out.push_back(clue("init-start", from({2, 18, 3}),
                                    "'Init START' exists from 2.18.3 on; earlier releases print only COMPLETE "
                                    "(§4.2, B.2)"));

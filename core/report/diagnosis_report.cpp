@@ -1,6 +1,8 @@
 #include "report/diagnosis_report.h"
 
 #include <algorithm>
+#include <cassert>
+#include <charconv>
 #include <ctime>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -56,29 +58,178 @@ std::string quoted(std::string_view line)
            std::to_string(line.size()) + " bytes]";
 }
 
-// Appends `j` as json::dump prints it `depth` levels deep in a document: every line after the first
-// moves right by depth * indent (a dump holds line breaks only between its elements; strings have
-// theirs escaped).
-void appendDump(std::string& out, const json& j, int indent, std::size_t depth)
+// Writes JSON text exactly as nlohmann::json::dump(indent) prints the same tree, without building the
+// tree: a diagnosis of 10,000 ranks is a 20 MB document, and building it as nlohmann objects (one
+// allocation per value, keys kept in maps) and printing those took longer than most of the analysis.
+// Keys must be given in the order dump prints them, which is std::map's: byte order (tests compare
+// every document with json::parse(text).dump(indent)).
+class JsonWriter
 {
-    // File names, host names and captures come from the logs too: never let one invalid byte throw.
-    const std::string s = j.dump(indent, ' ', false, json::error_handler_t::replace);
-    if (indent < 0) {
-        out += s;
-        return;
+public:
+    JsonWriter(std::string& out, int indent) : m_out(out), m_indent(indent) {}
+
+    JsonWriter& beginObject()
+    {
+        open('{');
+        return *this;
     }
-    const std::string pad(depth * static_cast<std::size_t>(indent), ' ');
-    std::size_t from = 0;
-    for (std::size_t nl; (nl = s.find('\n', from)) != std::string::npos; from = nl + 1) {
-        out.append(s, from, nl + 1 - from);
-        out += pad;
+    void endObject() { close('}'); }
+    JsonWriter& beginArray()
+    {
+        open('[');
+        return *this;
     }
-    out.append(s, from, std::string::npos);
+    void endArray() { close(']'); }
+
+    // A key written in the code: printable ASCII, nothing to escape.
+    template <std::size_t N> JsonWriter& key(const char (&k)[N])
+    {
+        const std::string_view name(k, N - 1);
+        assert(!m_levels.empty() && m_levels.back().object);
+        assert(m_levels.back().elements == 0 || m_levels.back().lastKey < name);
+        element();
+        m_levels.back().lastKey = name;
+        m_out += '"';
+        m_out.append(name);
+        m_out += m_indent >= 0 ? "\": " : "\":";
+        m_afterKey = true;
+        return *this;
+    }
+    JsonWriter& key(std::string_view k)
+    {
+        assert(!m_levels.empty() && m_levels.back().object);
+        assert(m_levels.back().elements == 0 || m_levels.back().lastKey < k);
+        element();
+        m_levels.back().lastKey = k;
+        quote(k);
+        m_out += m_indent >= 0 ? ": " : ":";
+        m_afterKey = true;
+        return *this;
+    }
+
+    void null() { scalar("null"); }
+    void boolean(bool b) { scalar(b ? "true" : "false"); }
+    template <typename Int> void integer(Int v)
+    {
+        char buf[24];
+        auto r = std::to_chars(buf, buf + sizeof buf, v);
+        scalar(std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)));
+    }
+    // Doubles take nlohmann's shortest round-trip form ("600352.0"): few in a document, so printed by it.
+    void number(double d) { scalar(json(d).dump()); }
+    void string(std::string_view s)
+    {
+        if (!m_afterKey)
+            element();
+        m_afterKey = false;
+        quote(s);
+    }
+    // An empty string as null, as several fields print it.
+    void stringOrNull(std::string_view s)
+    {
+        if (s.empty())
+            null();
+        else
+            string(s);
+    }
+    void stringArray(const std::vector<std::string>& v)
+    {
+        beginArray();
+        for (const auto& s : v)
+            string(s);
+        endArray();
+    }
+
+private:
+    void quote(std::string_view s)
+    {
+        // Most text is printable ASCII; anything else (control bytes, UTF-8, invalid bytes) is escaped
+        // or replaced by nlohmann itself, so that the bytes stay dump's.
+        const bool plain = std::all_of(s.begin(), s.end(), [](char ch) {
+            auto c = static_cast<unsigned char>(ch);
+            return c >= 0x20 && c < 0x7f;
+        });
+        if (!plain) {
+            m_out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+            return;
+        }
+        m_out += '"';
+        std::size_t from = 0;
+        for (std::size_t i = 0; i < s.size(); ++i) {
+            if (s[i] == '"' || s[i] == '\\') {
+                m_out.append(s.data() + from, i - from);
+                m_out += '\\';
+                from = i;
+            }
+        }
+        m_out.append(s.data() + from, s.size() - from);
+        m_out += '"';
+    }
+
+    struct Level {
+        bool object;
+        std::size_t elements = 0;
+        std::string_view lastKey;
+    };
+
+    void newline(std::size_t depth)
+    {
+        m_out += '\n';
+        m_out.append(depth * static_cast<std::size_t>(m_indent), ' ');
+    }
+    // Before a value in an array, or before a key in an object.
+    void element()
+    {
+        if (m_levels.empty())
+            return;
+        Level& l = m_levels.back();
+        if (l.elements++ > 0)
+            m_out += ',';
+        if (m_indent >= 0)
+            newline(m_levels.size());
+    }
+    void scalar(std::string_view text)
+    {
+        if (!m_afterKey)
+            element();
+        m_afterKey = false;
+        m_out += text;
+    }
+    void open(char c)
+    {
+        if (!m_afterKey)
+            element();
+        m_afterKey = false;
+        m_out += c;
+        m_levels.push_back({c == '{'});
+    }
+    void close(char c)
+    {
+        const bool empty = m_levels.back().elements == 0;
+        m_levels.pop_back();
+        if (!empty && m_indent >= 0)
+            newline(m_levels.size());
+        m_out += c;
+    }
+
+    std::string& m_out;
+    int m_indent;
+    std::vector<Level> m_levels;
+    bool m_afterKey = false;
+};
+
+// displayFile without the copy.
+const std::string& pathOf(const Analysis& a, LineRef where)
+{
+    return a.source(where.source).displayPath;
 }
 
-json rankJson(const Process& p)
+void writeRank(JsonWriter& w, const Process& p)
 {
-    return p.rank ? json(*p.rank) : json(nullptr);
+    if (p.rank)
+        w.integer(*p.rank);
+    else
+        w.null();
 }
 
 std::string isoTime(std::int64_t us)
@@ -93,27 +244,41 @@ std::string isoTime(std::int64_t us)
     return std::string(buf) + frac;
 }
 
-json timeJson(const TimeInterval& t)
+void writeTime(JsonWriter& w, const TimeInterval& t)
 {
-    json j;
-    j["lo"] = t.knownLo() ? json(isoTime(t.lo)) : json(nullptr);
-    j["hi"] = t.knownHi() ? json(isoTime(t.hi)) : json(nullptr);
-    return j;
+    w.beginObject();
+    w.key("hi");
+    if (t.knownHi())
+        w.string(isoTime(t.hi));
+    else
+        w.null();
+    w.key("lo");
+    if (t.knownLo())
+        w.string(isoTime(t.lo));
+    else
+        w.null();
+    w.endObject();
 }
 
-json hypothesesJson(const Analysis& a, const std::vector<Hypothesis>& hs)
+void writeHypotheses(JsonWriter& w, const Analysis& a, const std::vector<Hypothesis>& hs)
 {
-    json out = json::array();
+    w.beginArray();
     for (const auto& h : hs) {
-        json j{{"text", h.text}, {"decider", h.decider}};
-        j["entry"] = h.entry >= 0 ? json(a.entry(h.entry).id) : json(nullptr);
+        w.beginObject();
+        w.key("decider").string(h.decider);
+        w.key("entry");
+        if (h.entry >= 0)
+            w.string(a.entry(h.entry).id);
+        else
+            w.null();
         if (h.line) {
-            j["file"] = a.source(h.line->source).displayPath;
-            j["line"] = h.line->line + 1;
+            w.key("file").string(a.source(h.line->source).displayPath);
+            w.key("line").integer(h.line->line + 1);
         }
-        out.push_back(j);
+        w.key("text").string(h.text);
+        w.endObject();
     }
-    return out;
+    w.endArray();
 }
 
 // Values shown by several ranks, in first-seen order, each with its processes.
@@ -140,299 +305,282 @@ template <typename Get> std::vector<ValueGroup> groupBy(const Analysis& a, Get g
     return out;
 }
 
-json rankList(const Analysis& a, const std::vector<ProcessId>& processes)
+void writeRankList(JsonWriter& w, const Analysis& a, const std::vector<ProcessId>& processes)
 {
-    json ranks = json::array();
+    w.beginArray();
     for (auto pid : processes)
-        ranks.push_back(rankJson(a.process(pid)));
-    return ranks;
+        writeRank(w, a.process(pid));
+    w.endArray();
 }
 
-json hostList(const Analysis& a, const std::vector<ProcessId>& processes)
+void writeHostList(JsonWriter& w, const Analysis& a, const std::vector<ProcessId>& processes)
 {
-    json hosts = json::array();
+    w.beginArray();
     std::unordered_set<std::string_view> seen; // a flag can name thousands of processes
     for (auto pid : processes) {
         const std::string& h = a.process(pid).host;
         if (!h.empty() && seen.insert(h).second)
-            hosts.push_back(h);
+            w.string(h);
     }
-    return hosts;
+    w.endArray();
 }
 
-json rangeJson(const VersionRange& r)
+void writeRange(JsonWriter& w, const VersionRange& r)
 {
-    auto end = [](const Version& v, bool low) -> json {
+    auto end = [&](const Version& v, bool low) {
         if ((low && v == Version{0, 0, 0}) || (!low && v == Version{999, 0, 0}))
-            return nullptr;
-        if (v.patch == 999)
-            return std::to_string(v.major) + "." + std::to_string(v.minor) + ".x";
-        return v.toString();
+            w.null();
+        else if (v.patch == 999)
+            w.string(std::to_string(v.major) + "." + std::to_string(v.minor) + ".x");
+        else
+            w.string(v.toString());
     };
-    return {{"from", end(r.from, true)}, {"to", end(r.to, false)}};
+    w.beginObject();
+    w.key("from");
+    end(r.from, true);
+    w.key("to");
+    end(r.to, false);
+    w.endObject();
 }
 
-} // namespace
-
-std::string displayFile(const Analysis& a, LineRef where)
+void writeFileLine(JsonWriter& w, const Analysis& a, LineRef where)
 {
-    return a.source(where.source).displayPath;
+    w.beginObject();
+    w.key("file").string(a.source(where.source).displayPath);
+    w.key("line").integer(where.line + 1);
+    w.endObject();
 }
 
-std::string diagnosisJson(const Analysis& a, int indent)
+void writeFinding(JsonWriter& w, const Analysis& a, const Finding& f)
 {
-    json root;
-    root["schema_version"] = kDiagnosisSchemaVersion;
-    root["tool"] = "rankline";
-    root["tool_version"] = RANKLINE_VERSION;
-
-    json findings = json::array();
-    for (const auto& f : a.findings) {
-        const Entry& e = a.entry(f.entry);
-        const Process& p = a.process(f.process);
-        json jf;
-        jf["entry"] = e.id;
-        jf["title"] = e.title;
-        jf["role"] = roleName(f.role);
-        jf["confidence"] = f.confidence;
-        jf["rank"] = rankJson(p);
-        jf["host"] = p.host.empty() ? json(nullptr) : json(p.host);
-        jf["pid"] = p.pid >= 0 ? json(p.pid) : json(nullptr);
-        jf["summary"] = f.summary;
-        jf["file"] = displayFile(a, f.anchor);
-        jf["line"] = f.anchor.line + 1;
-        jf["time"] = timeJson(f.time);
-        if (!f.connectVerdict.empty())
-            jf["connect_failure"] = f.connectVerdict;
-        json ranks = json::array();
-        for (auto pid : f.processes)
-            ranks.push_back(rankJson(a.process(pid)));
-        jf["ranks"] = ranks;
+    const Entry& e = a.entry(f.entry);
+    const Process& p = a.process(f.process);
+    w.beginObject();
+    w.key("checklist").beginArray();
+    for (const auto& c : f.checklist) {
+        w.beginObject();
+        w.key("detail").string(c.detail);
+        if (c.line)
+            w.key("file").string(pathOf(a, *c.line));
+        w.key("id").string(c.id);
+        if (c.line)
+            w.key("line").integer(c.line->line + 1);
+        w.key("status").string(checkStatusName(c.status));
+        w.key("text").string(c.text);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("confidence").number(f.confidence);
+    if (!f.connectVerdict.empty())
+        w.key("connect_failure").string(f.connectVerdict);
+    w.key("entry").string(e.id);
+    w.key("evidence").beginArray();
+    for (const auto& x : f.evidence) {
+        const Process& xp = a.process(x.process);
+        w.beginObject();
+        w.key("file").string(pathOf(a, x.where));
+        w.key("host").string(xp.host);
+        w.key("label").string(x.label);
+        w.key("line").integer(x.where.line + 1);
+        if (!x.note.empty())
+            w.key("note").string(x.note);
+        w.key("rank");
+        writeRank(w, xp);
+        w.key("text").string(quoted(a.text(x.where)));
+        w.endObject();
+    }
+    w.endArray();
+    w.key("file").string(pathOf(a, f.anchor));
+    w.key("host").stringOrNull(p.host);
+    w.key("hypotheses");
+    writeHypotheses(w, a, f.hypotheses);
+    w.key("line").integer(f.anchor.line + 1);
+    w.key("pid");
+    if (p.pid >= 0)
+        w.integer(p.pid);
+    else
+        w.null();
+    if (f.pointsAt || !f.pointsAtNote.empty()) {
+        w.key("points_at").beginObject();
         if (f.pointsAt) {
             const Process& t = a.process(*f.pointsAt);
-            jf["points_at"] = {{"rank", rankJson(t)}, {"host", t.host}, {"note", f.pointsAtNote}};
-        } else if (!f.pointsAtNote.empty()) {
-            jf["points_at"] = {{"rank", nullptr}, {"host", nullptr}, {"note", f.pointsAtNote}};
+            w.key("host").string(t.host);
+            w.key("note").string(f.pointsAtNote);
+            w.key("rank");
+            writeRank(w, t);
+        } else {
+            w.key("host").null();
+            w.key("note").string(f.pointsAtNote);
+            w.key("rank").null();
         }
-        json ev = json::array();
-        for (const auto& x : f.evidence) {
-            json je{{"file", displayFile(a, x.where)},        {"line", x.where.line + 1},
-                    {"text", quoted(a.text(x.where))},        {"label", x.label},
-                    {"rank", rankJson(a.process(x.process))}, {"host", a.process(x.process).host}};
-            if (!x.note.empty())
-                je["note"] = x.note;
-            ev.push_back(je);
-        }
-        jf["evidence"] = ev;
-        json cl = json::array();
-        for (const auto& c : f.checklist) {
-            json jc{
-                {"id", c.id}, {"text", c.text}, {"status", checkStatusName(c.status)}, {"detail", c.detail}};
-            if (c.line) {
-                jc["file"] = displayFile(a, *c.line);
-                jc["line"] = c.line->line + 1;
-            }
-            cl.push_back(jc);
-        }
-        jf["checklist"] = cl;
-        json sy = json::array();
-        for (const auto& s : f.symptoms) {
-            json js{{"id", s.id}, {"signal", s.signal}, {"observed", s.observed}};
-            if (s.line) {
-                js["file"] = displayFile(a, *s.line);
-                js["line"] = s.line->line + 1;
-            }
-            sy.push_back(js);
-        }
-        jf["symptoms"] = sy;
-        jf["hypotheses"] = hypothesesJson(a, f.hypotheses);
-        json suspects = json::array();
-        for (const auto& su : f.suspects) {
-            const Process& sp = a.process(su.process);
-            suspects.push_back({{"rank", rankJson(sp)}, {"host", sp.host}, {"reason", su.reason}});
-        }
-        jf["suspects"] = suspects;
-        findings.push_back(jf);
+        w.endObject();
     }
-    root["findings"] = findings;
-
-    if (const Finding* f = a.initiatingFinding()) {
-        const Process& p = a.process(f->process);
-        root["initiating"] = {{"entry", a.entry(f->entry).id},
-                              {"rank", rankJson(p)},
-                              {"host", p.host.empty() ? json(nullptr) : json(p.host)},
-                              {"file", displayFile(a, f->anchor)},
-                              {"line", f->anchor.line + 1}};
-    } else {
-        root["initiating"] = nullptr;
+    w.key("rank");
+    writeRank(w, p);
+    w.key("ranks");
+    writeRankList(w, a, f.processes);
+    w.key("role").string(roleName(f.role));
+    w.key("summary").string(f.summary);
+    w.key("suspects").beginArray();
+    for (const auto& su : f.suspects) {
+        const Process& sp = a.process(su.process);
+        w.beginObject();
+        w.key("host").string(sp.host);
+        w.key("rank");
+        writeRank(w, sp);
+        w.key("reason").string(su.reason);
+        w.endObject();
     }
-
-    root["hypotheses"] = hypothesesJson(a, a.hypotheses);
-
-    json logs = json::array();
-    for (const auto& lv : a.nccl.logs) {
-        json ranks = json::array();
-        for (auto pid : lv.processes)
-            ranks.push_back(rankJson(a.process(pid)));
-        logs.push_back({{"version", lv.version.toString()}, {"ranks", ranks}});
+    w.endArray();
+    w.key("symptoms").beginArray();
+    for (const auto& s : f.symptoms) {
+        w.beginObject();
+        if (s.line)
+            w.key("file").string(pathOf(a, *s.line));
+        w.key("id").string(s.id);
+        if (s.line)
+            w.key("line").integer(s.line->line + 1);
+        w.key("observed").boolean(s.observed);
+        w.key("signal").string(s.signal);
+        w.endObject();
     }
-    json hints = json::array();
-    for (const auto& h : a.nccl.hints)
-        hints.push_back({{"from", h.range.from.toString()},
-                         {"to", h.range.to.toString()},
-                         {"basis", h.basis},
-                         {"file", displayFile(a, h.where)},
-                         {"line", h.where.line + 1}});
-    json nccl;
-    nccl["logs"] = logs;
-    nccl["hints"] = hints;
-    if (a.nccl.local && a.nccl.local->found)
-        nccl["local"] = {{"version", a.nccl.local->version.toString()}, {"path", a.nccl.local->path}};
+    w.endArray();
+    w.key("time");
+    writeTime(w, f.time);
+    w.key("title").string(e.title);
+    w.endObject();
+}
+
+// The clues matter where no line states the version, or where one contradicts it.
+bool cluesShown(const RankEnvironment& re)
+{
+    const bool contradicted =
+        std::any_of(re.clues.begin(), re.clues.end(), [](const VersionClue& c) { return !c.agrees; });
+    return !re.clues.empty() && (!re.ncclVersion || contradicted);
+}
+
+// `clueRules` holds each rule's wording as the first rank shown with it states it; a clue gives its
+// own only where it differs.
+void writeProcess(JsonWriter& w, const Analysis& a, const Process& p,
+                  const std::map<std::string, std::string>& clueRules)
+{
+    const RankEnvironment* re =
+        p.id.value < a.environment.ranks.size() ? &a.environment.ranks[p.id.value] : nullptr;
+    w.beginObject();
+    if (!p.address.empty())
+        w.key("address").string(p.address);
+    if (p.attempt)
+        w.key("attempt").integer(*p.attempt);
+    if (re && !re->cudaDriver.empty()) {
+        w.key("cuda_driver").string(re->cudaDriver);
+        w.key("cuda_driver_code").integer(re->cudaDriverCode);
+    }
+    if (re && !re->flags.empty()) {
+        w.key("environment_flags");
+        w.stringArray(re->flags);
+    }
+    w.key("files").beginArray();
+    for (auto s : p.sources)
+        w.string(a.source(s).displayPath);
+    w.endArray();
+    w.key("host").stringOrNull(p.host);
+    if (!p.identityConflicts.empty()) {
+        w.key("identity_conflicts");
+        w.stringArray(p.identityConflicts);
+    }
+    w.key("identity_source").stringOrNull(p.identitySource);
+    if (re && !re->addresses.empty()) {
+        w.key("interfaces").beginArray();
+        for (const auto& ad : re->addresses) {
+            w.beginObject();
+            w.key("address").string(ad.address);
+            w.key("file").string(pathOf(a, ad.where));
+            w.key("interface").string(ad.interface);
+            w.key("line").integer(ad.where.line + 1);
+            w.key("via").string(ad.via);
+            w.endObject();
+        }
+        w.endArray();
+    }
+    if (p.localRank)
+        w.key("local_rank").integer(*p.localRank);
+    if (re && !re->ncclCuda.empty())
+        w.key("nccl_cuda").string(re->ncclCuda);
+    if (p.ncclVersion)
+        w.key("nccl_version").string(p.ncclVersion->toString());
+    else if (re && re->ncclVersion)
+        w.key("nccl_version").string(re->ncclVersion->toString());
+    if (re && cluesShown(*re)) {
+        // The rule's wording is given once, under environment.clue_rules.
+        w.key("nccl_version_clues").beginArray();
+        for (const auto& c : re->clues) {
+            w.beginObject();
+            w.key("agrees").boolean(c.agrees);
+            if (clueRules.at(c.id) != c.basis)
+                w.key("basis").string(c.basis);
+            w.key("display").string(c.display);
+            w.key("file").string(pathOf(a, c.where));
+            w.key("id").string(c.id);
+            w.key("line").integer(c.where.line + 1);
+            w.key("range");
+            writeRange(w, c.range);
+            w.endObject();
+        }
+        w.endArray();
+    }
+    if (re && re->ncclRange) {
+        w.key("nccl_version_range");
+        writeRange(w, *re->ncclRange);
+    }
+    if (re && !re->ncclRangeDisplay.empty())
+        w.key("nccl_version_range_display").string(re->ncclRangeDisplay);
+    if (re && !re->ncclVersionSource.empty())
+        w.key("nccl_version_source").string(re->ncclVersionSource);
+    w.key("pid");
+    if (p.pid >= 0)
+        w.integer(p.pid);
     else
-        nccl["local"] = nullptr;
-    nccl["fix_applies"] = a.nccl.fixApplies ? json(*a.nccl.fixApplies) : json(nullptr);
-    nccl["verdict"] = a.nccl.verdict;
-    json mismatch = json::array();
-    for (const auto& g : a.nccl.mismatch) {
-        json jg{{"version", g.version ? json(g.version->toString()) : json(nullptr)},
-                {"range", rangeJson(g.range)},
-                {"display", g.display},
-                {"basis", g.basis},
-                {"ranks", rankList(a, g.processes)},
-                {"hosts", hostList(a, g.processes)}};
-        if (g.where.source.valid()) {
-            jg["file"] = displayFile(a, g.where);
-            jg["line"] = g.where.line + 1;
-        }
-        mismatch.push_back(jg);
-    }
-    nccl["mismatch"] = mismatch;
-    nccl["mismatch_note"] = a.nccl.mismatchNote.empty() ? json(nullptr) : json(a.nccl.mismatchNote);
-    root["nccl"] = nccl;
+        w.null();
+    w.key("rank");
+    writeRank(w, p);
+    if (re && !re->torchCuda.empty())
+        w.key("torch_cuda").string(re->torchCuda);
+    if (re && !re->torchVersion.empty())
+        w.key("torch_version").string(re->torchVersion);
+    w.endObject();
+}
 
-    // One entry per process: thousands on a large job, most of the document. Each is printed as soon
-    // as it is built rather than kept as a tree until the end (the whole tree took several times the
-    // memory of its text).
-    std::string ranks;
-    std::map<std::string, std::string> clueRules; // clue id -> why its form implies its range
-    for (const auto& p : a.processes) {
-        json files = json::array();
-        for (auto s : p.sources)
-            files.push_back(a.source(s).displayPath);
-        json jr{{"rank", rankJson(p)},
-                {"host", p.host.empty() ? json(nullptr) : json(p.host)},
-                {"pid", p.pid >= 0 ? json(p.pid) : json(nullptr)},
-                {"files", files},
-                {"identity_source", p.identitySource.empty() ? json(nullptr) : json(p.identitySource)}};
-        if (!p.address.empty())
-            jr["address"] = p.address;
-        if (p.localRank)
-            jr["local_rank"] = *p.localRank;
-        if (p.attempt)
-            jr["attempt"] = *p.attempt;
-        if (!p.identityConflicts.empty())
-            jr["identity_conflicts"] = p.identityConflicts;
-        if (p.ncclVersion)
-            jr["nccl_version"] = p.ncclVersion->toString();
-        if (p.id.value < a.environment.ranks.size()) {
-            const RankEnvironment& re = a.environment.ranks[p.id.value];
-            if (re.ncclVersion && !p.ncclVersion)
-                jr["nccl_version"] = re.ncclVersion->toString();
-            if (!re.ncclVersionSource.empty())
-                jr["nccl_version_source"] = re.ncclVersionSource;
-            if (re.ncclRange)
-                jr["nccl_version_range"] = rangeJson(*re.ncclRange);
-            if (!re.ncclRangeDisplay.empty())
-                jr["nccl_version_range_display"] = re.ncclRangeDisplay;
-            // The clues matter where no line states the version, or where one contradicts it.
-            const bool contradicted =
-                std::any_of(re.clues.begin(), re.clues.end(), [](const VersionClue& c) { return !c.agrees; });
-            if (!re.clues.empty() && (!re.ncclVersion || contradicted)) {
-                // The rule's wording is given once, under environment.clue_rules.
-                json clues = json::array();
-                for (const auto& c : re.clues) {
-                    json jc{
-                        {"id", c.id},         {"range", rangeJson(c.range)},     {"display", c.display},
-                        {"agrees", c.agrees}, {"file", displayFile(a, c.where)}, {"line", c.where.line + 1}};
-                    auto [it, added] = clueRules.emplace(c.id, c.basis);
-                    if (!added && it->second != c.basis)
-                        jc["basis"] = c.basis;
-                    clues.push_back(jc);
-                }
-                jr["nccl_version_clues"] = clues;
-            }
-            if (!re.ncclCuda.empty())
-                jr["nccl_cuda"] = re.ncclCuda;
-            if (!re.cudaDriver.empty()) {
-                jr["cuda_driver"] = re.cudaDriver;
-                jr["cuda_driver_code"] = re.cudaDriverCode;
-            }
-            if (!re.torchVersion.empty())
-                jr["torch_version"] = re.torchVersion;
-            if (!re.torchCuda.empty())
-                jr["torch_cuda"] = re.torchCuda;
-            if (!re.addresses.empty()) {
-                json ifs = json::array();
-                for (const auto& ad : re.addresses)
-                    ifs.push_back({{"interface", ad.interface},
-                                   {"address", ad.address},
-                                   {"via", ad.via},
-                                   {"file", displayFile(a, ad.where)},
-                                   {"line", ad.where.line + 1}});
-                jr["interfaces"] = ifs;
-            }
-            if (!re.flags.empty())
-                jr["environment_flags"] = re.flags;
-        }
-        if (!ranks.empty())
-            ranks += ',';
-        if (indent >= 0)
-            ranks += '\n' + std::string(2 * static_cast<std::size_t>(indent), ' ');
-        appendDump(ranks, jr, indent, 2);
-    }
-    if (indent >= 0 && !ranks.empty())
-        ranks += '\n' + std::string(static_cast<std::size_t>(indent), ' ');
-    ranks = '[' + ranks + ']';
-    root["ranks"] = nullptr; // its place among the keys; its text is the one printed above
+void writeEnvironment(JsonWriter& w, const Analysis& a, const std::map<std::string, std::string>& clueRules)
+{
+    w.beginObject();
+    w.key("clue_rules").beginObject();
+    for (const auto& [id, basis] : clueRules)
+        w.key(id).string(basis);
+    w.endObject();
 
-    json environment;
-    {
-        auto versionList = [&](auto get) {
-            json out = json::array();
-            for (const auto& g : groupBy(a, get))
-                out.push_back({{"version", g.value}, {"ranks", rankList(a, g.processes)}});
-            return out;
-        };
-        json versions;
-        // A rank known only by the form of its lines shows a range instead of a version.
-        json ncclVersions = json::array();
-        for (const auto& g : groupBy(a, [](const RankEnvironment& r) {
-                 return r.ncclVersion ? r.ncclVersion->toString()
-                        : r.ncclRange ? "range " + r.ncclRangeDisplay
-                                      : std::string{};
-             })) {
-            const bool range = g.value.rfind("range ", 0) == 0;
-            ncclVersions.push_back({{"version", range ? json(nullptr) : json(g.value)},
-                                    {"range", range ? json(g.value.substr(6)) : json(nullptr)},
-                                    {"ranks", rankList(a, g.processes)}});
-        }
-        versions["nccl"] = ncclVersions;
-        versions["nccl_cuda"] = versionList([](const RankEnvironment& r) { return r.ncclCuda; });
-        versions["cuda_driver"] = versionList([](const RankEnvironment& r) { return r.cudaDriver; });
-        versions["torch"] = versionList([](const RankEnvironment& r) { return r.torchVersion; });
-        versions["torch_cuda"] = versionList([](const RankEnvironment& r) { return r.torchCuda; });
-        environment["versions"] = versions;
+    w.key("flags").beginArray();
+    for (const auto& f : a.environment.flags) {
+        w.beginObject();
+        if (!f.address.empty())
+            w.key("address").string(f.address);
+        w.key("detail").string(f.detail);
+        if (f.where)
+            w.key("file").string(pathOf(a, *f.where));
+        w.key("hosts");
+        writeHostList(w, a, f.processes);
+        if (!f.interface.empty())
+            w.key("interface").string(f.interface);
+        w.key("kind").string(f.kind);
+        if (f.where)
+            w.key("line").integer(f.where->line + 1);
+        w.key("ranks");
+        writeRankList(w, a, f.processes);
+        w.key("severity").string(f.severity);
+        w.endObject();
     }
-    json settings = json::array();
-    for (const auto& st : a.environment.settings)
-        settings.push_back({{"name", st.name},
-                            {"value", st.value},
-                            {"how", st.how},
-                            {"ranks", rankList(a, st.processes)},
-                            {"file", displayFile(a, st.where)},
-                            {"line", st.where.line + 1}});
-    environment["settings"] = settings;
-    json interfaces = json::array();
+    w.endArray();
+
+    w.key("interfaces").beginArray();
     {
         struct Use {
             std::string interface, address;
@@ -460,97 +608,269 @@ std::string diagnosisJson(const Analysis& a, int indent)
             }
         }
         for (const auto& u : uses) {
-            const std::string subnet = assumedSubnet(u.address);
-            interfaces.push_back({{"interface", u.interface},
-                                  {"address", u.address},
-                                  {"subnet", subnet.empty() ? json(nullptr) : json(subnet)},
-                                  {"via", u.via},
-                                  {"ranks", rankList(a, u.processes)},
-                                  {"hosts", hostList(a, u.processes)}});
+            w.beginObject();
+            w.key("address").string(u.address);
+            w.key("hosts");
+            writeHostList(w, a, u.processes);
+            w.key("interface").string(u.interface);
+            w.key("ranks");
+            writeRankList(w, a, u.processes);
+            w.key("subnet").stringOrNull(assumedSubnet(u.address));
+            w.key("via");
+            w.stringArray(u.via);
+            w.endObject();
         }
     }
-    environment["interfaces"] = interfaces;
-    json flags = json::array();
-    for (const auto& f : a.environment.flags) {
-        json jf{{"kind", f.kind},
-                {"severity", f.severity},
-                {"detail", f.detail},
-                {"ranks", rankList(a, f.processes)},
-                {"hosts", hostList(a, f.processes)}};
-        if (!f.interface.empty())
-            jf["interface"] = f.interface;
-        if (!f.address.empty())
-            jf["address"] = f.address;
-        if (f.where) {
-            jf["file"] = displayFile(a, *f.where);
-            jf["line"] = f.where->line + 1;
+    w.endArray();
+
+    w.key("settings").beginArray();
+    for (const auto& st : a.environment.settings) {
+        w.beginObject();
+        w.key("file").string(pathOf(a, st.where));
+        w.key("how").string(st.how);
+        w.key("line").integer(st.where.line + 1);
+        w.key("name").string(st.name);
+        w.key("ranks");
+        writeRankList(w, a, st.processes);
+        w.key("value").string(st.value);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("subnet_note").string(a.environment.subnetNote);
+
+    auto versionList = [&](auto get) {
+        w.beginArray();
+        for (const auto& g : groupBy(a, get)) {
+            w.beginObject();
+            w.key("ranks");
+            writeRankList(w, a, g.processes);
+            w.key("version").string(g.value);
+            w.endObject();
         }
-        flags.push_back(jf);
-    }
-    environment["flags"] = flags;
-    environment["subnet_note"] = a.environment.subnetNote;
-    environment["clue_rules"] = clueRules;
-    root["environment"] = environment;
-
-    json clock;
-    json hostClocks = json::array();
-    for (const auto& h : a.clock.hosts) {
-        json basis = json::array();
-        for (const auto& b : h.basis)
-            basis.push_back(b);
-        if (h.reference)
-            basis.push_back("reference clock");
-        if (h.userSet)
-            basis.push_back("set by the user");
-        hostClocks.push_back({{"host", h.host},
-                              {"offset_ms", static_cast<double>(h.offsetUs) / 1000.0},
-                              {"lo_ms", h.loUs ? json(static_cast<double>(*h.loUs) / 1000.0) : json(nullptr)},
-                              {"hi_ms", h.hiUs ? json(static_cast<double>(*h.hiUs) / 1000.0) : json(nullptr)},
-                              {"basis", basis}});
-    }
-    clock["hosts"] = hostClocks;
-    clock["feasible"] = a.clock.feasible;
-    clock["constraints"] = a.clock.constraintCount;
-    json conflicts = json::array();
-    for (const auto& c : a.clock.conflicts)
-        conflicts.push_back(c);
-    clock["conflicts"] = conflicts;
-    if (!a.clock.feasible)
-        clock["note"] =
-            "the ordering constraints in these logs contradict each other; no clock correction was applied";
-    json unordered = json::array();
-    for (const auto& [x, y] : a.unordered)
-        unordered.push_back(
-            {{"a", {{"file", displayFile(a, x)}, {"line", x.line + 1}}},
-             {"b", {{"file", displayFile(a, y)}, {"line", y.line + 1}}},
-             {"note", "these two lines' aligned times overlap: the logs cannot say which came first"}});
-    clock["unordered"] = unordered;
-    root["clock"] = clock;
-
-    json skipped = json::array();
-    for (const auto& s : a.skipped)
-        skipped.push_back({{"file", s.file}, {"reason", s.reason}});
-    root["skipped"] = skipped;
-    root["stats"] = {{"files", a.sources.size()},
-                     {"bytes", a.totalBytes},
-                     {"lines", a.totalLines},
-                     {"events", a.events.size()}};
-    // The root object as json::dump prints it (keys in order), with the ranks' text in their place.
-    std::string out = "{";
-    bool first = true;
-    for (const auto& [key, value] : root.items()) {
-        out += first ? "" : ",";
-        first = false;
-        if (indent >= 0)
-            out += '\n' + std::string(static_cast<std::size_t>(indent), ' ');
-        out += json(key).dump();
-        out += indent >= 0 ? ": " : ":";
-        if (key == "ranks")
-            out += ranks;
+        w.endArray();
+    };
+    w.key("versions").beginObject();
+    w.key("cuda_driver");
+    versionList([](const RankEnvironment& r) { return r.cudaDriver; });
+    // A rank known only by the form of its lines shows a range instead of a version.
+    w.key("nccl").beginArray();
+    for (const auto& g : groupBy(a, [](const RankEnvironment& r) {
+             return r.ncclVersion ? r.ncclVersion->toString()
+                    : r.ncclRange ? "range " + r.ncclRangeDisplay
+                                  : std::string{};
+         })) {
+        const bool range = g.value.rfind("range ", 0) == 0;
+        w.beginObject();
+        w.key("range");
+        if (range)
+            w.string(std::string_view(g.value).substr(6));
         else
-            appendDump(out, value, indent, 1);
+            w.null();
+        w.key("ranks");
+        writeRankList(w, a, g.processes);
+        w.key("version");
+        if (range)
+            w.null();
+        else
+            w.string(g.value);
+        w.endObject();
     }
-    out += indent >= 0 ? "\n}" : "}";
+    w.endArray();
+    w.key("nccl_cuda");
+    versionList([](const RankEnvironment& r) { return r.ncclCuda; });
+    w.key("torch");
+    versionList([](const RankEnvironment& r) { return r.torchVersion; });
+    w.key("torch_cuda");
+    versionList([](const RankEnvironment& r) { return r.torchCuda; });
+    w.endObject();
+    w.endObject();
+}
+
+void writeClock(JsonWriter& w, const Analysis& a)
+{
+    w.beginObject();
+    w.key("conflicts");
+    w.stringArray(a.clock.conflicts);
+    w.key("constraints").integer(a.clock.constraintCount);
+    w.key("feasible").boolean(a.clock.feasible);
+    w.key("hosts").beginArray();
+    for (const auto& h : a.clock.hosts) {
+        w.beginObject();
+        w.key("basis").beginArray();
+        for (const auto& b : h.basis)
+            w.string(b);
+        if (h.reference)
+            w.string("reference clock");
+        if (h.userSet)
+            w.string("set by the user");
+        w.endArray();
+        w.key("hi_ms");
+        if (h.hiUs)
+            w.number(static_cast<double>(*h.hiUs) / 1000.0);
+        else
+            w.null();
+        w.key("host").string(h.host);
+        w.key("lo_ms");
+        if (h.loUs)
+            w.number(static_cast<double>(*h.loUs) / 1000.0);
+        else
+            w.null();
+        w.key("offset_ms").number(static_cast<double>(h.offsetUs) / 1000.0);
+        w.endObject();
+    }
+    w.endArray();
+    if (!a.clock.feasible)
+        w.key("note").string(
+            "the ordering constraints in these logs contradict each other; no clock correction was applied");
+    w.key("unordered").beginArray();
+    for (const auto& [x, y] : a.unordered) {
+        w.beginObject();
+        w.key("a");
+        writeFileLine(w, a, x);
+        w.key("b");
+        writeFileLine(w, a, y);
+        w.key("note").string("these two lines' aligned times overlap: the logs cannot say which came first");
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+}
+
+void writeNccl(JsonWriter& w, const Analysis& a)
+{
+    w.beginObject();
+    w.key("fix_applies");
+    if (a.nccl.fixApplies)
+        w.boolean(*a.nccl.fixApplies);
+    else
+        w.null();
+    w.key("hints").beginArray();
+    for (const auto& h : a.nccl.hints) {
+        w.beginObject();
+        w.key("basis").string(h.basis);
+        w.key("file").string(pathOf(a, h.where));
+        w.key("from").string(h.range.from.toString());
+        w.key("line").integer(h.where.line + 1);
+        w.key("to").string(h.range.to.toString());
+        w.endObject();
+    }
+    w.endArray();
+    w.key("local");
+    if (a.nccl.local && a.nccl.local->found) {
+        w.beginObject();
+        w.key("path").string(a.nccl.local->path);
+        w.key("version").string(a.nccl.local->version.toString());
+        w.endObject();
+    } else {
+        w.null();
+    }
+    w.key("logs").beginArray();
+    for (const auto& lv : a.nccl.logs) {
+        w.beginObject();
+        w.key("ranks");
+        writeRankList(w, a, lv.processes);
+        w.key("version").string(lv.version.toString());
+        w.endObject();
+    }
+    w.endArray();
+    w.key("mismatch").beginArray();
+    for (const auto& g : a.nccl.mismatch) {
+        w.beginObject();
+        w.key("basis").string(g.basis);
+        w.key("display").string(g.display);
+        if (g.where.source.valid())
+            w.key("file").string(pathOf(a, g.where));
+        w.key("hosts");
+        writeHostList(w, a, g.processes);
+        if (g.where.source.valid())
+            w.key("line").integer(g.where.line + 1);
+        w.key("range");
+        writeRange(w, g.range);
+        w.key("ranks");
+        writeRankList(w, a, g.processes);
+        w.key("version");
+        if (g.version)
+            w.string(g.version->toString());
+        else
+            w.null();
+        w.endObject();
+    }
+    w.endArray();
+    w.key("mismatch_note").stringOrNull(a.nccl.mismatchNote);
+    w.key("verdict").string(a.nccl.verdict);
+    w.endObject();
+}
+
+} // namespace
+
+std::string displayFile(const Analysis& a, LineRef where)
+{
+    return a.source(where.source).displayPath;
+}
+
+std::string diagnosisJson(const Analysis& a, int indent)
+{
+    // Each rule's wording, as the first rank whose clues are shown states it: printed under
+    // environment, before the ranks.
+    std::map<std::string, std::string> clueRules;
+    for (const auto& p : a.processes)
+        if (p.id.value < a.environment.ranks.size() && cluesShown(a.environment.ranks[p.id.value]))
+            for (const auto& c : a.environment.ranks[p.id.value].clues)
+                clueRules.emplace(c.id, c.basis);
+
+    std::string out;
+    // About a kilobyte per process when pretty-printed: most of the document.
+    out.reserve(4096 + a.processes.size() * (indent >= 0 ? 1100 : 600));
+    JsonWriter w(out, indent);
+    w.beginObject();
+    w.key("clock");
+    writeClock(w, a);
+    w.key("environment");
+    writeEnvironment(w, a, clueRules);
+    w.key("findings").beginArray();
+    for (const auto& f : a.findings)
+        writeFinding(w, a, f);
+    w.endArray();
+    w.key("hypotheses");
+    writeHypotheses(w, a, a.hypotheses);
+    w.key("initiating");
+    if (const Finding* f = a.initiatingFinding()) {
+        const Process& p = a.process(f->process);
+        w.beginObject();
+        w.key("entry").string(a.entry(f->entry).id);
+        w.key("file").string(pathOf(a, f->anchor));
+        w.key("host").stringOrNull(p.host);
+        w.key("line").integer(f->anchor.line + 1);
+        w.key("rank");
+        writeRank(w, p);
+        w.endObject();
+    } else {
+        w.null();
+    }
+    w.key("nccl");
+    writeNccl(w, a);
+    w.key("ranks").beginArray();
+    for (const auto& p : a.processes)
+        writeProcess(w, a, p, clueRules);
+    w.endArray();
+    w.key("schema_version").integer(kDiagnosisSchemaVersion);
+    w.key("skipped").beginArray();
+    for (const auto& s : a.skipped) {
+        w.beginObject();
+        w.key("file").string(s.file);
+        w.key("reason").string(s.reason);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("stats").beginObject();
+    w.key("bytes").integer(a.totalBytes);
+    w.key("events").integer(a.events.size());
+    w.key("files").integer(a.sources.size());
+    w.key("lines").integer(a.totalLines);
+    w.endObject();
+    w.key("tool").string("rankline");
+    w.key("tool_version").string(RANKLINE_VERSION);
+    w.endObject();
     return out;
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // Read-only view of a file's bytes. Line text is read back from here on demand, so the bundle's
-// text never has to live in heap strings. Large files are memory-mapped and guarded against being
-// truncated by another program while mapped (util/sigbus_guard.h); small files, and any file that
-// cannot be mapped, are read into memory with pread.
+// text never has to live in heap strings. Files are memory-mapped and guarded against being
+// truncated by another program while mapped (util/sigbus_guard.h); a file that cannot be mapped
+// (and small files beyond a safe number of maps, see mapped_file.cpp) is read into memory.
 
 #include <cstddef>
 #include <memory>
@@ -31,8 +31,15 @@ public:
     std::string_view text() const { return {m_data, m_size}; }
     std::size_t size() const { return m_size; }
     // Drops this process's copies of the pages (they stay in the page cache and fault back in on the
-    // next read): keeps resident memory bounded while a large bundle is scanned once.
+    // next read): keeps resident memory bounded while a large bundle is scanned once. A small
+    // file's pages go with those of other small files once their marks add up to a few MiB.
     void dropResident() const;
+    // Whether the first kHeadBytes of the file hold a NUL byte (binary files do), as read with pread
+    // when the file was mapped: a look at the head through the map would map its pages, which
+    // then have to be given back until the scan. nullopt when not known that way (copied files,
+    // a short read).
+    static constexpr std::size_t kHeadBytes = 64 * 1024;
+    std::optional<bool> nulInHead() const { return m_nulInHead; }
     // True when the file shrank while it was open: the bytes it lost read as NUL (mapped) or were
     // never read (copied). Meaningful once the text has been read through.
     bool damaged() const;
@@ -44,6 +51,7 @@ private:
     bool m_mapped = false;
     bool m_shrank = false;
     std::optional<std::size_t> m_guard;
+    std::optional<bool> m_nulInHead;
     std::unique_ptr<char[]> m_copy;
 };
 

@@ -108,6 +108,24 @@ private slots:
                "cudaDev 0 "
                "nvmlDev 0 busId 1b000 commId 0x3f9a1c6e27b4d851 - Init START"
             << "init-api-name ≥ 2.21.5 | init-rank-prefix ≥ 2.29.2 | init-start ≥ 2.18.3";
+        // Init lines are read by hand where they start the message, by the regex elsewhere: both agree.
+        QTest::newRow("init phase after a later commId")
+            << "gpu-a:1:2 [0] NCCL INFO comm 0x55b7e3a41f30 rank 0 nranks 8 cudaDev 0 busId 1b000 - Init "
+               "START "
+               "commId 0x1 - Init COMPLETE"
+            << "init-commid 2.16.2–2.18.1";
+        QTest::newRow("init second commId") << "gpu-a:1:2 [0] NCCL INFO comm (nil) rank 0 nranks 8 cudaDev "
+                                               "-1 nvmlDev 0 busId 1b000 commId 0x1 "
+                                               "x commId 0x2 - Init START"
+                                            << "init-nvmldev 2.18.3–2.20.5 | init-start ≥ 2.18.3";
+        QTest::newRow("init after other text")
+            << "gpu-a:1:2 [0] NCCL INFO note: [Rank 0] comm 0x55b7e3a41f30 rank 0 nranks 8 cudaDev 0 busId "
+               "1b000 commId 0x3f - Init START"
+            << "init-commid 2.16.2–2.18.1 | init-rank-prefix ≥ 2.29.2 | init-start ≥ 2.18.3";
+        QTest::newRow("init with UTF-8")
+            << "gpu-a:1:2 [0] NCCL INFO ncclCommInitRank comm 0x55b7e3a41f30 rank 0 nranks 8 cudaDev 0 busId "
+               "1b000 caf\xc3\xa9 commId 0x3f - Init COMPLETE"
+            << "init-api-name ≥ 2.21.5";
         QTest::newRow("teardown is no init line") << "gpu-a:1:2 [0] NCCL INFO comm 0x55b7e3a41f30 rank 0 "
                                                      "nranks 8 cudaDev 0 busId 1b000 - Abort COMPLETE"
                                                   << "";

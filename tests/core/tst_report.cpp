@@ -1,5 +1,6 @@
 // The incident report model, the timeline geometry both renderings share, and the HTML/Markdown
 // writers' promises (self-contained, escaped), on the sample incident and on built bundles.
+#include <QDir>
 #include <QFile>
 #include <QRegularExpression>
 #include <QTest>
@@ -7,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis.h"
+#include "report/diagnosis_report.h"
 #include "report/report_writers.h"
 #include "util/sha256.h"
 
@@ -351,6 +353,31 @@ private slots:
             QVERIFY2(rep.contains(key), key);
         QCOMPARE(rep["inventory"]["files"].size(), std::size_t{8});
         QCOMPARE(rep["clocks"]["corrected"].get<bool>(), false);
+    }
+
+    // diagnose --json writes its text without building a json tree: it must print exactly what
+    // json::dump prints for the same document (keys in byte order, the same spacing and escapes).
+    void diagnosisJsonIsDumpText_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::newRow("sample") << QStringLiteral(RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4");
+        QDir data(QStringLiteral(RANKLINE_TEST_DATA_DIR));
+        for (const QString& group : data.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+            for (const QString& bundle :
+                 QDir(data.filePath(group)).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+                QTest::newRow(qPrintable(group + '/' + bundle)) << data.filePath(group + '/' + bundle);
+    }
+    void diagnosisJsonIsDumpText()
+    {
+        QFETCH(QString, path);
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyzePaths({path.toStdString()}, encyclopedia(), o);
+        QVERIFY(a);
+        for (int indent : {2, -1}) {
+            const std::string text = diagnosisJson(*a, indent);
+            QCOMPARE(json::parse(text).dump(indent), text);
+        }
     }
 
     void cleanText()

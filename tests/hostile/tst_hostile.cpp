@@ -149,7 +149,9 @@ private slots:
         QVERIFY(::unlink(badName.constData()) == 0); // QTemporaryDir cannot name it to remove it
         QVERIFY(sampleDiagnosed(*a));
         QCOMPARE(a->sources.size(), std::size_t{11});
-        auto j = nlohmann::json::parse(diagnosisJson(*a)); // valid UTF-8, or parse throws
+        const std::string text = diagnosisJson(*a);
+        auto j = nlohmann::json::parse(text); // valid UTF-8, or parse throws
+        QCOMPARE(j.dump(2), text);            // and printed as json::dump prints it
         QCOMPARE(j["initiating"]["rank"].get<int>(), 5);
         QVERIFY(!diagnosisText(*a).empty());
     }
@@ -232,6 +234,28 @@ private slots:
         for (const auto& s : a->sources)
             if (s.displayPath == "rotating.log") {
                 QCOMPARE(s.text().size(), static_cast<std::size_t>(chatter(100000).size())); // as opened
+                QCOMPARE(s.line(static_cast<std::uint32_t>(s.lineCount() - 1)).back(), '\0');
+                QVERIFY(s.line(0).starts_with("gpu-c:4242:4242 [0] NCCL INFO Channel 0/0"));
+            }
+    }
+
+    // Small files are mapped too (side by side, util/mapped_file.cpp): the same guard covers them.
+    void smallFileTruncatedWhileMapped()
+    {
+        Bundle b;
+        const QByteArray text = chatter(300);
+        QVERIFY(text.size() < 64 * 1024);
+        QVERIFY(b.write(QStringLiteral("small.log"), text));
+        rl::Bundle read = rl::readBundle({b.root().toStdString()});
+        QVERIFY(::truncate(b.local(QStringLiteral("small.log")).constData(), 4096) == 0);
+        rl::AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = rl::analyze(std::move(read), encyclopedia(), o);
+        QVERIFY(sampleDiagnosed(*a));
+        QVERIFY(reasonFor(*a, QStringLiteral("small.log")).contains(QStringLiteral("shrank")));
+        for (const auto& s : a->sources)
+            if (s.displayPath == "small.log") {
+                QCOMPARE(s.text().size(), static_cast<std::size_t>(text.size()));
                 QCOMPARE(s.line(static_cast<std::uint32_t>(s.lineCount() - 1)).back(), '\0');
                 QVERIFY(s.line(0).starts_with("gpu-c:4242:4242 [0] NCCL INFO Channel 0/0"));
             }

@@ -464,6 +464,13 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
         if (it == tightest.end() || c.bound() < it->second.bound())
             tightest[key] = c;
     };
+    // Whether a constraint between these hosts with this bound would be kept: thousands of
+    // communicators give the same host pairs, and most are looser than one already found, so
+    // their explanation need not be written.
+    auto wouldKeep = [&](const std::string& before, const std::string& after, std::int64_t bound) {
+        auto it = tightest.find(std::make_pair(before, after));
+        return it == tightest.end() || bound < it->second.bound();
+    };
     auto hostOf = [&a](LineRef r) -> const std::string& {
         return a.process(a.lines[r.source.value].process(r.line)).host;
     };
@@ -497,6 +504,7 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
 
     // 1. A collateral line that names a peer ("Connection closed by remote peer gpu-b<port>") comes
     //    after that peer host's first failure: its first WARN, error or symptom line.
+    // Events still carry their raw (unaligned) times here: alignment is what this computes.
     std::map<std::string, const Event*> firstFailure;
     for (const auto& e : a.events) {
         // A failure: a WARN or error line, a traceback, or a failure symptom — not context lines
@@ -509,22 +517,25 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
         }
         if (!failure)
             continue;
-        const TimeInterval t = a.rawTime(e.where);
-        if (!t.knownLo())
+        if (!e.time.knownLo())
             continue;
         const std::string& h = hostOf(e.where);
         auto it = firstFailure.find(h);
-        if (it == firstFailure.end() || t.lo < a.rawTime(it->second->where).lo)
-            firstFailure[h] = &e;
+        if (it == firstFailure.end())
+            firstFailure.emplace(h, &e);
+        else if (e.time.lo < it->second->time.lo)
+            it->second = &e;
     }
     for (const auto& e : a.events) {
         if (e.entry < 0 || e.symptom < 0)
             continue;
         const Symptom& sym = a.entry(e.entry).symptoms[static_cast<std::size_t>(e.symptom)];
-        std::string peer = e.capture("peer");
-        if (sym.phase != Phase::Collateral || peer.empty())
+        if (sym.phase != Phase::Collateral)
             continue;
-        const TimeInterval report = a.rawTime(e.where);
+        std::string peer = e.capture("peer");
+        if (peer.empty())
+            continue;
+        const TimeInterval report = e.time;
         if (!report.knownHi())
             continue;
         std::string peerHost = peerHostOf(peer);
@@ -591,7 +602,7 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
         auto pair = [&](const std::string& hs, const std::string& hc) {
             const auto& start = perHost.at(hs).first;
             const auto& end = perHost.at(hc).second;
-            if (hs == hc || !start || !end)
+            if (hs == hc || !start || !end || !wouldKeep(hs, hc, end->t.hi - start->t.lo))
                 return;
             ClockConstraint c;
             c.beforeHost = hs;

@@ -1072,8 +1072,13 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             warnLines[s] = warns;
         });
         std::size_t n = 0;
-        for (std::size_t s = 0; s < a.sources.size(); ++s)
-            n += scans[s].hits.size() + warnLines[s];
+        for (std::size_t s = 0; s < a.sources.size(); ++s) {
+            n += warnLines[s];
+            for (const auto& h : scans[s].hits) {
+                const Builtin b = scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin;
+                n += b == Builtin::None || b == Builtin::Traceback || b == Builtin::Exception;
+            }
+        }
         a.events.reserve(n);
     }
     std::vector<Hit> hits;
@@ -1095,15 +1100,19 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             return e;
         };
         std::vector<std::uint32_t> symptomLines;
-        for (const auto& h : scans[s].hits) {
+        // The scan's hits are read once, here: their captures move on (to events, hits, the
+        // environment) rather than being copied, and each source's hits are freed when done.
+        for (auto& h : scans[s].hits) {
             const auto& pat = scanner.patterns()[static_cast<std::size_t>(h.pattern)];
             LineRef where{sid, h.line};
             Process& proc = a.processes[a.lines[s].process(h.line).value];
-            if (isEnvironmentBuiltin(pat.builtin))
-                envHits.push_back({where, pat.builtin, h.captures});
-            std::vector<Capture> caps;
-            for (const auto& [k, v] : h.captures)
-                caps.push_back({k, v});
+            auto takeCaptures = [&h] {
+                std::vector<Capture> caps;
+                caps.reserve(h.captures.size());
+                for (auto& [k, v] : h.captures)
+                    caps.push_back({std::move(k), std::move(v)});
+                return caps;
+            };
             switch (pat.builtin) {
             case Builtin::None: {
                 // The same line may match two fingerprints of one symptom: keep one. Hits come in
@@ -1113,6 +1122,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                     dup = dup || (it->entry == pat.entry && it->symptom == pat.symptom);
                 if (dup)
                     break;
+                std::vector<Capture> caps = takeCaptures();
                 hits.push_back({where, pat.entry, pat.symptom, caps});
                 // Context lines (an interface announcement an entry watches) inform checklists but
                 // are not marks on the timeline, unless they are WARN or worse.
@@ -1147,7 +1157,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 Event e = makeEvent(h.line, pat.builtin == Builtin::Traceback ? EventKind::Traceback
                                                                               : EventKind::Exception);
                 e.level = Level::Error;
-                e.captures = std::move(caps);
+                e.captures = takeCaptures();
                 a.events.push_back(std::move(e));
                 symptomLines.push_back(h.line);
                 break;
@@ -1162,7 +1172,11 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             case Builtin::IbOob:
                 break;
             }
+            // After the switch, which still reads the captures of version and address lines.
+            if (isEnvironmentBuiltin(pat.builtin))
+                envHits.push_back({where, pat.builtin, std::move(h.captures)});
         }
+        std::vector<ScanHit>().swap(scans[s].hits);
         std::sort(symptomLines.begin(), symptomLines.end());
         const SourceLines& sl = a.lines[s];
         for (std::uint32_t i = 0; i < sl.size(); ++i) {

@@ -440,6 +440,11 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
     }
     std::sort(out.tids.begin(), out.tids.end());
     out.tids.erase(std::unique(out.tids.begin(), out.tids.end()), out.tids.end());
+    // Every source is held until the identity stage: give back the growth slack of its vectors
+    // now, not after all of them have been scanned.
+    out.lines.shrink();
+    out.tids.shrink_to_fit();
+    out.hits.shrink_to_fit();
     return out;
 }
 

@@ -25,8 +25,10 @@ struct BuiltinDef {
 // exception text ("..., NCCL version 2.18.3").
 const BuiltinDef kBuiltins[] = {
     {Builtin::NcclVersion, R"(NCCL version (?P<version>\d+\.\d+\.\d+))"},
+    // Only rank and nranks are read (identity); the other fields stay uncaptured, as every rank
+    // prints this line for each communicator it creates.
     {Builtin::InitLine,
-     R"(comm (?P<comm>0x[0-9a-fA-F]+|\(nil\)) rank (?P<rank>\d+) nranks (?P<nranks>\d+) cudaDev (?P<dev>-?\d+))"},
+     R"(comm (?:0x[0-9a-fA-F]+|\(nil\)) rank (?P<rank>\d+) nranks (?P<nranks>\d+) cudaDev -?\d+)"},
     {Builtin::InitPhase, R"(commId (?P<commid>0x[0-9a-fA-F]+) ?- Init (?P<phase>START|COMPLETE))"},
     {Builtin::BootstrapAddress, R"(Bootstrap ?: Using (?P<if>[^\s:]+):(?P<ip>[^\s<]+)<\d+>)"},
     {Builtin::SocketAddress, R"(NET/Socket : Using \[\d+\](?P<if>[^\s:]+):(?P<ip>[^\s<]+)<\d+>)"},

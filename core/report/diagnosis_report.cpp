@@ -201,7 +201,7 @@ private:
             element();
         m_afterKey = false;
         m_out += c;
-        m_levels.push_back({c == '{'});
+        m_levels.push_back({c == '{', 0, {}});
     }
     void close(char c)
     {

@@ -380,11 +380,13 @@ void Scanner::scan(const Source& source, const std::function<bool(int, std::uint
     ScanHit hit;
     for (std::size_t i = 0; i < found.size();) {
         const std::uint32_t lineIndex = found[i].line;
-        const std::uint64_t offset = found[i].offset;
+        std::uint64_t offset = found[i].offset; // the line's leftmost literal, as the RE2 pass finds
         candidates.clear();
-        for (; i < found.size() && found[i].line == lineIndex; ++i)
+        for (; i < found.size() && found[i].line == lineIndex; ++i) {
+            offset = std::min(offset, found[i].offset);
             for (int p : m_patternsByLiteral[found[i].literal])
                 candidates.push_back(p);
+        }
         std::sort(candidates.begin(), candidates.end());
         candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
         if (want)

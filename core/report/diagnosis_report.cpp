@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "identity/environment_scan.h"
+#include "util/utf8.h"
 
 using nlohmann::json;
 
@@ -26,11 +27,8 @@ std::string validUtf8(std::string_view s)
     out.reserve(s.size());
     std::size_t i = 0;
     while (i < s.size()) {
-        auto c = static_cast<unsigned char>(s[i]);
-        std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-        bool ok = len > 0 && i + len <= s.size();
-        for (std::size_t k = 1; ok && k < len; ++k)
-            ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 2;
+        const auto c = static_cast<unsigned char>(s[i]);
+        const auto [len, ok] = utf8SequenceAt(s, i);
         if (ok && c < 0x20 && c != '\t') {
             out += ' ';
             ++i;

@@ -12,6 +12,7 @@
 #include "report/diagnosis_report.h"
 #include "util/rank_runs.h"
 #include "util/sha256.h"
+#include "util/utf8.h"
 
 #ifndef RANKLINE_RE2_VERSION
 #define RANKLINE_RE2_VERSION "unknown"
@@ -174,11 +175,8 @@ std::string cleanLogText(std::string_view s, std::size_t maxBytes)
     out.reserve(s.size());
     std::size_t i = 0;
     while (i < s.size()) {
-        auto c = static_cast<unsigned char>(s[i]);
-        std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-        bool ok = len > 0 && i + len <= s.size();
-        for (std::size_t k = 1; ok && k < len; ++k)
-            ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 2;
+        const auto c = static_cast<unsigned char>(s[i]);
+        const auto [len, ok] = utf8SequenceAt(s, i);
         if (!ok) {
             // A multi-byte sequence cut by maxBytes just ends; anything else is shown as U+FFFD.
             if (!(cut && len > 0 && i + len > s.size()))

@@ -259,21 +259,23 @@ struct LocalKey {
 constexpr std::uint32_t kNoKey = SourceLines::kProcessMask;
 constexpr int kKeepHitsPerProcess = 16;
 
+// An NCCL init-phase line and its raw time. During the scan `where.source` is left 0 (every line
+// of a scan is in one source); alignClocks sets it when it gathers the sources together.
 struct PhaseLine {
-    std::uint32_t line = 0;
+    LineRef where;
     TimeInterval t;
 };
 
 // Keeps the latest start (ties: the earlier line) and the earliest completion (ties: the earlier
 // line), so that reducing in any order gives the same answer.
-void keepLatestStart(std::optional<PhaseLine>& slot, const PhaseLine& p, LineRef here, LineRef kept)
+void keepLatestStart(std::optional<PhaseLine>& slot, const PhaseLine& p)
 {
-    if (p.t.knownLo() && (!slot || p.t.lo > slot->t.lo || (p.t.lo == slot->t.lo && here < kept)))
+    if (p.t.knownLo() && (!slot || p.t.lo > slot->t.lo || (p.t.lo == slot->t.lo && p.where < slot->where)))
         slot = p;
 }
-void keepEarliestEnd(std::optional<PhaseLine>& slot, const PhaseLine& p, LineRef here, LineRef kept)
+void keepEarliestEnd(std::optional<PhaseLine>& slot, const PhaseLine& p)
 {
-    if (p.t.knownHi() && (!slot || p.t.hi < slot->t.hi || (p.t.hi == slot->t.hi && here < kept)))
+    if (p.t.knownHi() && (!slot || p.t.hi < slot->t.hi || (p.t.hi == slot->t.hi && p.where < slot->where)))
         slot = p;
 }
 
@@ -392,12 +394,11 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
         if (inserted)
             out.initPhases.push_back({comm, {}, {}});
         InitPhases& ip = out.initPhases[it->second];
-        const PhaseLine p{h.line, out.lines.time(h.line)};
-        const LineRef here{SourceId(0), h.line};
+        const PhaseLine p{{SourceId(0), h.line}, out.lines.time(h.line)};
         if (captureOf(h, "phase") == "START")
-            keepLatestStart(ip.start, p, here, {SourceId(0), ip.start ? ip.start->line : 0});
+            keepLatestStart(ip.start, p);
         else
-            keepEarliestEnd(ip.complete, p, here, {SourceId(0), ip.complete ? ip.complete->line : 0});
+            keepEarliestEnd(ip.complete, p);
     };
     // A symptom repeated thousands of times on one process adds nothing after its first few lines
     // (findings use the first, checklists the first per process); keep memory bounded by the
@@ -562,31 +563,27 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
     }
 
     // 2. NCCL init is collective: no rank completes a communicator before every rank has started it.
-    struct Phase2 {
-        LineRef where;
-        TimeInterval t;
-    };
-    std::map<std::string, std::map<std::string, std::pair<std::optional<Phase2>, std::optional<Phase2>>>>
+    std::map<std::string,
+             std::map<std::string, std::pair<std::optional<PhaseLine>, std::optional<PhaseLine>>>>
         byComm;
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
         const SourceId sid(static_cast<std::uint32_t>(s));
+        auto inSource = [sid](PhaseLine p) {
+            p.where.source = sid;
+            return p;
+        };
         for (const auto& ip : scans[s].initPhases) {
             // Every line of one local key belongs to one process, so either line names the host.
-            const std::uint32_t anyLine = ip.start ? ip.start->line : ip.complete->line;
+            const std::uint32_t anyLine = ip.start ? ip.start->where.line : ip.complete->where.line;
             const std::string& host = hostOf({sid, anyLine});
             if (host.empty())
                 continue;
-            auto& slot = byComm[ip.commId][host];
             // The latest start and the earliest completion on this host.
-            if (ip.start && ip.start->t.knownLo() &&
-                (!slot.first || ip.start->t.lo > slot.first->t.lo ||
-                 (ip.start->t.lo == slot.first->t.lo && LineRef{sid, ip.start->line} < slot.first->where)))
-                slot.first = Phase2{{sid, ip.start->line}, ip.start->t};
-            if (ip.complete && ip.complete->t.knownHi() &&
-                (!slot.second || ip.complete->t.hi < slot.second->t.hi ||
-                 (ip.complete->t.hi == slot.second->t.hi &&
-                  LineRef{sid, ip.complete->line} < slot.second->where)))
-                slot.second = Phase2{{sid, ip.complete->line}, ip.complete->t};
+            auto& slot = byComm[ip.commId][host];
+            if (ip.start)
+                keepLatestStart(slot.first, inSource(*ip.start));
+            if (ip.complete)
+                keepEarliestEnd(slot.second, inSource(*ip.complete));
         }
     }
     // Every (start host, completion host) pair is quadratic in hosts: beyond 64 hosts only the pairs

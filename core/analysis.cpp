@@ -752,7 +752,6 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     // Stage: index + parse + scan, one source per task on every core.
     std::vector<SourceScan> scans(a.sources.size());
     {
-        std::atomic<std::size_t> next{0};
         std::atomic<std::uint64_t> doneBytes{0}, doneFiles{0}, doneLines{0};
         std::uint64_t totalBytes = 0;
         for (const auto& s : a.sources)
@@ -765,27 +764,17 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             progress.report(
                 {stage, doneFiles.load(), a.sources.size(), doneBytes.load(), totalBytes, doneLines.load()});
         };
-        const auto threads =
-            static_cast<unsigned>(std::min<std::size_t>(workers, std::max<std::size_t>(1, a.sources.size())));
-        auto work = [&] {
-            for (std::size_t i; (i = next.fetch_add(1)) < a.sources.size();) {
-                if (progress.isCancelled())
-                    return;
-                scans[i] = scanSource(a.sources[i], scanner);
-                if (a.sources[i].buffer)
-                    a.sources[i].buffer->dropResident();
-                doneBytes += a.sources[i].size;
-                doneLines += a.sources[i].lineCount();
-                ++doneFiles;
-                report("reading");
-            }
-        };
-        std::vector<std::thread> pool;
-        for (unsigned t = 1; t < threads; ++t)
-            pool.emplace_back(work);
-        work(); // the calling thread works too
-        for (auto& t : pool)
-            t.join();
+        parallelFor(a.sources.size(), workers, [&](std::size_t i) {
+            if (progress.isCancelled())
+                return; // the remaining sources are passed over at once
+            scans[i] = scanSource(a.sources[i], scanner);
+            if (a.sources[i].buffer)
+                a.sources[i].buffer->dropResident();
+            doneBytes += a.sources[i].size;
+            doneLines += a.sources[i].lineCount();
+            ++doneFiles;
+            report("reading");
+        });
         if (progress.isCancelled())
             return nullptr;
         report("diagnosing");

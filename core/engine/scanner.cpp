@@ -5,6 +5,7 @@
 #include <mutex>
 #include <re2/re2.h>
 #include <stdexcept>
+#include <unordered_map>
 
 #ifdef RANKLINE_HAVE_HYPERSCAN
 #include <hs.h>
@@ -132,6 +133,21 @@ Scanner::Scanner(const Encyclopedia& encyclopedia, PrefilterKind prefilter)
             auto& list = m_patternsByLiteral[index];
             if (std::find(list.begin(), list.end(), static_cast<int>(p)) == list.end())
                 list.push_back(static_cast<int>(p));
+        }
+    }
+    // Entries that watch the same line (a service thread's "Connection closed" is evidence for two)
+    // carry the same regex: match it once per line.
+    m_sameRegex.resize(m_patterns.size());
+    m_hasTwin.assign(m_patterns.size(), false);
+    {
+        std::unordered_map<std::string, int> first;
+        for (std::size_t p = 0; p < m_patterns.size(); ++p) {
+            const ScanPattern& sp = m_patterns[p];
+            auto [it, added] = first.try_emplace(sp.fingerprint.pattern + (sp.wantCaptures ? "\x01" : "\x02"),
+                                                 static_cast<int>(p));
+            m_sameRegex[p] = it->second;
+            if (!added)
+                m_hasTwin[p] = m_hasTwin[static_cast<std::size_t>(it->second)] = true;
         }
     }
     RE2::Options opts;
@@ -377,6 +393,7 @@ void Scanner::scan(const Source& source, const std::function<bool(int, std::uint
     const auto& starts = source.lineStarts;
     std::vector<int> candidates;
     std::vector<int> matched;
+    std::vector<std::pair<int, std::optional<ScanHit>>> twins; // this line's shared-regex results
     ScanHit hit;
     for (std::size_t i = 0; i < found.size();) {
         const std::uint32_t lineIndex = found[i].line;
@@ -402,7 +419,12 @@ void Scanner::scan(const Source& source, const std::function<bool(int, std::uint
             const auto at = static_cast<std::size_t>(offset - starts[lineIndex]);
             line = line.substr(at > kWindow ? at - kWindow : 0, 2 * kWindow);
         }
-        if (candidates.size() > 1 && m_patternSet) {
+        // Two regexes cost less than the set pass over every pattern: the set only pays for
+        // lines that are candidates for many (every trail pattern shares " -> ").
+        std::size_t distinct = 0;
+        for (int p : candidates)
+            distinct += m_sameRegex[static_cast<std::size_t>(p)] == p;
+        if (distinct > 2 && m_patternSet) {
             matched.clear();
             RE2::Set::ErrorInfo error{};
             if (m_patternSet->Match(re2::StringPiece(line.data(), line.size()), &matched, &error)) {
@@ -416,9 +438,28 @@ void Scanner::scan(const Source& source, const std::function<bool(int, std::uint
             }
             // Otherwise (the set's DFA ran out of memory) every candidate runs alone.
         }
-        for (int p : candidates)
-            if (matchPattern(p, line, lineIndex, hit))
+        twins.clear();
+        for (int p : candidates) {
+            const auto pi = static_cast<std::size_t>(p);
+            if (!m_hasTwin[pi]) {
+                if (matchPattern(p, line, lineIndex, hit))
+                    take(std::move(hit));
+                continue;
+            }
+            const int rep = m_sameRegex[pi];
+            auto known =
+                std::find_if(twins.begin(), twins.end(), [rep](const auto& t) { return t.first == rep; });
+            if (known == twins.end()) {
+                const bool ok = matchPattern(p, line, lineIndex, hit);
+                twins.push_back({rep, ok ? std::optional<ScanHit>(hit) : std::nullopt});
+                known = twins.end() - 1;
+            }
+            if (known->second) {
+                hit = *known->second;
+                hit.pattern = p;
                 take(std::move(hit));
+            }
+        }
     }
 }
 

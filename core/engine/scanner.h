@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <re2/re2.h>
 #include <re2/set.h>
 #include <string>
@@ -99,6 +100,8 @@ private:
     std::vector<std::string> m_literals;
     std::vector<bool> m_literalAfterDigit; // see Fingerprint::literalAfterDigit
     std::vector<std::vector<int>> m_patternsByLiteral;
+    std::vector<int> m_sameRegex;   // per pattern: the first pattern with the same regex
+    std::vector<bool> m_hasTwin;    // another pattern has the same regex
     void buildRe2Prefilter() const; // m_prefilter and m_literalSet, once
     std::string m_alternation;      // the literals as one RE2 alternation
     mutable std::once_flag m_re2Once;

@@ -18,6 +18,7 @@
 #include "engine/scanner.h"
 #include "identity/environment_scan.h"
 #include "identity/path_identity.h"
+#include "util/parallel.h"
 
 namespace fs = std::filesystem;
 
@@ -299,6 +300,9 @@ struct SourceScan {
     // key: a job that builds thousands of communicators prints them on every rank, and the clock
     // needs only the latest start and the earliest completion (see alignClocks).
     std::vector<InitPhases> initPhases;
+    // What the text of environment lines says (identity/environment_scan.h), read while the
+    // source is mapped: (index in hits, text), for the hits whose text says anything more.
+    std::vector<std::pair<std::size_t, std::unique_ptr<EnvironmentLine>>> envText;
 };
 
 std::string captureOf(const ScanHit& h, const char* name)
@@ -387,6 +391,20 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
             out.lines.addStamp({i, p.stamp->us, p.stamp->resolutionUs});
     }
     std::map<std::pair<std::string, std::uint32_t>, std::size_t> phaseIndex; // (commId, key)
+    // A rank keeps the first version clue of each kind (collectEnvironment), and its Init lines
+    // all have the same form: a clue an earlier line of the same key gave is not kept twice.
+    std::unordered_set<std::string> clueSeen; // key, NUL, clue id
+    auto readEnvironmentText = [&clueSeen](Builtin b, std::string_view line, std::uint32_t key) {
+        auto text = readEnvironmentLine(b, line);
+        if (text && !text->clues.empty()) {
+            const std::string prefix = std::to_string(key) + '\0';
+            std::erase_if(text->clues,
+                          [&](const LineClue& c) { return !clueSeen.insert(prefix + c.id).second; });
+            if (text->empty())
+                text.reset();
+        }
+        return text;
+    };
     auto addInitPhase = [&](const ScanHit& h) {
         const std::string comm = captureOf(h, "commid");
         auto [it, inserted] =
@@ -428,6 +446,11 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
                 std::uint16_t& count = slot(h.pattern, h.line);
                 if (count < kKeepHitsPerProcess)
                     ++count;
+                if (const Builtin b = scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin;
+                    isEnvironmentBuiltin(b))
+                    if (auto text =
+                            readEnvironmentText(b, source.line(h.line), out.lines.process(h.line).value))
+                        out.envText.emplace_back(out.hits.size(), std::move(text));
                 out.hits.push_back(std::move(h));
             });
     }
@@ -446,6 +469,7 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
     out.lines.shrink();
     out.tids.shrink_to_fit();
     out.hits.shrink_to_fit();
+    out.envText.shrink_to_fit();
     return out;
 }
 
@@ -659,21 +683,6 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
 }
 
 // Runs fn(0..n-1) on `threads` threads (the caller's among them), indices handed out in order.
-template <class Fn> void parallelFor(std::size_t n, unsigned threads, const Fn& fn)
-{
-    std::atomic<std::size_t> next{0};
-    auto work = [&] {
-        for (std::size_t i; (i = next.fetch_add(1)) < n;)
-            fn(i);
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads && t < n; ++t)
-        pool.emplace_back(work);
-    work();
-    for (auto& t : pool)
-        t.join();
-}
-
 void residentBytes(std::uint64_t& anon, std::uint64_t& file)
 {
     // statm: size resident shared ... in pages; "shared" is the file-backed part of resident.
@@ -1047,6 +1056,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         }
         a.processes = std::move(sorted);
     }
+    std::size_t environmentHits = 0;
     // Renumber every line's process and count the lines that will become events, on every core.
     // Reserving the events up front spares a doubling vector of hundreds of thousands of events
     // briefly holding two copies.
@@ -1068,12 +1078,14 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             for (const auto& h : scans[s].hits) {
                 const Builtin b = scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin;
                 n += b == Builtin::None || b == Builtin::Traceback || b == Builtin::Exception;
+                environmentHits += isEnvironmentBuiltin(b);
             }
         }
         a.events.reserve(n);
     }
     std::vector<Hit> hits;
     std::vector<EnvironmentHit> envHits; // read by collectEnvironment once events exist
+    envHits.reserve(environmentHits);
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
         const SourceId sid(static_cast<std::uint32_t>(s));
         auto makeEvent = [&](std::uint32_t line, EventKind kind) {
@@ -1093,7 +1105,9 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         std::vector<std::uint32_t> symptomLines;
         // The scan's hits are read once, here: their captures move on (to events, hits, the
         // environment) rather than being copied, and each source's hits are freed when done.
-        for (auto& h : scans[s].hits) {
+        auto envText = scans[s].envText.begin();
+        for (std::size_t hi = 0; hi < scans[s].hits.size(); ++hi) {
+            ScanHit& h = scans[s].hits[hi];
             const auto& pat = scanner.patterns()[static_cast<std::size_t>(h.pattern)];
             LineRef where{sid, h.line};
             Process& proc = a.processes[a.lines[s].process(h.line).value];
@@ -1164,10 +1178,15 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 break;
             }
             // After the switch, which still reads the captures of version and address lines.
-            if (isEnvironmentBuiltin(pat.builtin))
-                envHits.push_back({where, pat.builtin, std::move(h.captures)});
+            if (isEnvironmentBuiltin(pat.builtin)) {
+                std::unique_ptr<EnvironmentLine> text;
+                if (envText != scans[s].envText.end() && envText->first == hi)
+                    text = std::move((envText++)->second);
+                envHits.push_back({where, pat.builtin, std::move(h.captures), std::move(text)});
+            }
         }
         std::vector<ScanHit>().swap(scans[s].hits);
+        decltype(scans[s].envText)().swap(scans[s].envText);
         std::sort(symptomLines.begin(), symptomLines.end());
         const SourceLines& sl = a.lines[s];
         for (std::uint32_t i = 0; i < sl.size(); ++i) {
@@ -1200,7 +1219,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     }
     if (options.probeLocalNccl)
         a.nccl.local = probeNccl(options.ncclLibrary);
-    collectEnvironment(a, envHits);
+    collectEnvironment(a, std::move(envHits), workers);
     stageDone("versions, environment, local NCCL");
 
     // Stage: merged order over every line on the aligned clock, and the span of parsed time.

@@ -15,6 +15,7 @@
 #include "analysis.h"
 #include "identity/version_clues.h"
 #include "probe/local_facts.h"
+#include "util/parallel.h"
 #include "util/rank_runs.h"
 
 namespace rl
@@ -125,6 +126,61 @@ bool isEnvironmentBuiltin(Builtin b)
     }
 }
 
+std::unique_ptr<EnvironmentLine> readEnvironmentLine(Builtin builtin, std::string_view text)
+{
+    const Patterns& pat = patterns();
+    const re2::StringPiece line(text.data(), text.size());
+    EnvironmentLine out;
+    std::string name, value;
+    switch (builtin) {
+    case Builtin::NcclSetting:
+        // Each regex needs its literal: lines without it are not searched (most setting lines
+        // match at most one of the three forms).
+        if (text.find(" set by environment to ") != std::string_view::npos &&
+            RE2::PartialMatch(line, pat.setByEnv, &name, &value)) {
+            out.settings.push_back({name, trimmed(value), "set by environment"});
+        } else if (text.find(" set to ") != std::string_view::npos &&
+                   RE2::PartialMatch(line, pat.setTo, &name, &value)) {
+            out.settings.push_back({name, trimmed(value), "set"});
+        } else if (text.find('=') != std::string_view::npos) {
+            re2::StringPiece rest = line;
+            while (RE2::FindAndConsume(&rest, pat.assignment, &name, &value)) {
+                if (value.size() >= 2 && (value.front() == '"' || value.front() == '\''))
+                    value = value.substr(1, value.size() - 2);
+                else if (!value.empty() && value.back() == ',')
+                    value.pop_back(); // "NCCL_A=x, NCCL_B=y"
+                out.settings.push_back({name, value, "printed"});
+            }
+        }
+        break;
+    case Builtin::NcclVersion:
+        if (RE2::PartialMatch(line, pat.ncclCuda, &value))
+            out.cuda = value;
+        break;
+    case Builtin::TorchVersion:
+        if (RE2::PartialMatch(line, pat.torchCuda, &value))
+            out.cuda = value;
+        break;
+    case Builtin::BootstrapAddress:
+    case Builtin::SocketAddress: {
+        // Up to 2.7 the Bootstrap line lists every interface as " [0]eno1:<addr><0> [1]...".
+        re2::StringPiece rest = line;
+        if (mayListInterfaces(text))
+            while (RE2::FindAndConsume(&rest, pat.socketIf, &name, &value))
+                out.listed.push_back({name, value});
+        if (builtin == Builtin::BootstrapAddress)
+            out.clues = versionCluesOfLine(text);
+        break;
+    }
+    case Builtin::InitLine:
+        out.clues = versionCluesOfLine(text);
+        break;
+    default:
+        break;
+    }
+    return out.empty() ? nullptr : std::make_unique<EnvironmentLine>(std::move(out));
+}
+
 std::vector<std::string> addressKinds(const std::string& interface, const std::string& address)
 {
     std::vector<std::string> kinds;
@@ -207,7 +263,7 @@ std::string describeProcesses(const Analysis& a, const std::vector<ProcessId>& p
     return s.empty() ? "no identified process" : s;
 }
 
-void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
+void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, unsigned workers)
 {
     const Patterns& pat = patterns();
     Environment& env = a.environment;
@@ -218,11 +274,13 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
         ProcessId p = a.lines[r.source.value].process(r.line);
         return p.value < a.processes.size() ? p : ProcessId{};
     };
-    auto addClue = [](RankEnvironment& re, const LineClue& c, LineRef where) {
+    auto addClue = [](RankEnvironment& re, LineClue c, LineRef where) {
         // The first line of each kind is evidence enough; a rank repeats the same forms many times.
         if (std::none_of(re.clues.begin(), re.clues.end(),
                          [&](const VersionClue& v) { return v.id == c.id; }))
-            re.clues.push_back({c.id, c.range, c.display, c.basis, where, true});
+            re.clues.push_back({c.id, c.range, c.display(),
+                                c.staticBasis ? std::string(c.staticBasis) : std::move(c.ownBasis), where,
+                                true});
     };
     auto addAddress = [](RankEnvironment& re, std::string ifname, std::string ip, const char* via,
                          LineRef where) {
@@ -246,18 +304,6 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
             env.settings.push_back({std::move(name), std::move(value), how, {}, where});
         if (p.valid() && settingHas.insert(std::uint64_t{it->second} << 32 | p.value).second)
             env.settings[it->second].processes.push_back(p);
-    };
-
-    // The lines read here are scattered over every file, long after the scan let go of their
-    // pages, and each read maps a page (on recent kernels a whole large folio) again. Reading source
-    // by source and letting go of each file's pages when moving on keeps that to one file's worth;
-    // every line this stage reads is read in one walk over the sources (below), so each file is
-    // mapped once here.
-    std::optional<SourceId> reading;
-    auto visit = [&a, &reading](SourceId s) {
-        if (reading && *reading != s && a.source(*reading).buffer)
-            a.source(*reading).buffer->dropResident();
-        reading = s;
     };
 
     // What the text of the lines read for step 2 says. Step 2 applies it in its own order (events
@@ -294,7 +340,8 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
         EventText out;
         const std::string_view text = a.text(e.where);
         out.clues = versionCluesOfLine(text);
-        out.mismatch = RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), pat.mismatch,
+        out.mismatch = text.find("Mismatched NCCL version") != std::string_view::npos &&
+                       RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), pat.mismatch,
                                          &out.otherRank, &out.otherCode, &out.ownRank, &out.ownCode);
         auto keep = [&] {
             if (!out.clues.empty() || out.mismatch || out.connectAbort)
@@ -328,69 +375,69 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
         if (p.ncclVersion && p.ncclVersionLine && p.id.value < versionFromException.size())
             versionLines.push_back({*p.ncclVersionLine, p.id});
     std::sort(versionLines.begin(), versionLines.end());
-    // The text reads above, in source order: events (already in source order) and version lines.
-    std::size_t nextEvent = 0, nextVersion = 0;
-    auto readSourcesBefore = [&](std::uint32_t limit) {
-        for (;;) {
-            const bool ev = nextEvent < chosen.size() && chosen[nextEvent]->where.source.value < limit;
-            const bool vl =
-                nextVersion < versionLines.size() && versionLines[nextVersion].first.source.value < limit;
-            if (!ev && !vl)
-                return;
-            if (ev && (!vl || chosen[nextEvent]->where.source <= versionLines[nextVersion].first.source)) {
-                visit(chosen[nextEvent]->where.source);
-                readEvent(nextEvent++);
-            } else {
-                const auto& [where, id] = versionLines[nextVersion++];
-                visit(where.source);
-                const std::string_view t = a.text(where);
-                versionFromException[id.value] = t.find("NCCL error") != std::string_view::npos ||
-                                                 t.find(", NCCL version") != std::string_view::npos;
-            }
-        }
+    // The text this stage reads (the built-in lines' was read by the scan), source by source on
+    // every core. The lines are scattered over the files long after the scan let go of their
+    // pages, and each read maps a page again: each source's pages are given back as soon as its
+    // reads are done. What is read is applied afterwards, in the order of step 2.
+    struct SourceWork {
+        std::uint32_t source = 0;
+        std::size_t eventBegin = 0, eventEnd = 0, versionBegin = 0, versionEnd = 0;
     };
+    std::vector<SourceWork> work;
+    {
+        std::size_t e = 0, v = 0;
+        while (e < chosen.size() || v < versionLines.size()) {
+            std::uint32_t s = UINT32_MAX;
+            if (e < chosen.size())
+                s = std::min(s, chosen[e]->where.source.value);
+            if (v < versionLines.size())
+                s = std::min(s, versionLines[v].first.source.value);
+            SourceWork w{s, e, e, v, v};
+            while (w.eventEnd < chosen.size() && chosen[w.eventEnd]->where.source.value == s)
+                ++w.eventEnd;
+            while (w.versionEnd < versionLines.size() && versionLines[w.versionEnd].first.source.value == s)
+                ++w.versionEnd;
+            e = w.eventEnd;
+            v = w.versionEnd;
+            work.push_back(w);
+        }
+    }
+    parallelFor(work.size(), workers, [&](std::size_t i) {
+        const SourceWork& w = work[i];
+        for (std::size_t k = w.eventBegin; k < w.eventEnd; ++k)
+            readEvent(k);
+        for (std::size_t k = w.versionBegin; k < w.versionEnd; ++k) {
+            const auto& [where, id] = versionLines[k];
+            const std::string_view t = a.text(where);
+            versionFromException[id.value] = t.find("NCCL error") != std::string_view::npos ||
+                                             t.find(", NCCL version") != std::string_view::npos;
+        }
+        if (const auto& buffer = a.source(SourceId(w.source)).buffer)
+            buffer->dropResident();
+    });
 
     // 1. The scanner's built-in lines (in source order, as the scan produced them).
-    for (const auto& h : hits) {
+    for (std::size_t k = 0; k < hits.size(); ++k) {
+        EnvironmentHit& h = hits[k];
         const ProcessId pid = processAt(h.where);
-        readSourcesBefore(h.where.source.value); // the sources before this one are done with
-        visit(h.where.source);
-        const std::string_view text = a.text(h.where);
-        const re2::StringPiece line(text.data(), text.size());
+        // Taken apart as it is applied: its strings move on, and what is left goes now.
+        const std::unique_ptr<EnvironmentLine> ht = std::move(h.text);
         if (h.builtin == Builtin::NcclSetting) {
-            std::string name, value;
-            // Each regex needs its literal: lines without it are not searched (most setting lines
-            // match at most one of the three forms).
-            if (text.find(" set by environment to ") != std::string_view::npos &&
-                RE2::PartialMatch(line, pat.setByEnv, &name, &value)) {
-                addSetting(name, trimmed(value), "set by environment", pid, h.where);
-            } else if (text.find(" set to ") != std::string_view::npos &&
-                       RE2::PartialMatch(line, pat.setTo, &name, &value)) {
-                addSetting(name, trimmed(value), "set", pid, h.where);
-            } else if (text.find('=') != std::string_view::npos) {
-                re2::StringPiece rest = line;
-                while (RE2::FindAndConsume(&rest, pat.assignment, &name, &value)) {
-                    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\''))
-                        value = value.substr(1, value.size() - 2);
-                    else if (!value.empty() && value.back() == ',')
-                        value.pop_back(); // "NCCL_A=x, NCCL_B=y"
-                    addSetting(name, value, "printed", pid, h.where);
-                }
-            }
+            if (ht)
+                for (auto& st : ht->settings)
+                    addSetting(std::move(st.name), std::move(st.value), st.how, pid, h.where);
             continue;
         }
         if (!pid.valid())
             continue;
         RankEnvironment& re = env.ranks[pid.value];
         switch (h.builtin) {
-        case Builtin::NcclVersion: {
-            std::string cuda;
-            if (re.ncclCuda.empty() && RE2::PartialMatch(line, pat.ncclCuda, &cuda)) {
-                re.ncclCuda = cuda;
+        case Builtin::NcclVersion:
+            if (re.ncclCuda.empty() && ht && ht->cuda) {
+                re.ncclCuda = *ht->cuda;
                 re.ncclCudaLine = h.where;
             }
             break;
-        }
         case Builtin::CudaDriver:
             if (!re.cudaDriverLine) {
                 re.cudaDriverCode = std::atoi(captureOf(h, "code").c_str());
@@ -403,10 +450,10 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
                 break;
             re.torchVersion = captureOf(h, "torch");
             re.torchLine = h.where;
-            std::string cuda, major, minor;
+            std::string major, minor;
             if (re.torchCuda.empty()) {
-                if (RE2::PartialMatch(line, pat.torchCuda, &cuda)) {
-                    re.torchCuda = cuda;
+                if (ht && ht->cuda) {
+                    re.torchCuda = *ht->cuda;
                     re.torchCudaLine = h.where;
                 } else if (RE2::PartialMatch(re.torchVersion, pat.cuSuffix, &major, &minor)) {
                     re.torchCuda = major + "." + minor; // "+cu121" is CUDA 12.1
@@ -421,45 +468,33 @@ void collectEnvironment(Analysis& a, const std::vector<EnvironmentHit>& hits)
                 re.torchCudaLine = h.where;
             }
             break;
-        case Builtin::BootstrapAddress: {
-            // Up to 2.7 the line lists every interface as " [0]eno1:<addr><0> [1]...".
-            re2::StringPiece rest = line;
-            std::string ifname, ip;
-            bool listed = false;
-            const bool mayList = mayListInterfaces(text);
-            while (mayList && RE2::FindAndConsume(&rest, pat.socketIf, &ifname, &ip)) {
-                addAddress(re, ifname, ip, "bootstrap", h.where);
-                listed = true;
-            }
-            if (!listed)
+        case Builtin::BootstrapAddress:
+            if (ht && !ht->listed.empty())
+                for (const auto& [ifname, ip] : ht->listed)
+                    addAddress(re, ifname, ip, "bootstrap", h.where);
+            else
                 addAddress(re, captureOf(h, "if"), captureOf(h, "ip"), "bootstrap", h.where);
-            for (const auto& c : versionCluesOfLine(text))
-                addClue(re, c, h.where);
+            if (ht)
+                for (auto& c : ht->clues)
+                    addClue(re, std::move(c), h.where);
             break;
-        }
-        case Builtin::SocketAddress: {
-            re2::StringPiece rest = line;
-            std::string ifname, ip;
-            const bool mayList = mayListInterfaces(text);
-            while (mayList && RE2::FindAndConsume(&rest, pat.socketIf, &ifname, &ip))
-                addAddress(re, ifname, ip, "net-socket", h.where);
+        case Builtin::SocketAddress:
+            if (ht)
+                for (const auto& [ifname, ip] : ht->listed)
+                    addAddress(re, ifname, ip, "net-socket", h.where);
             break;
-        }
         case Builtin::IbOob:
             addAddress(re, captureOf(h, "if"), captureOf(h, "ip"), "net-ib-oob", h.where);
             break;
         case Builtin::InitLine:
-            for (const auto& c : versionCluesOfLine(text))
-                addClue(re, c, h.where);
+            if (ht)
+                for (auto& c : ht->clues)
+                    addClue(re, std::move(c), h.where);
             break;
         default:
             break;
         }
     }
-
-    readSourcesBefore(UINT32_MAX);
-    if (reading && a.source(*reading).buffer)
-        a.source(*reading).buffer->dropResident();
 
     // 2. Versions the logs state, and clues from the form of WARN and symptom lines.
     for (const auto& p : a.processes) {

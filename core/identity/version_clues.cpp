@@ -292,12 +292,22 @@ bool endsWith(std::string_view s, std::string_view suffix)
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
+LineClue clue(const char* id, VersionRange r, const char* basis)
+{
+    return {id, r, basis, {}};
+}
+
 LineClue clue(const char* id, VersionRange r, std::string basis)
 {
-    return {id, r, rangeDisplay(r), std::move(basis)};
+    return {id, r, nullptr, std::move(basis)};
 }
 
 } // namespace
+
+std::string LineClue::display() const
+{
+    return rangeDisplay(range);
+}
 
 std::string rangeDisplay(const VersionRange& r)
 {

@@ -14,11 +14,17 @@
 namespace rl
 {
 
+// What one line says about the NCCL version. Compact, because the scan keeps one per rank and
+// form until ranks are known: the rule's id and wording are literals, and only a wording that
+// quotes the line (an API name, WARN line numbers) is a string of its own.
 struct LineClue {
-    std::string id;
+    const char* id = "";
     VersionRange range;
-    std::string display;
-    std::string basis;
+    const char* staticBasis = nullptr; // the rule's wording, or null when `ownBasis` holds it
+    std::string ownBasis;
+
+    std::string basis() const { return staticBasis ? std::string(staticBasis) : ownBasis; }
+    std::string display() const; // rangeDisplay(range)
 };
 
 // Clues from one line (an NCCL INFO/WARN line, or NCCL's text repeated bare, e.g. after

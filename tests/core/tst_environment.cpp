@@ -28,7 +28,7 @@ std::vector<std::string> clueIds(const std::string& line)
 {
     std::vector<std::string> ids;
     for (const auto& c : versionCluesOfLine(line))
-        ids.push_back(c.id + " " + c.display);
+        ids.push_back(std::string(c.id) + " " + c.display());
     std::sort(ids.begin(), ids.end());
     return ids;
 }
@@ -190,8 +190,8 @@ private slots:
     {
         auto c = connectAbortClue(483, 564);
         QVERIFY(c);
-        QCOMPARE(QString::fromStdString(c->display), QStringLiteral("2.18.3–2.18.6"));
-        QCOMPARE(QString::fromStdString(connectAbortClue(485, 569)->display), QStringLiteral("2.23.4"));
+        QCOMPARE(QString::fromStdString(c->display()), QStringLiteral("2.18.3–2.18.6"));
+        QCOMPARE(QString::fromStdString(connectAbortClue(485, 569)->display()), QStringLiteral("2.23.4"));
         QVERIFY(!connectAbortClue(483, 565));
         QCOMPARE(QString::fromStdString(rangeDisplay({{2, 16, 2}, {2, 28, 999}})),
                  QStringLiteral("2.16.2–2.28.x"));

@@ -75,33 +75,48 @@ public:
     void* map(int fd, std::size_t size)
     {
         const std::size_t len = roundUp(size);
-        std::lock_guard<std::mutex> lock(m_mutex);
-        if (m_maps >= smallFileMapLimit())
-            return nullptr;
-        if (m_slabs.empty() || m_slabs.back().used + len > kSlabBytes) {
-            void* base =
-                ::mmap(nullptr, kSlabBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-            if (base == MAP_FAILED)
+        char* at = nullptr;
+        {
+            // The range is claimed under the lock, and counted as a live map so that its slab
+            // stays; the map itself is made outside it: two threads opening files would otherwise
+            // take turns at the lock for every mmap.
+            std::lock_guard<std::mutex> lock(m_mutex);
+            if (m_maps >= smallFileMapLimit())
                 return nullptr;
-            m_slabs.push_back({static_cast<char*>(base)});
-        }
-        Slab& slab = m_slabs.back();
-        char* at = slab.base + slab.used;
-        void* p = ::mmap(at, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
-        if (p == MAP_FAILED) {
-            // A failed MAP_FIXED may have unmapped the range: reserve it again, or give up on the
-            // rest of this slab if even that fails.
-            if (!reserve(at, len)) {
-                slab.used = kSlabBytes;
-                slab.holed = true;
+            if (m_slabs.empty() || m_slabs.back().used + len > kSlabBytes) {
+                void* base = ::mmap(nullptr, kSlabBytes, PROT_NONE,
+                                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+                if (base == MAP_FAILED)
+                    return nullptr;
+                m_slabs.push_back({static_cast<char*>(base)});
             }
-            return nullptr;
+            Slab& slab = m_slabs.back();
+            at = slab.base + slab.used;
+            slab.used += len;
+            ++slab.live;
+            ++slab.maps;
+            ++m_maps;
         }
-        slab.used += len;
-        ++slab.live;
-        ++slab.maps;
-        ++m_maps;
-        return p;
+        void* p = ::mmap(at, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
+        if (p != MAP_FAILED)
+            return p;
+        std::lock_guard<std::mutex> lock(m_mutex);
+        auto it = slabOf(at);
+        // A failed MAP_FIXED may have unmapped the range: reserve it again, or give up on the rest
+        // of this slab if even that fails. Its range stays claimed either way, never mapped.
+        if (!reserve(at, len)) {
+            it->used = kSlabBytes;
+            it->holed = true;
+        }
+        --it->maps;
+        --m_maps;
+        if (--it->live == 0) {
+            ::munmap(it->base, kSlabBytes);
+            m_maps -= it->maps;
+            m_pending -= it->pending;
+            m_slabs.erase(it);
+        }
+        return nullptr;
     }
 
     // True when `p` was mapped by map(). Its range stays mapped until the slab's last file closes

@@ -103,6 +103,17 @@ void SourceLines::addStamp(const LineStamp& s)
     m_stampPacked.push_back(s.us * (std::int64_t{1} << kCodeBits) + code);
 }
 
+void SourceLines::appendStamps(SourceLines&& later)
+{
+    if (m_stampLine.empty()) {
+        m_stampLine = std::move(later.m_stampLine);
+        m_stampPacked = std::move(later.m_stampPacked);
+        return;
+    }
+    m_stampLine.insert(m_stampLine.end(), later.m_stampLine.begin(), later.m_stampLine.end());
+    m_stampPacked.insert(m_stampPacked.end(), later.m_stampPacked.begin(), later.m_stampPacked.end());
+}
+
 LineStamp SourceLines::stamp(std::size_t i) const
 {
     std::int64_t resolution = 1;
@@ -343,13 +354,41 @@ int yearHint(const Source& s)
     return currentYear();
 }
 
-SourceScan scanSource(Source& source, const Scanner& scanner)
+// What the scan of lines [first, last) of a source found. A large file is scanned in pieces on
+// every core; each piece numbers the processes (keys) it meets on its own, and mergePieces puts
+// the pieces together as one scan of the whole source would have found them.
+struct SourcePiece {
+    std::uint32_t first = 0, last = 0;
+    std::vector<LocalKey> keys;
+    std::vector<int> keyDecoRank;
+    std::vector<std::string> keyDecoHost;
+    std::vector<ScanHit> hits; // capped per (pattern, key) within the piece only
+    std::vector<std::pair<std::uint32_t, std::int32_t>> tids;
+    std::vector<std::pair<std::size_t, std::unique_ptr<EnvironmentLine>>> envText;
+    SourceLines stamps; // the piece's stamps only (no per-line facts)
+    // Init phases per (commId, key). A line's time needs the stamps around it, which may lie in the
+    // next or previous piece: a START before the piece's first stamp (its lower bound is the
+    // previous piece's last stamp, shared by all such lines) and a COMPLETE after its last stamp
+    // are kept as the earliest such line, and every candidate's time is taken again once the
+    // source's stamps are whole.
+    struct Phases {
+        std::string commId;
+        std::uint32_t key = kNoKey;
+        std::optional<PhaseLine> start, complete;
+        std::optional<std::uint32_t> startBeforeStamps, completeAfterStamps;
+    };
+    std::vector<Phases> phases;
+};
+
+// Lines [first, last) of an indexed source: parse every line (its key and level go to `lines`,
+// which covers the whole source and is shared by the pieces, each writing only its own range),
+// then run the fingerprints over the piece.
+SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_t first, std::uint32_t last,
+                      int year, SourceLines& lines)
 {
-    indexLines(source);
-    SourceScan out;
-    const std::size_t n = source.lineCount();
-    out.lines.resize(n);
-    const int year = yearHint(source);
+    SourcePiece out;
+    out.first = first;
+    out.last = last;
     std::map<LocalKey, std::uint32_t> keyIndex;
     auto keyFor = [&](LocalKey k) {
         auto [it, inserted] = keyIndex.emplace(std::move(k), static_cast<std::uint32_t>(out.keys.size()));
@@ -362,8 +401,8 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
     };
     // NCCL lines come in runs from one process: the last key answers most of them without a
     // string and a map lookup per line.
-    std::uint32_t lastNcclKey = kNoKey;
-    for (std::uint32_t i = 0; i < n; ++i) {
+    std::uint32_t lastNcclKey = kNoKey, lastRankKey = kNoKey;
+    for (std::uint32_t i = first; i < last; ++i) {
         ParsedLine p = parseLine(source.line(i), year);
         std::uint32_t key = kNoKey;
         if (p.nccl && !p.nccl->host.empty()) {
@@ -377,18 +416,21 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
             if (!p.decorationHost.empty() && out.keyDecoHost[key].empty())
                 out.keyDecoHost[key] = std::string(p.decorationHost);
         } else if (p.decorationRank >= 0) {
-            key = keyFor({std::string{}, -1, p.decorationRank});
+            // A combined stream's prefixed lines come in runs from one rank too.
+            if (lastRankKey == kNoKey || out.keys[lastRankKey].rank != p.decorationRank)
+                lastRankKey = keyFor({std::string{}, -1, p.decorationRank});
+            key = lastRankKey;
         } else if (p.decoration == Decoration::Ray || p.decoration == Decoration::Journald ||
                    p.decoration == Decoration::HostPrefix) {
             // A collector or launcher prefix names the process (Ray, journald) or at least the host
             // (pdsh): its lines form their own stream.
             key = keyFor({std::string(p.decorationHost), p.decorationPid, -1});
         }
-        out.lines.set(i, ProcessId(key), p.level);
+        lines.set(i, ProcessId(key), p.level);
         if (p.nccl && p.nccl->tid >= 0 && p.level >= Level::Warn)
             out.tids.push_back({i, static_cast<std::int32_t>(p.nccl->tid)});
         if (p.stamp)
-            out.lines.addStamp({i, p.stamp->us, p.stamp->resolutionUs});
+            out.stamps.addStamp({i, p.stamp->us, p.stamp->resolutionUs});
     }
     std::map<std::pair<std::string, std::uint32_t>, std::size_t> phaseIndex; // (commId, key)
     // A rank keeps the first version clue of each kind (collectEnvironment), and its Init lines
@@ -407,16 +449,23 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
     };
     auto addInitPhase = [&](const ScanHit& h) {
         const std::string comm = captureOf(h, "commid");
-        auto [it, inserted] =
-            phaseIndex.emplace(std::make_pair(comm, out.lines.process(h.line).value), out.initPhases.size());
+        const std::uint32_t key = lines.process(h.line).value;
+        auto [it, inserted] = phaseIndex.emplace(std::make_pair(comm, key), out.phases.size());
         if (inserted)
-            out.initPhases.push_back({comm, {}, {}});
-        InitPhases& ip = out.initPhases[it->second];
-        const PhaseLine p{{SourceId(0), h.line}, out.lines.time(h.line)};
-        if (captureOf(h, "phase") == "START")
-            keepLatestStart(ip.start, p);
-        else
-            keepEarliestEnd(ip.complete, p);
+            out.phases.push_back({comm, key, {}, {}, {}, {}});
+        SourcePiece::Phases& ip = out.phases[it->second];
+        const PhaseLine p{{SourceId(0), h.line}, out.stamps.time(h.line)};
+        if (captureOf(h, "phase") == "START") {
+            if (p.t.knownLo())
+                keepLatestStart(ip.start, p);
+            else if (!ip.startBeforeStamps)
+                ip.startBeforeStamps = h.line;
+        } else {
+            if (p.t.knownHi())
+                keepEarliestEnd(ip.complete, p);
+            else if (!ip.completeAfterStamps)
+                ip.completeAfterStamps = h.line;
+        }
     };
     // A symptom repeated thousands of times on one process adds nothing after its first few lines
     // (findings use the first, checklists the first per process); keep memory bounded by the
@@ -426,7 +475,7 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
         const std::size_t keys = out.keys.size() + 1; // the last column: lines of no key
         std::vector<std::uint16_t> seen(scanner.patterns().size() * keys, 0);
         auto slot = [&](int pattern, std::uint32_t line) -> std::uint16_t& {
-            const std::uint32_t k = out.lines.process(line).value;
+            const std::uint32_t k = lines.process(line).value;
             return seen[static_cast<std::size_t>(pattern) * keys + (k == kNoKey ? keys - 1 : k)];
         };
         auto unlimited = [&](int pattern) {
@@ -434,7 +483,7 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
             return sp.progress || sp.builtin == Builtin::InitPhase;
         };
         scanner.scan(
-            source,
+            source, first, last,
             [&](int pattern, std::uint32_t line) {
                 return unlimited(pattern) || slot(pattern, line) < kKeepHitsPerProcess;
             },
@@ -448,15 +497,14 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
                     ++count;
                 if (const Builtin b = scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin;
                     isEnvironmentBuiltin(b))
-                    if (auto text =
-                            readEnvironmentText(b, source.line(h.line), out.lines.process(h.line).value))
+                    if (auto text = readEnvironmentText(b, source.line(h.line), lines.process(h.line).value))
                         out.envText.emplace_back(out.hits.size(), std::move(text));
                 out.hits.push_back(std::move(h));
             });
     }
     // Symptom lines at INFO level (trails, retries) need their thread id too.
     for (const auto& h : out.hits) {
-        if (out.lines.level(h.line) >= Level::Warn)
+        if (lines.level(h.line) >= Level::Warn)
             continue;
         ParsedLine p = parseLine(source.line(h.line), year);
         if (p.nccl && p.nccl->tid >= 0)
@@ -464,6 +512,93 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
     }
     std::sort(out.tids.begin(), out.tids.end());
     out.tids.erase(std::unique(out.tids.begin(), out.tids.end()), out.tids.end());
+    return out;
+}
+
+// The pieces of one source (in line order) as one scan: keys renumbered in order of first
+// appearance, the per-process cap on repeated hits applied across pieces, stamps joined, and
+// init phases reduced with the times the whole source gives.
+SourceScan mergePieces(SourceLines&& lines, std::vector<SourcePiece>&& pieces, const Scanner& scanner)
+{
+    SourceScan out;
+    out.lines = std::move(lines);
+    std::map<LocalKey, std::uint32_t> keyIndex;
+    std::vector<std::vector<std::uint32_t>> remaps(pieces.size());
+    for (std::size_t pi = 0; pi < pieces.size(); ++pi) {
+        SourcePiece& piece = pieces[pi];
+        std::vector<std::uint32_t>& remap = remaps[pi];
+        remap.resize(piece.keys.size());
+        for (std::size_t k = 0; k < piece.keys.size(); ++k) {
+            auto [it, inserted] =
+                keyIndex.emplace(piece.keys[k], static_cast<std::uint32_t>(out.keys.size()));
+            if (inserted) {
+                out.keys.push_back(piece.keys[k]);
+                out.keyDecoRank.push_back(-1);
+                out.keyDecoHost.emplace_back();
+            }
+            const std::uint32_t g = it->second;
+            remap[k] = g;
+            if (piece.keyDecoRank[k] >= 0 && out.keyDecoRank[g] < 0)
+                out.keyDecoRank[g] = piece.keyDecoRank[k];
+            if (!piece.keyDecoHost[k].empty() && out.keyDecoHost[g].empty())
+                out.keyDecoHost[g] = std::move(piece.keyDecoHost[k]);
+        }
+        bool identity = true;
+        for (std::size_t k = 0; k < remap.size(); ++k)
+            identity = identity && remap[k] == k;
+        if (!identity)
+            for (std::uint32_t i = piece.first; i < piece.last; ++i)
+                if (const std::uint32_t key = out.lines.process(i).value; key != kNoKey)
+                    out.lines.set(i, ProcessId(remap[key]), out.lines.level(i));
+        out.lines.appendStamps(std::move(piece.stamps));
+    }
+    // Hits and phases once every line has its key and the stamps are whole.
+    std::unordered_map<std::uint64_t, std::uint16_t> kept; // pattern << 32 | key -> hits kept
+    std::map<std::pair<std::string, std::uint32_t>, std::size_t> phaseIndex;
+    for (std::size_t pi = 0; pi < pieces.size(); ++pi) {
+        SourcePiece& piece = pieces[pi];
+        auto envText = piece.envText.begin();
+        for (std::size_t hi = 0; hi < piece.hits.size(); ++hi) {
+            ScanHit& h = piece.hits[hi];
+            std::unique_ptr<EnvironmentLine> text;
+            if (envText != piece.envText.end() && envText->first == hi)
+                text = std::move((envText++)->second);
+            if (pieces.size() > 1 && !scanner.patterns()[static_cast<std::size_t>(h.pattern)].progress) {
+                // A piece keeps at most the cap per key; across pieces, the first ones in line order.
+                const std::uint64_t slot = std::uint64_t{static_cast<std::uint32_t>(h.pattern)} << 32 |
+                                           out.lines.process(h.line).value;
+                std::uint16_t& n = kept[slot];
+                if (n >= kKeepHitsPerProcess)
+                    continue;
+                ++n;
+            }
+            if (text)
+                out.envText.emplace_back(out.hits.size(), std::move(text));
+            out.hits.push_back(std::move(h));
+        }
+        std::vector<ScanHit>().swap(piece.hits);
+        out.tids.insert(out.tids.end(), piece.tids.begin(), piece.tids.end());
+        for (auto& ph : piece.phases) {
+            const std::uint32_t key = ph.key == kNoKey ? kNoKey : remaps[pi][ph.key];
+            auto [it, inserted] = phaseIndex.emplace(std::make_pair(ph.commId, key), out.initPhases.size());
+            if (inserted)
+                out.initPhases.push_back({std::move(ph.commId), {}, {}});
+            InitPhases& ip = out.initPhases[it->second];
+            auto at = [&out](std::uint32_t line) {
+                return PhaseLine{{SourceId(0), line}, out.lines.time(line)};
+            };
+            if (ph.start)
+                keepLatestStart(ip.start, at(ph.start->where.line));
+            if (ph.startBeforeStamps)
+                keepLatestStart(ip.start, at(*ph.startBeforeStamps));
+            if (ph.complete)
+                keepEarliestEnd(ip.complete, at(ph.complete->where.line));
+            if (ph.completeAfterStamps)
+                keepEarliestEnd(ip.complete, at(*ph.completeAfterStamps));
+        }
+    }
+    // A communicator whose lines have no time at all tells the clock nothing.
+    std::erase_if(out.initPhases, [](const InitPhases& ip) { return !ip.start && !ip.complete; });
     // Every source is held until the identity stage: give back the growth slack of its vectors
     // now, not after all of them have been scanned.
     out.lines.shrink();
@@ -471,6 +606,17 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
     out.hits.shrink_to_fit();
     out.envText.shrink_to_fit();
     return out;
+}
+
+SourceScan scanSource(Source& source, const Scanner& scanner)
+{
+    indexLines(source);
+    SourceLines lines;
+    lines.resize(source.lineCount());
+    std::vector<SourcePiece> pieces;
+    pieces.push_back(scanPiece(source, scanner, 0, static_cast<std::uint32_t>(source.lineCount()),
+                               yearHint(source), lines));
+    return mergePieces(std::move(lines), std::move(pieces), scanner);
 }
 
 // Happened-before constraints between hosts, found in the logs (see timeline/clock.h), then the
@@ -758,7 +904,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
 
     const unsigned workers =
         options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    // Stage: index + parse + scan, one source per task on every core.
+    // Stage: index + parse + scan on every core: a task per source, and per piece of a large
+    // source (see scanPiece), whose pages are given back piece by piece.
     std::vector<SourceScan> scans(a.sources.size());
     {
         std::atomic<std::uint64_t> doneBytes{0}, doneFiles{0}, doneLines{0};
@@ -773,15 +920,111 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             progress.report(
                 {stage, doneFiles.load(), a.sources.size(), doneBytes.load(), totalBytes, doneLines.load()});
         };
-        parallelFor(a.sources.size(), workers, [&](std::size_t i) {
+        // A large source's pieces, and what they share until the last one done merges them.
+        struct Pieces {
+            std::size_t source = 0;
+            std::vector<std::uint32_t> bounds; // first line of each piece, then the line count
+            int year = 0;
+            SourceLines lines;
+            std::vector<SourcePiece> done;
+            std::atomic<std::size_t> left{0};
+        };
+        std::vector<std::unique_ptr<Pieces>> large;
+        const std::uint64_t pieceBytes = std::max<std::uint64_t>(options.pieceBytes, 1);
+        for (std::size_t i = 0; i < a.sources.size(); ++i)
+            if (a.sources[i].size >= 2 * pieceBytes) {
+                auto p = std::make_unique<Pieces>();
+                p->source = i;
+                large.push_back(std::move(p));
+            }
+        // Their lines are indexed first, so that pieces can start at line starts: in byte ranges of
+        // a piece's size on every core too, each range's pages given back once it is read.
+        struct IndexTask {
+            Pieces* pieces;
+            std::uint64_t begin, end;
+            std::vector<std::uint64_t> starts;
+        };
+        std::vector<IndexTask> indexTasks;
+        for (auto& p : large)
+            for (std::uint64_t at = 0; at < a.sources[p->source].size; at += pieceBytes)
+                indexTasks.push_back({p.get(), at, std::min(at + pieceBytes, a.sources[p->source].size), {}});
+        parallelFor(indexTasks.size(), workers, [&](std::size_t k) {
+            if (progress.isCancelled())
+                return;
+            IndexTask& t = indexTasks[k];
+            const Source& src = a.sources[t.pieces->source];
+            t.starts = lineStartsIn(src.text(), t.begin, t.end);
+            if (src.buffer)
+                src.buffer->dropResident(t.begin, t.end - t.begin);
+        });
+        if (progress.isCancelled())
+            return nullptr;
+        for (std::size_t k = 0; k < indexTasks.size();) {
+            Pieces& p = *indexTasks[k].pieces;
+            Source& src = a.sources[p.source];
+            std::vector<std::vector<std::uint64_t>> ranges;
+            for (; k < indexTasks.size() && indexTasks[k].pieces == &p; ++k)
+                ranges.push_back(std::move(indexTasks[k].starts));
+            indexLines(src, ranges);
+            p.year = yearHint(src);
+            const auto n = static_cast<std::uint32_t>(src.lineCount());
+            p.bounds.push_back(0);
+            for (std::uint64_t at = pieceBytes; at < src.size; at += pieceBytes) {
+                const auto next = static_cast<std::uint32_t>(src.lineStarts.lineOf(at) + 1);
+                if (next < n && next > p.bounds.back())
+                    p.bounds.push_back(next);
+            }
+            p.bounds.push_back(n);
+            p.lines.resize(n);
+            p.done.resize(p.bounds.size() - 1);
+            p.left = p.done.size();
+        }
+        std::vector<IndexTask>().swap(indexTasks);
+        struct Task {
+            std::size_t source;
+            Pieces* pieces = nullptr; // null: the whole source
+            std::size_t piece = 0;
+        };
+        std::vector<Task> tasks;
+        std::vector<char> inPieces(a.sources.size(), 0);
+        for (auto& p : large) {
+            inPieces[p->source] = 1;
+            for (std::size_t k = 0; k + 1 < p->bounds.size(); ++k)
+                tasks.push_back({p->source, p.get(), k});
+        }
+        for (std::size_t i = 0; i < a.sources.size(); ++i)
+            if (!inPieces[i])
+                tasks.push_back({i, nullptr, 0});
+        parallelFor(tasks.size(), workers, [&](std::size_t t) {
             if (progress.isCancelled())
                 return; // the remaining sources are passed over at once
-            scans[i] = scanSource(a.sources[i], scanner);
-            if (a.sources[i].buffer)
-                a.sources[i].buffer->dropResident();
-            doneBytes += a.sources[i].size;
-            doneLines += a.sources[i].lineCount();
-            ++doneFiles;
+            const Task& task = tasks[t];
+            Source& src = a.sources[task.source];
+            if (!task.pieces) {
+                scans[task.source] = scanSource(src, scanner);
+                if (src.buffer)
+                    src.buffer->dropResident();
+                doneBytes += src.size;
+                doneLines += src.lineCount();
+                ++doneFiles;
+                report("reading");
+                return;
+            }
+            Pieces& p = *task.pieces;
+            const std::uint32_t first = p.bounds[task.piece], last = p.bounds[task.piece + 1];
+            p.done[task.piece] = scanPiece(src, scanner, first, last, p.year, p.lines);
+            const std::uint64_t from = src.lineStarts[first];
+            const std::uint64_t to = last < src.lineCount() ? src.lineStarts[last] : src.size;
+            if (src.buffer)
+                src.buffer->dropResident(from, to - from);
+            doneBytes += to - from;
+            doneLines += last - first;
+            if (--p.left == 0) {
+                scans[task.source] = mergePieces(std::move(p.lines), std::move(p.done), scanner);
+                if (src.buffer)
+                    src.buffer->dropResident();
+                ++doneFiles;
+            }
             report("reading");
         });
         if (progress.isCancelled())

@@ -78,6 +78,9 @@ public:
     // Stamps must be added in line order. A resolution that is not a power of ten is widened to
     // the next one (parsed stamps only have powers of ten).
     void addStamp(const LineStamp& s);
+    // The stamps of `later`, whose lines all follow this one's stamps (a piece of a large file
+    // scanned on its own); its per-line facts are not read.
+    void appendStamps(SourceLines&& later);
     std::size_t stampCount() const { return m_stampLine.size(); }
     std::uint32_t stampLine(std::size_t i) const { return m_stampLine[i]; }
     std::int64_t stampUs(std::size_t i) const { return m_stampPacked[i] >> kCodeBits; }
@@ -340,6 +343,9 @@ struct AnalyzeOptions {
     // The merged order of every line is what a log view scrolls through; `diagnose` prints no
     // line list and skips it (a sizeable part of its run on millions of lines).
     bool mergedOrder = true;
+    // A source of at least twice this many bytes is scanned in pieces of about this size on every
+    // core (one huge combined stream would otherwise run on one core).
+    std::uint64_t pieceBytes = std::uint64_t{8} << 20;
 };
 
 // Where a run is. Reported from worker threads: a receiver must be thread-safe.

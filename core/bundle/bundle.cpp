@@ -35,6 +35,10 @@ public:
     explicit MappedBuffer(MappedFile f) : m_file(std::move(f)) {}
     std::string_view text() const override { return m_file.text(); }
     void dropResident() const override { m_file.dropResident(); }
+    void dropResident(std::uint64_t offset, std::uint64_t length) const override
+    {
+        m_file.dropResident(offset, length);
+    }
     bool damaged() const override { return m_file.damaged(); }
 
 private:
@@ -548,24 +552,21 @@ std::string_view Source::line(std::uint32_t index) const
     return l;
 }
 
-void indexLines(Source& source)
+namespace
 {
-    std::string_view t = source.text();
-    source.lineStarts.clear();
-    source.lineStarts.reserve(t.size() / 80 + 1);
-    if (t.empty()) {
-        source.lineStarts.shrink_to_fit();
-        return;
-    }
-    source.lineStarts.push_back(0);
+
+// push(offset) for the start of every line that follows a line break in bytes [begin, end) of
+// `t`, in order (0 and a start at t.size() are not lines of their own).
+template <class Push> void eachLineStart(std::string_view t, std::size_t begin, std::size_t end, Push&& push)
+{
     const char* data = t.data();
     const std::size_t n = t.size();
-    std::size_t pos = 0;
+    std::size_t pos = begin;
 #if defined(__SSE2__)
     // Sixty-four bytes at a time, one bit per newline: a memchr call per line costs more than the
     // search itself when lines are a hundred bytes long.
     const __m128i nl = _mm_set1_epi8('\n');
-    for (; pos + 64 <= n; pos += 64) {
+    for (; pos + 64 <= end; pos += 64) {
         auto mask16 = [&](std::size_t at) {
             const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + at));
             return static_cast<std::uint64_t>(
@@ -576,20 +577,61 @@ void indexLines(Source& source)
         while (bits) {
             const std::size_t at = pos + static_cast<std::size_t>(__builtin_ctzll(bits)) + 1;
             if (at < n)
-                source.lineStarts.push_back(at);
+                push(at);
             bits &= bits - 1;
         }
     }
 #endif
-    while (pos < n) {
-        const void* hit = std::memchr(data + pos, '\n', n - pos);
+    while (pos < end) {
+        const void* hit = std::memchr(data + pos, '\n', end - pos);
         if (!hit)
             break;
         pos = static_cast<std::size_t>(static_cast<const char*>(hit) - data) + 1;
         if (pos < n)
-            source.lineStarts.push_back(pos);
+            push(pos);
     }
+}
+
+} // namespace
+
+void indexLines(Source& source)
+{
+    std::string_view t = source.text();
+    source.lineStarts.clear();
+    source.lineStarts.reserve(t.size() / 80 + 1);
+    if (t.empty()) {
+        source.lineStarts.shrink_to_fit();
+        return;
+    }
+    source.lineStarts.push_back(0);
+    eachLineStart(t, 0, t.size(), [&](std::size_t at) { source.lineStarts.push_back(at); });
     source.lineStarts.shrink_to_fit();
+}
+
+std::vector<std::uint64_t> lineStartsIn(std::string_view text, std::uint64_t begin, std::uint64_t end)
+{
+    std::vector<std::uint64_t> out;
+    end = std::min<std::uint64_t>(end, text.size());
+    if (begin < end)
+        eachLineStart(text, begin, end, [&](std::size_t at) { out.push_back(at); });
+    return out;
+}
+
+void indexLines(Source& source, const std::vector<std::vector<std::uint64_t>>& pieces)
+{
+    source.lineStarts.clear();
+    if (source.text().empty()) {
+        source.lineStarts.shrink_to_fit();
+        return;
+    }
+    std::size_t n = 1;
+    for (const auto& p : pieces)
+        n += p.size();
+    source.lineStarts.reserve(n);
+    source.lineStarts.push_back(0);
+    for (const auto& p : pieces)
+        for (std::uint64_t at : p)
+            source.lineStarts.push_back(at);
 }
 
 Source sourceFromText(std::string name, std::string text)

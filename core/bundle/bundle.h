@@ -23,6 +23,13 @@ public:
     virtual std::string_view text() const = 0;
     // Lets go of resident pages where that costs only a re-read (memory maps); a no-op otherwise.
     virtual void dropResident() const {}
+    // The same for bytes [offset, offset + length) only (a piece of a large file that has been
+    // scanned); pages shared with the bytes around it stay.
+    virtual void dropResident(std::uint64_t offset, std::uint64_t length) const
+    {
+        (void)offset;
+        (void)length;
+    }
     // True when the file behind the text shrank while it was open (see MappedFile::damaged).
     virtual bool damaged() const { return false; }
 };
@@ -122,5 +129,10 @@ std::optional<std::string> torchelasticErrorText(std::string_view json);
 
 // Fills `lineStarts`. Kept separate so the indexer can run it on a worker thread.
 void indexLines(Source& source);
+// The same in pieces, for a large source on several threads: lineStartsIn gives the line starts
+// that follow line breaks in bytes [begin, end); indexLines joins the pieces of consecutive
+// ranges that cover the text into the source's index.
+std::vector<std::uint64_t> lineStartsIn(std::string_view text, std::uint64_t begin, std::uint64_t end);
+void indexLines(Source& source, const std::vector<std::vector<std::uint64_t>>& pieces);
 
 } // namespace rl

@@ -270,9 +270,11 @@ void Scanner::matchLine(std::string_view line, std::uint32_t index, std::vector<
             out.push_back(std::move(hit));
 }
 
-std::vector<Scanner::LiteralAt> Scanner::findLiterals(const Source& source) const
+std::vector<Scanner::LiteralAt> Scanner::findLiterals(const Source& source, std::uint64_t begin,
+                                                      std::uint64_t end) const
 {
-    std::vector<LiteralAt> found = m_hs ? findLiteralsHyperscan(source) : findLiteralsRe2(source);
+    std::vector<LiteralAt> found =
+        m_hs ? findLiteralsHyperscan(source, begin, end) : findLiteralsRe2(source, begin, end);
     std::sort(found.begin(), found.end(), [](const LiteralAt& x, const LiteralAt& y) {
         return std::tie(x.line, x.literal, x.offset) < std::tie(y.line, y.literal, y.offset);
     });
@@ -285,12 +287,13 @@ std::vector<Scanner::LiteralAt> Scanner::findLiterals(const Source& source) cons
     return found;
 }
 
-std::vector<Scanner::LiteralAt> Scanner::findLiteralsRe2(const Source& source) const
+std::vector<Scanner::LiteralAt> Scanner::findLiteralsRe2(const Source& source, std::uint64_t begin,
+                                                         std::uint64_t end) const
 {
     buildRe2Prefilter();
     std::vector<LiteralAt> found;
-    std::string_view text = source.text();
-    re2::StringPiece input(text.data(), text.size());
+    const std::string_view text = source.text().substr(0, end);
+    re2::StringPiece input(text.data() + begin, text.size() - begin);
     const auto& starts = source.lineStarts;
     std::vector<int> present;
     while (!input.empty()) {
@@ -318,7 +321,8 @@ std::vector<Scanner::LiteralAt> Scanner::findLiteralsRe2(const Source& source) c
     return found;
 }
 
-std::vector<Scanner::LiteralAt> Scanner::findLiteralsHyperscan(const Source& source) const
+std::vector<Scanner::LiteralAt> Scanner::findLiteralsHyperscan(const Source& source, std::uint64_t begin,
+                                                               std::uint64_t end) const
 {
     std::vector<LiteralAt> found;
 #ifdef RANKLINE_HAVE_HYPERSCAN
@@ -363,7 +367,7 @@ std::vector<Scanner::LiteralAt> Scanner::findLiteralsHyperscan(const Source& sou
         c->found->push_back({c->line, id, at});
         return 0;
     };
-    std::string_view text = source.text();
+    const std::string_view text = source.text().substr(0, end);
     // Hyperscan takes 32-bit lengths: a huge source is scanned in pieces that overlap by the
     // longest literal, so nothing on a boundary is lost (the caller drops the duplicates).
     std::size_t longest = 0;
@@ -371,7 +375,7 @@ std::vector<Scanner::LiteralAt> Scanner::findLiteralsHyperscan(const Source& sou
         longest = std::max(longest, l.size());
     constexpr std::size_t kPiece = std::size_t{1} << 30;
     hs_scratch_t* scratch = m_hs->take();
-    for (std::size_t pos = 0; pos < text.size();) {
+    for (std::size_t pos = begin; pos < text.size();) {
         const std::size_t n = std::min(kPiece, text.size() - pos);
         ctx.base = pos;
         hs_scan(m_hs->db, text.data() + pos, static_cast<unsigned>(n), 0, scratch, onMatch, &ctx);
@@ -382,6 +386,8 @@ std::vector<Scanner::LiteralAt> Scanner::findLiteralsHyperscan(const Source& sou
     m_hs->give(scratch);
 #else
     (void)source;
+    (void)begin;
+    (void)end;
 #endif
     return found;
 }
@@ -389,7 +395,19 @@ std::vector<Scanner::LiteralAt> Scanner::findLiteralsHyperscan(const Source& sou
 void Scanner::scan(const Source& source, const std::function<bool(int, std::uint32_t)>& want,
                    const std::function<void(ScanHit&&)>& take) const
 {
-    const std::vector<LiteralAt> found = findLiterals(source);
+    scan(source, 0, static_cast<std::uint32_t>(source.lineCount()), want, take);
+}
+
+void Scanner::scan(const Source& source, std::uint32_t first, std::uint32_t last,
+                   const std::function<bool(int, std::uint32_t)>& want,
+                   const std::function<void(ScanHit&&)>& take) const
+{
+    const auto& lines = source.lineStarts;
+    last = std::min(last, static_cast<std::uint32_t>(lines.size()));
+    if (first >= last)
+        return;
+    const std::uint64_t end = last < lines.size() ? lines[last] : source.text().size();
+    const std::vector<LiteralAt> found = findLiterals(source, lines[first], end);
     const auto& starts = source.lineStarts;
     std::vector<int> candidates;
     std::vector<int> matched;

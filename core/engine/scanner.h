@@ -76,6 +76,11 @@ public:
     // order, patterns ascending within a line.
     void scan(const Source& source, const std::function<bool(int pattern, std::uint32_t line)>& want,
               const std::function<void(ScanHit&&)>& take) const;
+    // Lines [first, last) of `source` only (a piece of a large file; line numbers stay the
+    // source's). The pieces of a source give together what the whole scan gives.
+    void scan(const Source& source, std::uint32_t first, std::uint32_t last,
+              const std::function<bool(int pattern, std::uint32_t line)>& want,
+              const std::function<void(ScanHit&&)>& take) const;
     // The full-regex test for one line (used for pasted snippets and tests).
     void matchLine(std::string_view line, std::uint32_t index, std::vector<ScanHit>& out) const;
     // One pattern on one line; false when it does not match.
@@ -90,9 +95,12 @@ private:
         std::uint32_t literal;
         std::uint64_t offset;
     };
-    std::vector<LiteralAt> findLiterals(const Source& source) const;
-    std::vector<LiteralAt> findLiteralsRe2(const Source& source) const;
-    std::vector<LiteralAt> findLiteralsHyperscan(const Source& source) const;
+    // Bytes [begin, end) of the source's text, which start and end at line boundaries.
+    std::vector<LiteralAt> findLiterals(const Source& source, std::uint64_t begin, std::uint64_t end) const;
+    std::vector<LiteralAt> findLiteralsRe2(const Source& source, std::uint64_t begin,
+                                           std::uint64_t end) const;
+    std::vector<LiteralAt> findLiteralsHyperscan(const Source& source, std::uint64_t begin,
+                                                 std::uint64_t end) const;
     struct Hyperscan;
 
     PrefilterKind m_kind = PrefilterKind::Re2;

@@ -286,6 +286,21 @@ void MappedFile::dropResident() const
         ::madvise(const_cast<char*>(m_data), m_size, MADV_DONTNEED);
 }
 
+void MappedFile::dropResident(std::uint64_t offset, std::uint64_t length) const
+{
+    // A small file's map is given back whole, with its slab's next marks.
+    if (!m_data || !m_mapped || offset >= m_size || m_size < kSmallFile)
+        return;
+    const auto page = static_cast<std::uint64_t>(pageSize());
+    const auto base = reinterpret_cast<std::uintptr_t>(m_data);
+    const std::uint64_t end = std::min<std::uint64_t>(offset + length, m_size);
+    // Whole pages only: the ones at either end also hold bytes of the neighbouring pieces.
+    const std::uint64_t from = ((base + offset + page - 1) / page) * page;
+    const std::uint64_t to = ((base + end) / page) * page;
+    if (to > from)
+        ::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+}
+
 Expected<MappedFile> MappedFile::open(const std::string& path)
 {
     // O_NONBLOCK so that a FIFO that slipped through never blocks the open.

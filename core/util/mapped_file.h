@@ -34,6 +34,8 @@ public:
     // next read): keeps resident memory bounded while a large bundle is scanned once. A small
     // file's pages go with those of other small files once their marks add up to a few MiB.
     void dropResident() const;
+    // Bytes [offset, offset + length) only, in whole pages inside that range.
+    void dropResident(std::uint64_t offset, std::uint64_t length) const;
     // Whether the first kHeadBytes of the file hold a NUL byte (binary files do), as read with pread
     // when the file was mapped: a look at the head through the map would map its pages, which
     // then have to be given back until the scan. nullopt when not known that way (copied files,

@@ -1,0 +1,141 @@
+// A large source is scanned in pieces on every core (AnalyzeOptions::pieceBytes). The pieces must
+// give exactly what one scan of the whole source gives: the same processes, hits (the per-process
+// cap applies across pieces), stamps, init phases (whose times may come from stamps in the next
+// piece) and so the same diagnosis, byte for byte.
+#include <QDir>
+#include <QDirIterator>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <atomic>
+#include <fstream>
+
+#include "analysis.h"
+#include "report/diagnosis_report.h"
+
+using namespace rl;
+
+namespace
+{
+
+struct Run {
+    std::string json;
+    std::size_t reports = 0; // progress reports while reading: one per source, or per piece
+    std::size_t files = 0;
+};
+
+} // namespace
+
+class TestPieces : public QObject
+{
+    Q_OBJECT
+    std::shared_ptr<const Encyclopedia> m_enc;
+
+    Run diagnose(const std::string& path, std::uint64_t pieceBytes)
+    {
+        AnalyzeOptions opts;
+        opts.probeLocalNccl = false;
+        opts.mergedOrder = false;
+        opts.pieceBytes = pieceBytes;
+        std::atomic<std::size_t> reports{0};
+        ProgressSink progress;
+        progress.report = [&](const Progress& p) {
+            if (p.stage == "reading")
+                ++reports;
+        };
+        auto a = analyzePaths({path}, m_enc, opts, progress);
+        Run r;
+        if (!a)
+            return r;
+        r.json = diagnosisJson(*a);
+        r.reports = reports;
+        r.files = a->sources.size();
+        return r;
+    }
+
+    // Every piece size gives the whole scan's diagnosis; small sizes cut every file many times.
+    void compareAt(const std::string& path, const std::vector<std::uint64_t>& sizes, bool mustSplit)
+    {
+        const Run whole = diagnose(path, std::uint64_t{1} << 40);
+        QVERIFY2(!whole.json.empty(), path.c_str());
+        for (std::uint64_t size : sizes) {
+            const Run pieces = diagnose(path, size);
+            QVERIFY2(pieces.json == whole.json,
+                     qPrintable(QStringLiteral("%1: pieces of %2 bytes differ from the whole scan")
+                                    .arg(QString::fromStdString(path))
+                                    .arg(size)));
+            if (mustSplit)
+                QVERIFY2(pieces.reports > pieces.files,
+                         qPrintable(QStringLiteral("%1: no source was cut at %2 bytes")
+                                        .arg(QString::fromStdString(path))
+                                        .arg(size)));
+        }
+    }
+
+private slots:
+    void initTestCase()
+    {
+        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
+        QVERIFY2(enc.ok(), enc.ok() ? "" : enc.error().message().c_str());
+        m_enc = std::make_shared<const Encyclopedia>(std::move(*enc));
+    }
+
+    void sampleAndFixtures()
+    {
+        compareAt(RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4", {256, 1024}, true);
+        QDirIterator it(QStringLiteral(RANKLINE_TEST_DATA_DIR), QDir::Dirs | QDir::NoDotAndDotDot);
+        while (it.hasNext()) {
+            const QString dir = it.next();
+            if (dir.endsWith(QStringLiteral("/golden")))
+                continue;
+            compareAt(dir.toStdString(), {700, 8192}, false);
+        }
+    }
+
+    void realLogs()
+    {
+        QDir root(QStringLiteral(RANKLINE_REALLOGS_DIR));
+        if (!root.exists())
+            QSKIP("real logs not found (set RANKLINE_REALLOGS_DIR)");
+        for (const QString& c : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+            compareAt(root.filePath(c).toStdString(), {1024, 16384}, false);
+    }
+
+    // One combined stream (srun -l prefixes, twelve ranks interleaved), cut so that pieces start
+    // between a stamp and the Init lines it bounds, and every rank repeats its WARN far more often
+    // than the per-process cap.
+    void combinedStreamAcrossPieces()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const std::string path = (tmp.path() + QStringLiteral("/job.out")).toStdString();
+        {
+            std::ofstream out(path);
+            const int ranks = 12;
+            for (int r = 0; r < ranks; ++r)
+                out << r << ": gpu-" << r / 4 << ":" << 4000 + r << ":" << 4100 + r << " [" << r % 4
+                    << "] NCCL INFO Bootstrap : Using eth0:10.0.0." << 10 + r / 4 << "<0>\n";
+            for (int step = 0; step < 60; ++step) {
+                for (int r = 0; r < ranks; ++r) {
+                    out << r << ": 2025-06-12 14:03:" << 10 + step / 4 << "," << 100 + 7 * r + step
+                        << " INFO train.py:142 [rank" << r << "] step " << step << " | loss 7.5\n";
+                    // Unstamped NCCL lines whose times come from the stamped lines around them.
+                    out << r << ": gpu-" << r / 4 << ":" << 4000 + r << ":" << 4100 + r << " [" << r % 4
+                        << "] NCCL INFO comm 0x55b7e3a6f3" << 10 + r << " rank " << r << " nranks " << ranks
+                        << " cudaDev " << r % 4 << " nvmlDev " << r % 4
+                        << " busId 89000 commId 0x98cb53c1551b24" << 10 + step << " - Init "
+                        << (step % 2 ? "COMPLETE" : "START") << "\n";
+                    if (step > 20)
+                        out << r << ": gpu-" << r / 4 << ":" << 4000 + r << ":" << 4200 + r << " [" << r % 4
+                            << "] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.0.0."
+                            << 10 + (r / 4 + 1) % 3 << "<4" << 1000 + r
+                            << "> failed : Software caused connection abort\n";
+                }
+            }
+        }
+        compareAt(path, {1024, 4096, 30000}, true);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPieces)
+#include "tst_pieces.moc"

@@ -112,6 +112,13 @@ void SourceLines::appendStamps(SourceLines&& later)
     }
     m_stampLine.insert(m_stampLine.end(), later.m_stampLine.begin(), later.m_stampLine.end());
     m_stampPacked.insert(m_stampPacked.end(), later.m_stampPacked.begin(), later.m_stampPacked.end());
+    later = SourceLines{};
+}
+
+void SourceLines::reserveStamps(std::size_t n)
+{
+    m_stampLine.reserve(n);
+    m_stampPacked.reserve(n);
 }
 
 LineStamp SourceLines::stamp(std::size_t i) const
@@ -516,8 +523,9 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
 }
 
 // The pieces of one source (in line order) as one scan: keys renumbered in order of first
-// appearance, the per-process cap on repeated hits applied across pieces, stamps joined, and
-// init phases reduced with the times the whole source gives.
+// appearance, the per-process cap on repeated hits applied across pieces, and init phases reduced
+// with the times the whole source gives. `lines` already holds every piece's stamps (the caller
+// appends them as pieces finish, in line order, so that they are not held twice at the end).
 SourceScan mergePieces(SourceLines&& lines, std::vector<SourcePiece>&& pieces, const Scanner& scanner)
 {
     SourceScan out;
@@ -550,7 +558,6 @@ SourceScan mergePieces(SourceLines&& lines, std::vector<SourcePiece>&& pieces, c
             for (std::uint32_t i = piece.first; i < piece.last; ++i)
                 if (const std::uint32_t key = out.lines.process(i).value; key != kNoKey)
                     out.lines.set(i, ProcessId(remap[key]), out.lines.level(i));
-        out.lines.appendStamps(std::move(piece.stamps));
     }
     // Hits and phases once every line has its key and the stamps are whole.
     std::unordered_map<std::uint64_t, std::uint16_t> kept; // pattern << 32 | key -> hits kept
@@ -616,6 +623,7 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
     std::vector<SourcePiece> pieces;
     pieces.push_back(scanPiece(source, scanner, 0, static_cast<std::uint32_t>(source.lineCount()),
                                yearHint(source), lines));
+    lines.appendStamps(std::move(pieces.front().stamps));
     return mergePieces(std::move(lines), std::move(pieces), scanner);
 }
 
@@ -928,9 +936,15 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             SourceLines lines;
             std::vector<SourcePiece> done;
             std::atomic<std::size_t> left{0};
+            // Stamps are moved into `lines` as soon as every piece before them is done.
+            std::mutex stampsMutex;
+            std::vector<char> finished;
+            std::size_t stampsJoined = 0;
         };
         std::vector<std::unique_ptr<Pieces>> large;
-        const std::uint64_t pieceBytes = std::max<std::uint64_t>(options.pieceBytes, 1);
+        // Pieces index their lines with 32-bit offsets.
+        const std::uint64_t pieceBytes =
+            std::clamp<std::uint64_t>(options.pieceBytes, 1, std::uint64_t{1} << 30);
         for (std::size_t i = 0; i < a.sources.size(); ++i)
             if (a.sources[i].size >= 2 * pieceBytes) {
                 auto p = std::make_unique<Pieces>();
@@ -942,7 +956,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         struct IndexTask {
             Pieces* pieces;
             std::uint64_t begin, end;
-            std::vector<std::uint64_t> starts;
+            std::vector<std::uint32_t> starts;
         };
         std::vector<IndexTask> indexTasks;
         for (auto& p : large)
@@ -962,10 +976,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         for (std::size_t k = 0; k < indexTasks.size();) {
             Pieces& p = *indexTasks[k].pieces;
             Source& src = a.sources[p.source];
-            std::vector<std::vector<std::uint64_t>> ranges;
+            std::vector<LineStartsPiece> ranges;
             for (; k < indexTasks.size() && indexTasks[k].pieces == &p; ++k)
-                ranges.push_back(std::move(indexTasks[k].starts));
-            indexLines(src, ranges);
+                ranges.push_back({indexTasks[k].begin, std::move(indexTasks[k].starts)});
+            indexLines(src, std::move(ranges));
             p.year = yearHint(src);
             const auto n = static_cast<std::uint32_t>(src.lineCount());
             p.bounds.push_back(0);
@@ -977,6 +991,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             p.bounds.push_back(n);
             p.lines.resize(n);
             p.done.resize(p.bounds.size() - 1);
+            p.finished.assign(p.done.size(), 0);
             p.left = p.done.size();
         }
         std::vector<IndexTask>().swap(indexTasks);
@@ -1013,6 +1028,14 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             Pieces& p = *task.pieces;
             const std::uint32_t first = p.bounds[task.piece], last = p.bounds[task.piece + 1];
             p.done[task.piece] = scanPiece(src, scanner, first, last, p.year, p.lines);
+            {
+                std::lock_guard<std::mutex> lock(p.stampsMutex);
+                p.finished[task.piece] = 1;
+                if (p.stampsJoined == 0 && task.piece == 0) // the first piece tells how many to expect
+                    p.lines.reserveStamps(p.done[0].stamps.stampCount() * p.done.size() * 9 / 8);
+                for (; p.stampsJoined < p.done.size() && p.finished[p.stampsJoined]; ++p.stampsJoined)
+                    p.lines.appendStamps(std::move(p.done[p.stampsJoined].stamps));
+            }
             const std::uint64_t from = src.lineStarts[first];
             const std::uint64_t to = last < src.lineCount() ? src.lineStarts[last] : src.size;
             if (src.buffer)

@@ -81,17 +81,24 @@ public:
     // The stamps of `later`, whose lines all follow this one's stamps (a piece of a large file
     // scanned on its own); its per-line facts are not read.
     void appendStamps(SourceLines&& later);
+    void reserveStamps(std::size_t n);
     std::size_t stampCount() const { return m_stampLine.size(); }
     std::uint32_t stampLine(std::size_t i) const { return m_stampLine[i]; }
     std::int64_t stampUs(std::size_t i) const { return m_stampPacked[i] >> kCodeBits; }
     LineStamp stamp(std::size_t i) const;
     TimeInterval time(std::uint32_t line, TimeSource* source = nullptr) const;
     LineInfo info(std::uint32_t line) const;
+    // Gives back growth slack beyond an eighth: a shrink copies the vector, which for a large
+    // source costs more (for a moment, twice its size) than the slack it saves.
     void shrink()
     {
-        m_meta.shrink_to_fit();
-        m_stampLine.shrink_to_fit();
-        m_stampPacked.shrink_to_fit();
+        auto fit = [](auto& v) {
+            if (v.capacity() - v.size() > v.size() / 8)
+                v.shrink_to_fit();
+        };
+        fit(m_meta);
+        fit(m_stampLine);
+        fit(m_stampPacked);
     }
     std::size_t bytesUsed() const
     {

@@ -608,16 +608,17 @@ void indexLines(Source& source)
     source.lineStarts.shrink_to_fit();
 }
 
-std::vector<std::uint64_t> lineStartsIn(std::string_view text, std::uint64_t begin, std::uint64_t end)
+std::vector<std::uint32_t> lineStartsIn(std::string_view text, std::uint64_t begin, std::uint64_t end)
 {
-    std::vector<std::uint64_t> out;
-    end = std::min<std::uint64_t>(end, text.size());
+    std::vector<std::uint32_t> out;
+    end = std::min<std::uint64_t>({end, text.size(), begin + UINT32_MAX});
     if (begin < end)
-        eachLineStart(text, begin, end, [&](std::size_t at) { out.push_back(at); });
+        eachLineStart(text, begin, end,
+                      [&](std::size_t at) { out.push_back(static_cast<std::uint32_t>(at - begin)); });
     return out;
 }
 
-void indexLines(Source& source, const std::vector<std::vector<std::uint64_t>>& pieces)
+void indexLines(Source& source, std::vector<LineStartsPiece>&& pieces)
 {
     source.lineStarts.clear();
     if (source.text().empty()) {
@@ -626,12 +627,14 @@ void indexLines(Source& source, const std::vector<std::vector<std::uint64_t>>& p
     }
     std::size_t n = 1;
     for (const auto& p : pieces)
-        n += p.size();
+        n += p.starts.size();
     source.lineStarts.reserve(n);
     source.lineStarts.push_back(0);
-    for (const auto& p : pieces)
-        for (std::uint64_t at : p)
-            source.lineStarts.push_back(at);
+    for (auto& p : pieces) {
+        for (std::uint32_t at : p.starts)
+            source.lineStarts.push_back(p.begin + at);
+        std::vector<std::uint32_t>().swap(p.starts); // the index grows as the pieces go
+    }
 }
 
 Source sourceFromText(std::string name, std::string text)

@@ -404,8 +404,26 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, unsigned 
     }
     parallelFor(work.size(), workers, [&](std::size_t i) {
         const SourceWork& w = work[i];
-        for (std::size_t k = w.eventBegin; k < w.eventEnd; ++k)
+        const Source& src = a.source(SourceId(w.source));
+        // In line order (step 2 applies them in time order, by index): in one large file (a
+        // combined stream) the events are spread over the whole text, and the pages read so far
+        // are given back every few MiB rather than all held until the file is done.
+        std::vector<std::size_t> order(w.eventEnd - w.eventBegin);
+        std::iota(order.begin(), order.end(), w.eventBegin);
+        std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+            return chosen[x]->where.line < chosen[y]->where.line;
+        });
+        constexpr std::uint64_t kDropEvery = std::uint64_t{8} << 20;
+        std::uint64_t dropped = 0;
+        for (std::size_t k : order) {
             readEvent(k);
+            const std::uint32_t line = chosen[k]->where.line;
+            const std::uint64_t at = line < src.lineCount() ? src.lineStarts[line] : 0;
+            if (src.buffer && at > dropped + kDropEvery) {
+                src.buffer->dropResident(dropped, at - dropped);
+                dropped = at;
+            }
+        }
         for (std::size_t k = w.versionBegin; k < w.versionEnd; ++k) {
             const auto& [where, id] = versionLines[k];
             const std::string_view t = a.text(where);

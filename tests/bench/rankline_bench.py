@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Ingestion benchmark for Rankline (issue 3, "Ingestion at scale").
 
-Generates synthetic incident bundles (deterministic, seeded), then times, on the same files in the
-same run and with the page cache warm:
+Generates synthetic incident bundles (deterministic, seeded): 64 and 256 ranks of 4 MiB in a file
+each, the same 64 ranks as one combined `srun -l` stream (one large file, which rankline scans in
+pieces on every core), and 10,000 small files. Then times, on the same files in the same run and
+with the page cache warm:
 
   rankline diagnose BUNDLE --json
   rg -c -f PATTERNS BUNDLE          (PATTERNS = `rankline encyclopedia --export-patterns`)
@@ -23,11 +25,13 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import heapq
 import json
 import multiprocessing
 import os
 import platform
 import random
+import re
 import shutil
 import signal
 import statistics
@@ -496,14 +500,73 @@ class BundleInfo:
     bytes: int
     lines: int
     scenario: Scenario
+    combined: bool = False
 
     @property
     def failing_file(self) -> str:
+        if self.combined:
+            return COMBINED_FILE
         r = self.scenario.failing_rank
         return f"{host_name(r // RANKS_PER_HOST)}/rank{r}.log"
 
 
-def generate_bundle(name: str, root: str, nranks: int, per_rank_bytes: int, seed: int, jobs: int) -> BundleInfo:
+COMBINED_FILE = "job.out"
+
+
+STAMP_AT_START = re.compile(rb"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}) ")
+
+
+def rank_periods(path: str):
+    """A rank's lines in runs that end with a stamped line, each with that stamp: the unstamped
+    NCCL lines before a stamped line were written before it."""
+    run: list[bytes] = []
+    last = b""
+    with open(path, "rb") as f:
+        for line in f:
+            run.append(line)
+            m = STAMP_AT_START.match(line)
+            if m:
+                last = m.group(1)
+                yield last, run
+                run = []
+    if run:
+        yield last, run
+
+
+def combine_ranks(root: str, nranks: int) -> tuple[int, int]:
+    """Joins the rank files under root into one `srun -l` stream (root/job.out), as srun writes
+    it: each line with its rank's "N: " prefix, the ranks' lines interleaved in the order they
+    were written (by their timestamps). The rank files are deleted. Returns (bytes, lines)."""
+    paths = [os.path.join(root, host_name(r // RANKS_PER_HOST), f"rank{r}.log") for r in range(nranks)]
+    periods = [rank_periods(p) for p in paths]
+    heap: list[tuple[bytes, int, list[bytes]]] = []
+    for r, it in enumerate(periods):
+        first = next(it, None)
+        if first:
+            heapq.heappush(heap, (first[0], r, first[1]))
+    total = lines = 0
+    with open(os.path.join(root, COMBINED_FILE), "wb", buffering=1 << 20) as out:
+        while heap:
+            _, r, run = heapq.heappop(heap)
+            prefix = f"{r}: ".encode("ascii")
+            for line in run:
+                out.write(prefix + line)
+                total += len(prefix) + len(line)
+                lines += 1
+            nxt = next(periods[r], None)
+            if nxt:
+                heapq.heappush(heap, (nxt[0], r, nxt[1]))
+    for p in paths:
+        os.remove(p)
+    for h in range((nranks + RANKS_PER_HOST - 1) // RANKS_PER_HOST):
+        folder = os.path.join(root, host_name(h))
+        if os.path.isdir(folder) and not os.listdir(folder):
+            os.rmdir(folder)
+    return total, lines
+
+
+def generate_bundle(name: str, root: str, nranks: int, per_rank_bytes: int, seed: int, jobs: int,
+                    combined: bool = False) -> BundleInfo:
     sc = make_scenario(nranks, per_rank_bytes, seed)
     os.makedirs(root, exist_ok=True)
     work = [(sc, rank, root) for rank in range(nranks)]
@@ -512,6 +575,9 @@ def generate_bundle(name: str, root: str, nranks: int, per_rank_bytes: int, seed
             results = pool.map(write_rank, work, chunksize=max(1, nranks // (jobs * 8)))
     else:
         results = [write_rank(j) for j in work]
+    if combined:
+        total, lines = combine_ranks(root, nranks)
+        return BundleInfo(name, root, 1, total, lines, sc, combined=True)
     return BundleInfo(name, root, nranks, sum(b for b, _ in results), sum(n for _, n in results), sc)
 
 
@@ -912,8 +978,9 @@ def main() -> int:
                     help="the rankline binary (build the release preset first)")
     ap.add_argument("--rg", default="rg", help="ripgrep binary")
     ap.add_argument("--lnav", default="lnav", help="lnav binary")
-    ap.add_argument("--bundles", default="64,256,small",
-                    help="which bundles: 64 (64 ranks x 4 MiB), 256 (256 ranks x 4 MiB), small (many small files)")
+    ap.add_argument("--bundles", default="64,256,combined,small",
+                    help="which bundles: 64 (64 ranks x 4 MiB), 256 (256 ranks x 4 MiB), combined (the 64 ranks as one "
+                         "srun -l stream), small (many small files)")
     ap.add_argument("--rank-mib", type=float, default=4.0, help="MiB per rank file in the 64- and 256-rank bundles")
     ap.add_argument("--small-files", type=int, default=10_000, help="files in the small-files bundle")
     ap.add_argument("--small-kib", type=float, default=16.0, help="KiB per file in the small-files bundle")
@@ -942,7 +1009,7 @@ def main() -> int:
         args.keep = True
     wanted = [b.strip() for b in args.bundles.split(",") if b.strip()]
     for b in wanted:
-        if b not in ("64", "256", "small"):
+        if b not in ("64", "256", "small", "combined"):
             ap.error(f"unknown bundle {b!r}")
     if not args.generate_only:
         missing = [t for t in (args.rankline, args.rg) + (() if args.no_lnav else (args.lnav,))
@@ -980,6 +1047,8 @@ def main() -> int:
                 specs.append((f"64x{args.rank_mib:g}MiB", 64, rank_bytes, False))
             elif b == "256":
                 specs.append((f"256x{args.rank_mib:g}MiB", 256, rank_bytes, False))
+            elif b == "combined":
+                specs.append((f"combined-64x{args.rank_mib:g}MiB", 64, rank_bytes, False))
             else:
                 specs.append((f"small-{args.small_files}x{args.small_kib:g}KiB", args.small_files,
                               int(args.small_kib * KiB), True))
@@ -988,7 +1057,8 @@ def main() -> int:
             t0 = time.perf_counter()
             if os.path.isdir(root):
                 shutil.rmtree(root)
-            info = generate_bundle(name, root, nranks, size, args.seed, args.jobs)
+            info = generate_bundle(name, root, nranks, size, args.seed, args.jobs,
+                                   combined=name.startswith("combined"))
             sc = info.scenario
             print(f"\n== {name}: {info.files:,} files, {info.bytes:,} bytes, {info.lines:,} lines "
                   f"(generated in {time.perf_counter() - t0:.1f} s) at {root}")

@@ -98,50 +98,119 @@ void SourceLines::addStamp(const LineStamp& s)
     std::int64_t code = 0;
     for (std::int64_t r = 1; r < s.resolutionUs && code < 18; r *= 10)
         ++code;
-    m_stampLine.push_back(s.line);
     // Multiplying, not shifting, keeps a (nonsensical but parseable) stamp before 1970 defined.
-    m_stampPacked.push_back(s.us * (std::int64_t{1} << kCodeBits) + code);
+    m_stamps.push_back(s.line, s.us * (std::int64_t{1} << kCodeBits) + code);
+}
+
+void StampStore::push_back(std::uint32_t line, std::int64_t packed)
+{
+    const std::size_t off = m_count % kBlock;
+    if (off == 0)
+        m_blocks.push_back({line, packed, m_line.size() / kBlock, false});
+    Block& b = m_blocks.back();
+    if (!b.wide) {
+        const std::int64_t dLine = std::int64_t{line} - b.line;
+        const std::int64_t dPacked = packed - b.packed;
+        if (dLine >= 0 && dLine <= UINT16_MAX && dPacked >= INT32_MIN && dPacked <= INT32_MAX) {
+            m_line.push_back(static_cast<std::uint16_t>(dLine));
+            m_packed.push_back(static_cast<std::int32_t>(dPacked));
+            ++m_count;
+            return;
+        }
+        // This block cannot be narrow: it moves, with what it holds so far, to the wide arrays.
+        // It is the last narrow block, so its entries are the narrow arrays' last ones.
+        const std::size_t from = b.slot * kBlock;
+        const std::size_t slot = m_wideLine.size() / kBlock;
+        for (std::size_t k = from; k < m_line.size(); ++k) {
+            m_wideLine.push_back(b.line + m_line[k]);
+            m_widePacked.push_back(b.packed + m_packed[k]);
+        }
+        m_line.resize(from);
+        m_packed.resize(from);
+        b.slot = slot;
+        b.wide = true;
+    }
+    m_wideLine.push_back(line);
+    m_widePacked.push_back(packed);
+    ++m_count;
+}
+
+std::size_t StampStore::lowerBound(std::uint32_t line) const
+{
+    std::size_t lo = 0, hi = m_count;
+    while (lo < hi) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (this->line(mid) < line)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void StampStore::reserve(std::size_t n)
+{
+    m_line.reserve(n);
+    m_packed.reserve(n);
+    m_blocks.reserve(n / kBlock + 1);
+}
+
+void StampStore::shrink()
+{
+    auto fit = [](auto& v) {
+        if (v.capacity() - v.size() > v.size() / 8)
+            v.shrink_to_fit();
+    };
+    fit(m_blocks);
+    fit(m_line);
+    fit(m_packed);
+    fit(m_wideLine);
+    fit(m_widePacked);
+}
+
+std::size_t StampStore::bytesUsed() const
+{
+    return m_blocks.capacity() * sizeof(Block) + m_line.capacity() * 2 + m_packed.capacity() * 4 +
+           m_wideLine.capacity() * 4 + m_widePacked.capacity() * 8;
 }
 
 void SourceLines::appendStamps(SourceLines&& later)
 {
-    if (m_stampLine.empty()) {
-        m_stampLine = std::move(later.m_stampLine);
-        m_stampPacked = std::move(later.m_stampPacked);
-        return;
+    if (m_stamps.empty()) {
+        m_stamps = std::move(later.m_stamps);
+    } else {
+        for (std::size_t i = 0; i < later.m_stamps.size(); ++i)
+            m_stamps.push_back(later.m_stamps.line(i), later.m_stamps.packed(i));
     }
-    m_stampLine.insert(m_stampLine.end(), later.m_stampLine.begin(), later.m_stampLine.end());
-    m_stampPacked.insert(m_stampPacked.end(), later.m_stampPacked.begin(), later.m_stampPacked.end());
     later = SourceLines{};
 }
 
 void SourceLines::reserveStamps(std::size_t n)
 {
-    m_stampLine.reserve(n);
-    m_stampPacked.reserve(n);
+    m_stamps.reserve(n);
 }
 
 LineStamp SourceLines::stamp(std::size_t i) const
 {
+    const std::int64_t packed = m_stamps.packed(i);
     std::int64_t resolution = 1;
-    for (std::int64_t c = m_stampPacked[i] & ((std::int64_t{1} << kCodeBits) - 1); c > 0; --c)
+    for (std::int64_t c = packed & ((std::int64_t{1} << kCodeBits) - 1); c > 0; --c)
         resolution *= 10;
-    return {m_stampLine[i], stampUs(i), resolution};
+    return {m_stamps.line(i), packed >> kCodeBits, resolution};
 }
 
 TimeInterval SourceLines::time(std::uint32_t line, TimeSource* source) const
 {
     // The first stamp at or after the line; the one before it bounds the line from below.
-    const std::size_t at = static_cast<std::size_t>(
-        std::lower_bound(m_stampLine.begin(), m_stampLine.end(), line) - m_stampLine.begin());
+    const std::size_t at = m_stamps.lowerBound(line);
     TimeInterval t;
-    if (at < m_stampLine.size() && m_stampLine[at] == line) {
+    if (at < m_stamps.size() && m_stamps.line(at) == line) {
         if (source)
             *source = TimeSource::Parsed;
         const LineStamp st = stamp(at);
         return {st.us, st.us + st.resolutionUs};
     }
-    if (at < m_stampLine.size()) {
+    if (at < m_stamps.size()) {
         const LineStamp st = stamp(at);
         t.hi = st.us + st.resolutionUs;
     }

@@ -59,9 +59,53 @@ struct LineStamp {
     std::int64_t resolutionUs = 1;
 };
 
+// A source's stamps as (line, packed time), appended in line order, read by index. Blocks of 128:
+// a block whose lines lie within 65,535 of its first stamp's and whose packed times within 2^31
+// of its first's (about two minutes at microsecond precision) keeps six bytes a stamp; any other
+// block, twelve. Dense logs, where stamps are many, are the narrow case.
+class StampStore
+{
+public:
+    std::size_t size() const { return m_count; }
+    bool empty() const { return m_count == 0; }
+    void push_back(std::uint32_t line, std::int64_t packed);
+    std::uint32_t line(std::size_t i) const
+    {
+        const Block& b = m_blocks[i / kBlock];
+        const std::size_t at = b.slot * kBlock + i % kBlock;
+        return b.wide ? m_wideLine[at] : b.line + m_line[at];
+    }
+    std::int64_t packed(std::size_t i) const
+    {
+        const Block& b = m_blocks[i / kBlock];
+        const std::size_t at = b.slot * kBlock + i % kBlock;
+        return b.wide ? m_widePacked[at] : b.packed + m_packed[at];
+    }
+    // The first stamp whose line is not before `line` (size() when none).
+    std::size_t lowerBound(std::uint32_t line) const;
+    void reserve(std::size_t n);
+    void shrink();
+    std::size_t bytesUsed() const;
+
+private:
+    static constexpr std::size_t kBlock = 128;
+    struct Block {
+        std::uint32_t line;  // the block's first stamp
+        std::int64_t packed; // the block's first stamp
+        std::size_t slot;    // the block's place (in blocks) in the narrow or the wide arrays
+        bool wide;
+    };
+    std::vector<Block> m_blocks;
+    std::vector<std::uint16_t> m_line;  // narrow blocks: line - block.line
+    std::vector<std::int32_t> m_packed; // narrow blocks: packed - block.packed
+    std::vector<std::uint32_t> m_wideLine;
+    std::vector<std::int64_t> m_widePacked;
+    std::size_t m_count = 0;
+};
+
 // Line facts for one source, kept small because a bundle can hold millions of lines: four bytes a
-// line (process and level) plus twelve bytes per stamped line. An unstamped line's interval is
-// computed from its stamped neighbours when asked.
+// line (process and level) plus about six bytes per stamped line (StampStore). An unstamped line's
+// interval is computed from its stamped neighbours when asked.
 class SourceLines
 {
 public:
@@ -82,9 +126,9 @@ public:
     // scanned on its own); its per-line facts are not read.
     void appendStamps(SourceLines&& later);
     void reserveStamps(std::size_t n);
-    std::size_t stampCount() const { return m_stampLine.size(); }
-    std::uint32_t stampLine(std::size_t i) const { return m_stampLine[i]; }
-    std::int64_t stampUs(std::size_t i) const { return m_stampPacked[i] >> kCodeBits; }
+    std::size_t stampCount() const { return m_stamps.size(); }
+    std::uint32_t stampLine(std::size_t i) const { return m_stamps.line(i); }
+    std::int64_t stampUs(std::size_t i) const { return m_stamps.packed(i) >> kCodeBits; }
     LineStamp stamp(std::size_t i) const;
     TimeInterval time(std::uint32_t line, TimeSource* source = nullptr) const;
     LineInfo info(std::uint32_t line) const;
@@ -97,21 +141,16 @@ public:
                 v.shrink_to_fit();
         };
         fit(m_meta);
-        fit(m_stampLine);
-        fit(m_stampPacked);
+        m_stamps.shrink();
     }
-    std::size_t bytesUsed() const
-    {
-        return m_meta.capacity() * 4 + m_stampLine.capacity() * 4 + m_stampPacked.capacity() * 8;
-    }
+    std::size_t bytesUsed() const { return m_meta.capacity() * 4 + m_stamps.bytesUsed(); }
 
 private:
     // Microseconds shifted left, the resolution's power of ten in the low bits: 2^59 us is
     // eighteen thousand years, so nothing real is lost.
     static constexpr int kCodeBits = 4;
     std::vector<std::uint32_t> m_meta;
-    std::vector<std::uint32_t> m_stampLine;
-    std::vector<std::int64_t> m_stampPacked;
+    StampStore m_stamps;
 };
 
 // Every line of the bundle in merged chronological order, four bytes a line.

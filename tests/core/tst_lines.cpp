@@ -50,6 +50,70 @@ private slots:
         QCOMPARE(sl.time(1).lo, std::int64_t{1749736990123456});
     }
 
+    // Stamps are kept in blocks, narrow (six bytes) where lines and times lie close together and
+    // wide otherwise, a block turning wide halfway through: every mix reads back as it went in,
+    // and the search by line agrees with a plain lower_bound. Joining the stamps of a later piece
+    // gives the same as adding them one by one.
+    void stampBlocksRoundTrip()
+    {
+        std::uint32_t seed = 777;
+        auto next = [&seed] { return seed = seed * 1664525u + 1013904223u; };
+        for (int round = 0; round < 40; ++round) {
+            std::vector<LineStamp> in;
+            std::uint32_t line = next() % 50;
+            std::int64_t us = 1749736990000000 + static_cast<std::int64_t>(next() % 1000);
+            const int n = 1 + static_cast<int>(next() % 900);
+            for (int i = 0; i < n; ++i) {
+                // Mostly dense; now and then a gap of lines, or of time, that no narrow block
+                // holds (drawn apart, so that each alone must widen a block), or a clock that
+                // steps back.
+                const std::uint32_t lineDraw = next() % 100;
+                const std::uint32_t timeDraw = next() % 100;
+                line += lineDraw < 3 ? 70000 + next() % 5 : 1 + next() % 3;
+                us += timeDraw < 2   ? 600'000'000
+                      : timeDraw < 4 ? -5'000'000'000
+                                     : static_cast<std::int64_t>(next() % 400'000);
+                const std::int64_t res = next() % 3 == 0 ? 1000 : 1;
+                in.push_back({line, res == 1000 ? us - us % 1000 : us, res});
+            }
+            SourceLines whole, first, second;
+            const std::size_t cut = next() % in.size();
+            for (std::size_t i = 0; i < in.size(); ++i) {
+                whole.addStamp(in[i]);
+                (i < cut ? first : second).addStamp(in[i]);
+            }
+            first.appendStamps(std::move(second));
+            for (const SourceLines* sl : {&whole, &first}) {
+                QCOMPARE(sl->stampCount(), in.size());
+                for (std::size_t i = 0; i < in.size(); ++i) {
+                    const LineStamp out = sl->stamp(i);
+                    QCOMPARE(out.line, in[i].line);
+                    QCOMPARE(out.us, in[i].us);
+                    QCOMPARE(out.resolutionUs, in[i].resolutionUs);
+                }
+                for (int probe = 0; probe < 50; ++probe) {
+                    const std::uint32_t at = next() % (line + 2);
+                    const auto it =
+                        std::lower_bound(in.begin(), in.end(), at,
+                                         [](const LineStamp& s, std::uint32_t l) { return s.line < l; });
+                    const TimeInterval t = sl->time(at);
+                    if (it != in.end() && it->line == at) {
+                        QCOMPARE(t.lo, it->us);
+                    } else {
+                        if (it != in.begin())
+                            QCOMPARE(t.lo, std::prev(it)->us);
+                        else
+                            QVERIFY(!t.knownLo());
+                        if (it != in.end())
+                            QCOMPARE(t.hi, it->us + it->resolutionUs);
+                        else
+                            QVERIFY(!t.knownHi());
+                    }
+                }
+            }
+        }
+    }
+
     // The line index reads 64 bytes at a time: newlines on and around every block boundary, runs
     // of empty lines, no final newline and a lone newline all index as a plain search would.
     void indexMatchesPlainSearch()

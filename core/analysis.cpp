@@ -441,7 +441,8 @@ struct SourcePiece {
     std::vector<ScanHit> hits; // capped per (pattern, key) within the piece only
     std::vector<std::pair<std::uint32_t, std::int32_t>> tids;
     std::vector<std::pair<std::size_t, std::unique_ptr<EnvironmentLine>>> envText;
-    SourceLines stamps; // the piece's stamps only (no per-line facts)
+    SourceLines stamps;               // the piece's stamps only (no per-line facts)
+    std::vector<std::uint32_t> remap; // its keys' numbers in the whole source (joinPiece)
     // Init phases per (commId, key). A line's time needs the stamps around it, which may lie in the
     // next or previous piece: a START before the piece's first stamp (its lower bound is the
     // previous piece's last stamp, shared by all such lines) and a COMPLETE after its last stamp
@@ -591,43 +592,52 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
     return out;
 }
 
-// The pieces of one source (in line order) as one scan: keys renumbered in order of first
-// appearance, the per-process cap on repeated hits applied across pieces, and init phases reduced
-// with the times the whole source gives. `lines` already holds every piece's stamps (the caller
-// appends them as pieces finish, in line order, so that they are not held twice at the end).
-SourceScan mergePieces(SourceLines&& lines, std::vector<SourcePiece>&& pieces, const Scanner& scanner)
-{
+// Where the pieces of one source meet, in line order (joinPiece, as each piece's turn comes, while
+// later pieces may still be scanning) and then as one scan (mergePieces).
+struct PieceJoin {
     SourceScan out;
-    out.lines = std::move(lines);
     std::map<LocalKey, std::uint32_t> keyIndex;
-    std::vector<std::vector<std::uint32_t>> remaps(pieces.size());
-    for (std::size_t pi = 0; pi < pieces.size(); ++pi) {
-        SourcePiece& piece = pieces[pi];
-        std::vector<std::uint32_t>& remap = remaps[pi];
-        remap.resize(piece.keys.size());
-        for (std::size_t k = 0; k < piece.keys.size(); ++k) {
-            auto [it, inserted] =
-                keyIndex.emplace(piece.keys[k], static_cast<std::uint32_t>(out.keys.size()));
-            if (inserted) {
-                out.keys.push_back(piece.keys[k]);
-                out.keyDecoRank.push_back(-1);
-                out.keyDecoHost.emplace_back();
-            }
-            const std::uint32_t g = it->second;
-            remap[k] = g;
-            if (piece.keyDecoRank[k] >= 0 && out.keyDecoRank[g] < 0)
-                out.keyDecoRank[g] = piece.keyDecoRank[k];
-            if (!piece.keyDecoHost[k].empty() && out.keyDecoHost[g].empty())
-                out.keyDecoHost[g] = std::move(piece.keyDecoHost[k]);
+};
+
+// The next piece in line order: its keys are renumbered in order of first appearance over the
+// source, its lines take the source's keys, and its stamps join the source's (so that they are not
+// held twice at the end).
+void joinPiece(PieceJoin& join, SourcePiece& piece, SourceLines& lines)
+{
+    SourceScan& out = join.out;
+    piece.remap.resize(piece.keys.size());
+    for (std::size_t k = 0; k < piece.keys.size(); ++k) {
+        auto [it, inserted] =
+            join.keyIndex.emplace(piece.keys[k], static_cast<std::uint32_t>(out.keys.size()));
+        if (inserted) {
+            out.keys.push_back(piece.keys[k]);
+            out.keyDecoRank.push_back(-1);
+            out.keyDecoHost.emplace_back();
         }
-        bool identity = true;
-        for (std::size_t k = 0; k < remap.size(); ++k)
-            identity = identity && remap[k] == k;
-        if (!identity)
-            for (std::uint32_t i = piece.first; i < piece.last; ++i)
-                if (const std::uint32_t key = out.lines.process(i).value; key != kNoKey)
-                    out.lines.set(i, ProcessId(remap[key]), out.lines.level(i));
+        const std::uint32_t g = it->second;
+        piece.remap[k] = g;
+        if (piece.keyDecoRank[k] >= 0 && out.keyDecoRank[g] < 0)
+            out.keyDecoRank[g] = piece.keyDecoRank[k];
+        if (!piece.keyDecoHost[k].empty() && out.keyDecoHost[g].empty())
+            out.keyDecoHost[g] = std::move(piece.keyDecoHost[k]);
     }
+    bool identity = true;
+    for (std::size_t k = 0; k < piece.remap.size(); ++k)
+        identity = identity && piece.remap[k] == k;
+    if (!identity)
+        for (std::uint32_t i = piece.first; i < piece.last; ++i)
+            if (const std::uint32_t key = lines.process(i).value; key != kNoKey)
+                lines.set(i, ProcessId(piece.remap[key]), lines.level(i));
+    lines.appendStamps(std::move(piece.stamps));
+}
+
+// The joined pieces as one scan: the per-process cap on repeated hits applied across pieces, and
+// init phases reduced with the times the whole source gives.
+SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<SourcePiece>&& pieces,
+                       const Scanner& scanner)
+{
+    SourceScan out = std::move(join.out);
+    out.lines = std::move(lines);
     // Hits and phases once every line has its key and the stamps are whole.
     std::unordered_map<std::uint64_t, std::uint16_t> kept; // pattern << 32 | key -> hits kept
     std::map<std::pair<std::string, std::uint32_t>, std::size_t> phaseIndex;
@@ -655,7 +665,7 @@ SourceScan mergePieces(SourceLines&& lines, std::vector<SourcePiece>&& pieces, c
         std::vector<ScanHit>().swap(piece.hits);
         out.tids.insert(out.tids.end(), piece.tids.begin(), piece.tids.end());
         for (auto& ph : piece.phases) {
-            const std::uint32_t key = ph.key == kNoKey ? kNoKey : remaps[pi][ph.key];
+            const std::uint32_t key = ph.key == kNoKey ? kNoKey : piece.remap[ph.key];
             auto [it, inserted] = phaseIndex.emplace(std::make_pair(ph.commId, key), out.initPhases.size());
             if (inserted)
                 out.initPhases.push_back({std::move(ph.commId), {}, {}});
@@ -692,8 +702,9 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
     std::vector<SourcePiece> pieces;
     pieces.push_back(scanPiece(source, scanner, 0, static_cast<std::uint32_t>(source.lineCount()),
                                yearHint(source), lines));
-    lines.appendStamps(std::move(pieces.front().stamps));
-    return mergePieces(std::move(lines), std::move(pieces), scanner);
+    PieceJoin join;
+    joinPiece(join, pieces.front(), lines);
+    return mergePieces(std::move(join), std::move(lines), std::move(pieces), scanner);
 }
 
 // Happened-before constraints between hosts, found in the logs (see timeline/clock.h), then the
@@ -1005,10 +1016,11 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             SourceLines lines;
             std::vector<SourcePiece> done;
             std::atomic<std::size_t> left{0};
-            // Stamps are moved into `lines` as soon as every piece before them is done.
-            std::mutex stampsMutex;
+            // Pieces join (joinPiece) as soon as every piece before them has.
+            std::mutex joinMutex;
+            PieceJoin join;
             std::vector<char> finished;
-            std::size_t stampsJoined = 0;
+            std::size_t joined = 0;
         };
         std::vector<std::unique_ptr<Pieces>> large;
         // Pieces index their lines with 32-bit offsets.
@@ -1098,12 +1110,12 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             const std::uint32_t first = p.bounds[task.piece], last = p.bounds[task.piece + 1];
             p.done[task.piece] = scanPiece(src, scanner, first, last, p.year, p.lines);
             {
-                std::lock_guard<std::mutex> lock(p.stampsMutex);
+                std::lock_guard<std::mutex> lock(p.joinMutex);
                 p.finished[task.piece] = 1;
-                if (p.stampsJoined == 0 && task.piece == 0) // the first piece tells how many to expect
+                if (p.joined == 0 && task.piece == 0) // the first piece tells how many stamps to expect
                     p.lines.reserveStamps(p.done[0].stamps.stampCount() * p.done.size() * 9 / 8);
-                for (; p.stampsJoined < p.done.size() && p.finished[p.stampsJoined]; ++p.stampsJoined)
-                    p.lines.appendStamps(std::move(p.done[p.stampsJoined].stamps));
+                for (; p.joined < p.done.size() && p.finished[p.joined]; ++p.joined)
+                    joinPiece(p.join, p.done[p.joined], p.lines);
             }
             const std::uint64_t from = src.lineStarts[first];
             const std::uint64_t to = last < src.lineCount() ? src.lineStarts[last] : src.size;
@@ -1112,7 +1124,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             doneBytes += to - from;
             doneLines += last - first;
             if (--p.left == 0) {
-                scans[task.source] = mergePieces(std::move(p.lines), std::move(p.done), scanner);
+                scans[task.source] =
+                    mergePieces(std::move(p.join), std::move(p.lines), std::move(p.done), scanner);
                 if (src.buffer)
                     src.buffer->dropResident();
                 ++doneFiles;
@@ -1337,6 +1350,21 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         SourceLines& sl = scans[s].lines;
         const std::uint32_t n = static_cast<std::uint32_t>(sl.size());
         std::vector<std::uint32_t>& held = sourceProcesses[s];
+        // The processes seen, each once: a combined stream changes process every few lines, and
+        // keeping every change would sort a list as long as the file's runs.
+        std::unordered_set<std::uint32_t> heldSet;
+        auto hold = [&held, &heldSet](std::uint32_t p) {
+            if (!held.empty() && held.back() == p)
+                return;
+            if (held.size() < 32) {
+                if (std::find(held.begin(), held.end(), p) == held.end())
+                    held.push_back(p);
+                if (held.size() == 32)
+                    heldSet.insert(held.begin(), held.end());
+            } else if (heldSet.insert(p).second) {
+                held.push_back(p);
+            }
+        };
         for (std::uint32_t i = 0; i < n; ++i) {
             std::uint32_t k = sl.process(i).value;
             ProcessId pid = k == kNoKey ? ProcessId{} : keyProcess[s][k];
@@ -1354,11 +1382,9 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             if (!pid.valid())
                 pid = defaultProcess[s];
             sl.set(i, pid, sl.level(i));
-            if (held.empty() || held.back() != pid.value)
-                held.push_back(pid.value);
+            hold(pid.value);
         }
         std::sort(held.begin(), held.end());
-        held.erase(std::unique(held.begin(), held.end()), held.end());
         sl.shrink();
         a.lines[s] = std::move(sl);
     });

@@ -1149,6 +1149,14 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     // combined stream that carry only a launcher prefix) are resolved once ranks are known.
     std::map<LocalKey, ProcessId> byKey;
     std::vector<std::vector<ProcessId>> keyProcess(a.sources.size());
+    {
+        // Mostly a process per key: no doubling vector of thousands of processes holding two
+        // copies for a moment.
+        std::size_t keys = 0;
+        for (const auto& sc : scans)
+            keys += sc.keys.size();
+        a.processes.reserve(keys);
+    }
     auto newProcess = [&a]() -> Process& {
         Process p;
         p.id = ProcessId(static_cast<std::uint32_t>(a.processes.size()));
@@ -1439,8 +1447,9 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             for (const auto& h : scans[s].hits) {
                 const Builtin b = scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin;
                 n += b == Builtin::None || b == Builtin::Traceback || b == Builtin::Exception;
-                environmentHits += isEnvironmentBuiltin(b);
+                environmentHits += environmentReadsCaptures(b);
             }
+            environmentHits += scans[s].envText.size();
         }
         a.events.reserve(n);
     }
@@ -1543,7 +1552,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 std::unique_ptr<EnvironmentLine> text;
                 if (envText != scans[s].envText.end() && envText->first == hi)
                     text = std::move((envText++)->second);
-                envHits.push_back({where, pat.builtin, std::move(h.captures), std::move(text)});
+                // Most Init lines say nothing new to the environment (their clues were kept once
+                // per process by the scan): only hits that tell it something go on.
+                if (text || environmentReadsCaptures(pat.builtin))
+                    envHits.push_back({where, pat.builtin, std::move(h.captures), std::move(text)});
             }
         }
         std::vector<ScanHit>().swap(scans[s].hits);

@@ -126,6 +126,20 @@ bool isEnvironmentBuiltin(Builtin b)
     }
 }
 
+bool environmentReadsCaptures(Builtin b)
+{
+    switch (b) {
+    case Builtin::CudaDriver:
+    case Builtin::TorchVersion:
+    case Builtin::TorchCuda:
+    case Builtin::BootstrapAddress: // its interface and address when the line lists none
+    case Builtin::IbOob:
+        return true;
+    default:
+        return false;
+    }
+}
+
 std::unique_ptr<EnvironmentLine> readEnvironmentLine(Builtin builtin, std::string_view text)
 {
     const Patterns& pat = patterns();

@@ -41,6 +41,9 @@ struct EnvironmentHit {
 
 // The built-in patterns whose hits collectEnvironment reads.
 bool isEnvironmentBuiltin(Builtin b);
+// Those of them that tell something by their captures alone; the others only through the text the
+// scan read (EnvironmentLine), so a hit of theirs without one need not be passed on.
+bool environmentReadsCaptures(Builtin b);
 // The text of a line that matched `builtin`; null when it says nothing beyond the captures.
 std::unique_ptr<EnvironmentLine> readEnvironmentLine(Builtin builtin, std::string_view text);
 

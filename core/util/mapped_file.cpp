@@ -110,12 +110,7 @@ public:
         }
         --it->maps;
         --m_maps;
-        if (--it->live == 0) {
-            ::munmap(it->base, kSlabBytes);
-            m_maps -= it->maps;
-            m_pending -= it->pending;
-            m_slabs.erase(it);
-        }
+        closeOneLocked(it);
         return nullptr;
     }
 
@@ -128,14 +123,8 @@ public:
         auto it = slabOf(p);
         if (it == m_slabs.end())
             return false;
-        if (--it->live == 0) {
-            ::munmap(it->base, kSlabBytes);
-            m_maps -= it->maps;
-            m_pending -= it->pending;
-            m_slabs.erase(it);
-            return true;
-        }
-        markLocked(it, p, size);
+        if (!closeOneLocked(it))
+            markLocked(it, p, size);
         return true;
     }
 
@@ -164,6 +153,18 @@ private:
         const char* hi = nullptr;
         bool holed = false; // a failed map left a range in it unreserved: its pages are kept
     };
+
+    // One file of the slab fewer; the slab is unmapped and forgotten with its last. True when it was.
+    bool closeOneLocked(std::vector<Slab>::iterator it)
+    {
+        if (--it->live > 0)
+            return false;
+        ::munmap(it->base, kSlabBytes);
+        m_maps -= it->maps;
+        m_pending -= it->pending;
+        m_slabs.erase(it);
+        return true;
+    }
 
     void markLocked(std::vector<Slab>::iterator it, const void* p, std::size_t size)
     {

@@ -176,7 +176,7 @@ std::size_t StampStore::bytesUsed() const
 
 void SourceLines::appendStamps(SourceLines&& later)
 {
-    if (m_stamps.empty()) {
+    if (m_stamps.empty() && m_stamps.bytesUsed() == 0) { // nothing held, nothing reserved
         m_stamps = std::move(later.m_stamps);
     } else {
         for (std::size_t i = 0; i < later.m_stamps.size(); ++i)

@@ -321,7 +321,7 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, unsigned 
     };
 
     // What the text of the lines read for step 2 says. Step 2 applies it in its own order (events
-    // in time order); it is read during step 1's walk, while each source is mapped.
+    // in time order); it is read before step 1, source by source on every core (below).
     // Lines already chosen (an event per fingerprint can share a line), as source << 32 | line.
     std::unordered_set<std::uint64_t> seen;
     seen.reserve(a.events.size());

@@ -157,15 +157,11 @@ void StampStore::reserve(std::size_t n)
 
 void StampStore::shrink()
 {
-    auto fit = [](auto& v) {
-        if (v.capacity() - v.size() > v.size() / 8)
-            v.shrink_to_fit();
-    };
-    fit(m_blocks);
-    fit(m_line);
-    fit(m_packed);
-    fit(m_wideLine);
-    fit(m_widePacked);
+    shrinkSlack(m_blocks);
+    shrinkSlack(m_line);
+    shrinkSlack(m_packed);
+    shrinkSlack(m_wideLine);
+    shrinkSlack(m_widePacked);
 }
 
 std::size_t StampStore::bytesUsed() const
@@ -346,6 +342,13 @@ struct LocalKey {
 
 constexpr std::uint32_t kNoKey = SourceLines::kProcessMask;
 constexpr int kKeepHitsPerProcess = 16;
+
+// Whether a pattern's hits are capped per process (kKeepHitsPerProcess): progress lines (SeqNum)
+// count to their maximum and init phases are reduced as they come, so those are all seen.
+bool cappedPerProcess(const ScanPattern& sp)
+{
+    return !sp.progress && sp.builtin != Builtin::InitPhase;
+}
 
 // An NCCL init-phase line and its raw time. During the scan `where.source` is left 0 (every line
 // of a scan is in one source); alignClocks sets it when it gathers the sources together.
@@ -555,14 +558,11 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
             const std::uint32_t k = lines.process(line).value;
             return seen[static_cast<std::size_t>(pattern) * keys + (k == kNoKey ? keys - 1 : k)];
         };
-        auto unlimited = [&](int pattern) {
-            const ScanPattern& sp = scanner.patterns()[static_cast<std::size_t>(pattern)];
-            return sp.progress || sp.builtin == Builtin::InitPhase;
-        };
         scanner.scan(
             source, first, last,
             [&](int pattern, std::uint32_t line) {
-                return unlimited(pattern) || slot(pattern, line) < kKeepHitsPerProcess;
+                return !cappedPerProcess(scanner.patterns()[static_cast<std::size_t>(pattern)]) ||
+                       slot(pattern, line) < kKeepHitsPerProcess;
             },
             [&](ScanHit&& h) {
                 if (scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin == Builtin::InitPhase) {
@@ -649,7 +649,8 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
             std::unique_ptr<EnvironmentLine> text;
             if (envText != piece.envText.end() && envText->first == hi)
                 text = std::move((envText++)->second);
-            if (pieces.size() > 1 && !scanner.patterns()[static_cast<std::size_t>(h.pattern)].progress) {
+            if (pieces.size() > 1 &&
+                cappedPerProcess(scanner.patterns()[static_cast<std::size_t>(h.pattern)])) {
                 // A piece keeps at most the cap per key; across pieces, the first ones in line order.
                 const std::uint64_t slot = std::uint64_t{static_cast<std::uint32_t>(h.pattern)} << 32 |
                                            out.lines.process(h.line).value;
@@ -1015,8 +1016,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             int year = 0;
             SourceLines lines;
             std::vector<SourcePiece> done;
-            std::atomic<std::size_t> left{0};
-            // Pieces join (joinPiece) as soon as every piece before them has.
+            // Pieces join (joinPiece) as soon as every piece before them has; the task that joins
+            // the last one merges them.
             std::mutex joinMutex;
             PieceJoin join;
             std::vector<char> finished;
@@ -1073,7 +1074,6 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             p.lines.resize(n);
             p.done.resize(p.bounds.size() - 1);
             p.finished.assign(p.done.size(), 0);
-            p.left = p.done.size();
         }
         std::vector<IndexTask>().swap(indexTasks);
         struct Task {
@@ -1109,21 +1109,25 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             Pieces& p = *task.pieces;
             const std::uint32_t first = p.bounds[task.piece], last = p.bounds[task.piece + 1];
             p.done[task.piece] = scanPiece(src, scanner, first, last, p.year, p.lines);
-            {
-                std::lock_guard<std::mutex> lock(p.joinMutex);
-                p.finished[task.piece] = 1;
-                if (p.joined == 0 && task.piece == 0) // the first piece tells how many stamps to expect
-                    p.lines.reserveStamps(p.done[0].stamps.stampCount() * p.done.size() * 9 / 8);
-                for (; p.joined < p.done.size() && p.finished[p.joined]; ++p.joined)
-                    joinPiece(p.join, p.done[p.joined], p.lines);
-            }
             const std::uint64_t from = src.lineStarts[first];
             const std::uint64_t to = last < src.lineCount() ? src.lineStarts[last] : src.size;
             if (src.buffer)
                 src.buffer->dropResident(from, to - from);
             doneBytes += to - from;
             doneLines += last - first;
-            if (--p.left == 0) {
+            bool allJoined = false;
+            {
+                std::lock_guard<std::mutex> lock(p.joinMutex);
+                p.finished[task.piece] = 1;
+                if (p.joined == 0 && task.piece == 0) // the first piece tells how many stamps to expect
+                    p.lines.reserveStamps(p.done[0].stamps.stampCount() * p.done.size() * 9 / 8);
+                const std::size_t before = p.joined;
+                for (; p.joined < p.done.size() && p.finished[p.joined]; ++p.joined)
+                    joinPiece(p.join, p.done[p.joined], p.lines);
+                // Only the task whose turn joins the last piece sees this, once.
+                allJoined = p.joined == p.done.size() && before < p.joined;
+            }
+            if (allJoined) {
                 scans[task.source] =
                     mergePieces(std::move(p.join), std::move(p.lines), std::move(p.done), scanner);
                 if (src.buffer)

@@ -59,6 +59,14 @@ struct LineStamp {
     std::int64_t resolutionUs = 1;
 };
 
+// Gives back a vector's growth slack beyond an eighth: shrinking copies the vector, which for a
+// large source costs more (for a moment, twice its size) than a little slack saves.
+template <class V> void shrinkSlack(V& v)
+{
+    if (v.capacity() - v.size() > v.size() / 8)
+        v.shrink_to_fit();
+}
+
 // A source's stamps as (line, packed time), appended in line order, read by index. Blocks of 128:
 // a block whose lines lie within 65,535 of its first stamp's and whose packed times within 2^31
 // of its first's (about two minutes at microsecond precision) keeps six bytes a stamp; any other
@@ -132,15 +140,9 @@ public:
     LineStamp stamp(std::size_t i) const;
     TimeInterval time(std::uint32_t line, TimeSource* source = nullptr) const;
     LineInfo info(std::uint32_t line) const;
-    // Gives back growth slack beyond an eighth: a shrink copies the vector, which for a large
-    // source costs more (for a moment, twice its size) than the slack it saves.
-    void shrink()
+    void shrink() // see shrinkSlack
     {
-        auto fit = [](auto& v) {
-            if (v.capacity() - v.size() > v.size() / 8)
-                v.shrink_to_fit();
-        };
-        fit(m_meta);
+        shrinkSlack(m_meta);
         m_stamps.shrink();
     }
     std::size_t bytesUsed() const { return m_meta.capacity() * 4 + m_stamps.bytesUsed(); }

@@ -41,6 +41,28 @@ QByteArray chatter(int count, const QByteArray& host = "gpu-c")
 class TestHostile : public QObject
 {
     Q_OBJECT
+    // Opens `text` as `name`, cuts the file to 4 KiB before the analysis reads it, and checks that
+    // the bundle is still diagnosed, the file reported as shrunk, and its lines (read again later,
+    // as the window does) safe: the lost part reads as NUL.
+    void checkTruncatedWhileMapped(const QString& name, const QByteArray& text)
+    {
+        Bundle b;
+        QVERIFY(b.write(name, text));
+        rl::Bundle read = rl::readBundle({b.root().toStdString()});
+        QVERIFY(::truncate(b.local(name).constData(), 4096) == 0);
+        rl::AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = rl::analyze(std::move(read), encyclopedia(), o);
+        QVERIFY(sampleDiagnosed(*a));
+        QVERIFY(reasonFor(*a, name).contains(QStringLiteral("shrank")));
+        for (const auto& s : a->sources)
+            if (s.displayPath == name.toStdString()) {
+                QCOMPARE(s.text().size(), static_cast<std::size_t>(text.size())); // as opened
+                QCOMPARE(s.line(static_cast<std::uint32_t>(s.lineCount() - 1)).back(), '\0');
+                QVERIFY(s.line(0).starts_with("gpu-c:4242:4242 [0] NCCL INFO Channel 0/0"));
+            }
+    }
+
 private slots:
     void initTestCase() { QVERIFY(encyclopedia()); }
 
@@ -221,44 +243,16 @@ private slots:
     // A mapped file cut short by another program must not kill Rankline with SIGBUS.
     void fileTruncatedWhileMapped()
     {
-        Bundle b;
-        QVERIFY(b.write(QStringLiteral("rotating.log"), chatter(100000))); // 8 MB: mapped, not copied
-        rl::Bundle read = rl::readBundle({b.root().toStdString()});
-        QVERIFY(::truncate(b.local(QStringLiteral("rotating.log")).constData(), 4096) == 0);
-        rl::AnalyzeOptions o;
-        o.probeLocalNccl = false;
-        auto a = rl::analyze(std::move(read), encyclopedia(), o);
-        QVERIFY(sampleDiagnosed(*a));
-        QVERIFY(reasonFor(*a, QStringLiteral("rotating.log")).contains(QStringLiteral("shrank")));
-        // Reading its lines again later (as the window does) is still safe: the lost part is NUL.
-        for (const auto& s : a->sources)
-            if (s.displayPath == "rotating.log") {
-                QCOMPARE(s.text().size(), static_cast<std::size_t>(chatter(100000).size())); // as opened
-                QCOMPARE(s.line(static_cast<std::uint32_t>(s.lineCount() - 1)).back(), '\0');
-                QVERIFY(s.line(0).starts_with("gpu-c:4242:4242 [0] NCCL INFO Channel 0/0"));
-            }
+        checkTruncatedWhileMapped(QStringLiteral("rotating.log"),
+                                  chatter(100000)); // 8 MB: mapped, not copied
     }
 
     // Small files are mapped too (side by side, util/mapped_file.cpp): the same guard covers them.
     void smallFileTruncatedWhileMapped()
     {
-        Bundle b;
         const QByteArray text = chatter(300);
         QVERIFY(text.size() < 64 * 1024);
-        QVERIFY(b.write(QStringLiteral("small.log"), text));
-        rl::Bundle read = rl::readBundle({b.root().toStdString()});
-        QVERIFY(::truncate(b.local(QStringLiteral("small.log")).constData(), 4096) == 0);
-        rl::AnalyzeOptions o;
-        o.probeLocalNccl = false;
-        auto a = rl::analyze(std::move(read), encyclopedia(), o);
-        QVERIFY(sampleDiagnosed(*a));
-        QVERIFY(reasonFor(*a, QStringLiteral("small.log")).contains(QStringLiteral("shrank")));
-        for (const auto& s : a->sources)
-            if (s.displayPath == "small.log") {
-                QCOMPARE(s.text().size(), static_cast<std::size_t>(text.size()));
-                QCOMPARE(s.line(static_cast<std::uint32_t>(s.lineCount() - 1)).back(), '\0');
-                QVERIFY(s.line(0).starts_with("gpu-c:4242:4242 [0] NCCL INFO Channel 0/0"));
-            }
+        checkTruncatedWhileMapped(QStringLiteral("small.log"), text);
     }
 
     void fileTruncatedWhileBeingRead()

@@ -697,14 +697,20 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
 
 SourceScan scanSource(Source& source, const Scanner& scanner)
 {
-    indexLines(source);
+    // A small file is read into this thread's buffer for the scan, not mapped (SourcePass).
+    thread_local std::string scratch;
+    SourcePass pass(source, scratch);
+    Source& src = pass.read() ? pass.copy() : source;
+    indexLines(src);
     SourceLines lines;
-    lines.resize(source.lineCount());
+    lines.resize(src.lineCount());
     std::vector<SourcePiece> pieces;
-    pieces.push_back(scanPiece(source, scanner, 0, static_cast<std::uint32_t>(source.lineCount()),
-                               yearHint(source), lines));
+    pieces.push_back(
+        scanPiece(src, scanner, 0, static_cast<std::uint32_t>(src.lineCount()), yearHint(src), lines));
     PieceJoin join;
     joinPiece(join, pieces.front(), lines);
+    if (pass.read())
+        source.lineStarts = std::move(src.lineStarts);
     return mergePieces(std::move(join), std::move(lines), std::move(pieces), scanner);
 }
 

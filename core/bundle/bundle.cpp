@@ -11,6 +11,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <new>
 #include <nlohmann/json.hpp>
 #include <sys/resource.h>
@@ -43,6 +44,66 @@ public:
 
 private:
     MappedFile m_file;
+};
+
+// A small file (util/mapped_file.h, kSmallFileBytes), mapped only when its text is first asked
+// for: the stages that read every file once (the scan, the environment's event lines) read it into
+// their own scratch buffer instead (readForPass), which costs a fraction of a map. text() maps it
+// rather than reading it into memory because a view of it must stay valid while anyone holds one,
+// also while another analysis of the same sources gives pages back (MainWindow::reanalyze).
+class SmallFileBuffer final : public TextBuffer
+{
+public:
+    SmallFileBuffer(std::string path, SmallFile file) : m_path(std::move(path)), m_file(std::move(file)) {}
+    std::string_view text() const override
+    {
+        std::call_once(m_once, [this] { map(); });
+        return m_text;
+    }
+    bool readForPass(std::string& scratch) const override
+    {
+        if (m_mapped.load(std::memory_order_acquire))
+            return false;
+        if (!m_file.read(scratch))
+            m_shrank.store(true);
+        return true;
+    }
+    void dropResident() const override
+    {
+        if (m_mapped.load(std::memory_order_acquire))
+            m_map.dropResident();
+    }
+    // A small file's pages go whole (MappedFile keeps them until then).
+    void dropResident(std::uint64_t, std::uint64_t) const override {}
+    bool damaged() const override
+    {
+        return m_shrank.load() || (m_mapped.load(std::memory_order_acquire) && m_map.damaged());
+    }
+
+private:
+    void map() const
+    {
+        auto f = m_file.map(m_path);
+        if (f && f->size() >= m_file.size()) {
+            m_map = std::move(*f);
+            m_text = m_map.text().substr(0, m_file.size());
+        } else {
+            // Shorter now, or not mappable: read, and what it lost reads as NUL.
+            if (!m_file.read(m_lost))
+                m_shrank.store(true);
+            m_text = m_lost;
+        }
+        m_mapped.store(true, std::memory_order_release);
+    }
+
+    std::string m_path;
+    SmallFile m_file;
+    mutable std::once_flag m_once;
+    mutable MappedFile m_map;
+    mutable std::string m_lost;
+    mutable std::string_view m_text;
+    mutable std::atomic<bool> m_mapped{false};
+    mutable std::atomic<bool> m_shrank{false};
 };
 
 class OwnedBuffer final : public TextBuffer
@@ -179,16 +240,18 @@ struct Reader {
                " beyond the safety cap (possible decompression bomb); reading stopped after " + mib(expanded);
     }
 
-    // `nulInHead`: looksBinary's answer when already known without reading the text (MappedFile).
+    // `nulInHead`: looksBinary's answer when already known without reading the text (MappedFile,
+    // a small file's look). `size`: the text's size, where asking for the text would read it (a
+    // small file, which is read when scanned).
     void addText(std::string path, std::string display, std::shared_ptr<const TextBuffer> buf,
-                 std::optional<bool> nulInHead = std::nullopt)
+                 std::optional<bool> nulInHead = std::nullopt, std::optional<std::size_t> size = std::nullopt)
     {
-        std::string_view t = buf->text();
-        if (t.empty()) {
+        const std::size_t n = size ? *size : buf->text().size();
+        if (n == 0) {
             skip(display, "empty file: nothing to read");
             return;
         }
-        if (nulInHead ? *nulInHead : looksBinary(t)) {
+        if (nulInHead ? *nulInHead : looksBinary(buf->text())) {
             skip(display, "binary file (contains NUL bytes): not a text log, skipped");
             return;
         }
@@ -196,11 +259,11 @@ struct Reader {
         // megabyte or more): give them back until the scan reads the file for real.
         if (!nulInHead)
             buf->dropResident();
-        kept += t.size();
+        kept += n;
         Source s;
         s.path = std::move(path);
         s.displayPath = std::move(display);
-        s.size = t.size();
+        s.size = n;
         s.buffer = std::move(buf);
         out.sources.push_back(std::move(s));
     }
@@ -371,16 +434,35 @@ struct Reader {
         archive_read_free(a);
     }
 
-    // Files read through MappedFile::open (plain, gzip, error.json), which can be opened ahead.
-    static bool opensMapped(const std::string& path)
+    // Files read through openPlain (plain, gzip, error.json), which can be opened ahead.
+    static bool opensPlain(const std::string& path)
     {
         return !isArchiveName(path) && !endsWith(path, ".zst") && !endsWith(path, ".xz") &&
                !endsWith(path, ".bz2");
     }
 
-    // `opened`: MappedFile::open(path) already done (readPath opens a folder's files on every core).
+    // A plain file opened for reading: a small one looked at (SmallFileBuffer reads it when it is
+    // scanned), any other mapped.
+    struct Opened {
+        std::optional<SmallFile> small;
+        MappedFile mapped;
+    };
+    static Expected<Opened> openPlain(const std::string& path)
+    {
+        auto small = SmallFile::open(path);
+        if (!small)
+            return small.error();
+        if (*small)
+            return Opened{std::move(*small), {}};
+        auto mapped = MappedFile::open(path);
+        if (!mapped)
+            return mapped.error();
+        return Opened{std::nullopt, std::move(*mapped)};
+    }
+
+    // `opened`: openPlain(path) already done (readPath opens a folder's files on every core).
     void readFile(const std::string& path, const std::string& display,
-                  std::optional<Expected<MappedFile>> opened = std::nullopt)
+                  std::optional<Expected<Opened>> opened = std::nullopt)
     {
         if (isArchiveName(path)) {
             readArchive(path, display);
@@ -399,27 +481,35 @@ struct Reader {
                               " already read (raise the limit or open fewer files)");
             return;
         }
-        auto mapped = opened ? std::move(*opened) : MappedFile::open(path);
-        if (!mapped) {
-            skip(display, mapped.error().cause + "; " + mapped.error().hint);
+        Expected<Opened> file = opened ? std::move(*opened) : openPlain(path);
+        if (!file) {
+            skip(display, file.error().cause + "; " + file.error().hint);
             return;
         }
-        if (endsWith(path, "/error.json") || path == "error.json") {
-            MappedFile f = std::move(*mapped);
-            if (auto text = torchelasticErrorText(f.text())) {
-                addText(path, display, std::make_shared<OwnedBuffer>(std::move(*text)));
-                return;
-            }
-            addText(path, display, std::make_shared<OwnedBuffer>(std::string(f.text())));
+        const bool errorJson = endsWith(path, "/error.json") || path == "error.json";
+        if (errorJson || endsWith(path, ".gz")) {
+            // Read whole, however the file was opened.
+            std::string smallText;
+            if (file->small)
+                file->small->read(smallText);
+            const std::string_view text = file->small ? std::string_view(smallText) : file->mapped.text();
+            if (!errorJson)
+                readGzip(path, display, text);
+            else if (auto lines = torchelasticErrorText(text))
+                addText(path, display, std::make_shared<OwnedBuffer>(std::move(*lines)));
+            else
+                addText(path, display, std::make_shared<OwnedBuffer>(std::string(text)));
             return;
         }
-        if (endsWith(path, ".gz")) {
-            MappedFile f = std::move(*mapped);
-            readGzip(path, display, f.text());
+        if (file->small) {
+            const std::size_t size = file->small->size();
+            const bool nul = file->small->nul();
+            addText(path, display, std::make_shared<SmallFileBuffer>(path, std::move(*file->small)), nul,
+                    size);
             return;
         }
-        const std::optional<bool> nulInHead = mapped->nulInHead();
-        addText(path, display, std::make_shared<MappedBuffer>(std::move(*mapped)), nulInHead);
+        const std::optional<bool> nulInHead = file->mapped.nulInHead();
+        addText(path, display, std::make_shared<MappedBuffer>(std::move(file->mapped)), nulInHead);
     }
 
     void readPath(const std::string& input, bool several)
@@ -469,11 +559,12 @@ struct Reader {
                 }
             }
             std::sort(files.begin(), files.end());
+            SmallFile::expect(files.size());
             // In chunks: a cancel is seen between them, and only one chunk is open ahead at a time.
             constexpr std::size_t kChunk = 4096;
             for (std::size_t from = 0; from < files.size(); from += kChunk) {
                 const std::size_t to = std::min(files.size(), from + kChunk);
-                std::vector<std::optional<Expected<MappedFile>>> opened = openAhead(files, from, to);
+                std::vector<std::optional<Expected<Opened>>> opened = openAhead(files, from, to);
                 for (std::size_t i = from; i < to; ++i) {
                     if (cancelled && cancelled())
                         return;
@@ -493,14 +584,14 @@ struct Reader {
     }
 
     // A folder of many files spends its reading time in system calls that wait on the file system
-    // (open, fstat, mmap, the head's pread, close): those run on every core, ahead of readFile,
-    // which adds the files in the listing's order. Not with a memory limit, whose room depends on
+    // (open, fstat, a small file's read or a large one's mmap, close): those run on every core, ahead of
+    // readFile, which adds the files in the listing's order. Not with a memory limit, whose room depends on
     // the files read before; files that fail to open here are opened again by readFile.
     // Files [from, to): their results, indexed from `from`.
-    std::vector<std::optional<Expected<MappedFile>>> openAhead(const std::vector<fs::path>& files,
-                                                               std::size_t from, std::size_t to) const
+    std::vector<std::optional<Expected<Opened>>> openAhead(const std::vector<fs::path>& files,
+                                                           std::size_t from, std::size_t to) const
     {
-        std::vector<std::optional<Expected<MappedFile>>> opened(to - from);
+        std::vector<std::optional<Expected<Opened>>> opened(to - from);
         const unsigned threads = std::min(4u, std::thread::hardware_concurrency());
         if (to - from < 256 || threads < 2 || budget != UINT64_MAX)
             return opened;
@@ -509,8 +600,8 @@ struct Reader {
             for (std::size_t i; (i = next.fetch_add(1)) < to;) {
                 try {
                     const std::string path = files[i].string();
-                    if (opensMapped(path))
-                        opened[i - from] = MappedFile::open(path);
+                    if (opensPlain(path))
+                        opened[i - from] = openPlain(path);
                 } catch (const std::bad_alloc&) {
                     // left to readFile, which says so
                 }
@@ -526,7 +617,7 @@ struct Reader {
     }
 
     void readFileSafely(const std::string& path, const std::string& display,
-                        std::optional<Expected<MappedFile>> opened = std::nullopt)
+                        std::optional<Expected<Opened>> opened = std::nullopt)
     {
         try {
             readFile(path, display, std::move(opened));
@@ -635,6 +726,19 @@ void indexLines(Source& source, std::vector<LineStartsPiece>&& pieces)
             source.lineStarts.push_back(p.begin + at);
         std::vector<std::uint32_t>().swap(p.starts); // the index grows as the pieces go
     }
+}
+
+SourcePass::SourcePass(const Source& source, std::string& scratch) : m_source(&source)
+{
+    if (!source.buffer || !source.buffer->readForPass(scratch))
+        return;
+    m_read = true;
+    m_view.m_text = scratch;
+    m_copy.id = source.id;
+    m_copy.size = source.size;
+    // Not owned: the copy lives as long as this pass, and the view with it.
+    m_copy.buffer = std::shared_ptr<const TextBuffer>(std::shared_ptr<const TextBuffer>(), &m_view);
+    m_copy.lineStarts = source.lineStarts;
 }
 
 Source sourceFromText(std::string name, std::string text)

@@ -32,6 +32,14 @@ public:
     }
     // True when the file behind the text shrank while it was open (see MappedFile::damaged).
     virtual bool damaged() const { return false; }
+    // For one pass over the whole text by one thread (the scan, the environment's reads): fills
+    // `scratch` with the text and returns true where that costs less than text() (a small file
+    // nobody has mapped yet, see SourcePass); false: read text().
+    virtual bool readForPass(std::string& scratch) const
+    {
+        (void)scratch;
+        return false;
+    }
 };
 
 // Byte offsets of line starts, four bytes a line: offsets are stored modulo 4 GiB and the lines
@@ -93,6 +101,34 @@ struct Source {
     std::size_t lineCount() const { return lineStarts.size(); }
     // The line without its end-of-line characters (CRLF included).
     std::string_view line(std::uint32_t index) const;
+};
+
+// A source as one thread's pass over it reads it: the source itself, or a copy whose text is the
+// file read into `scratch` (TextBuffer::readForPass) and whose line starts, when the source has
+// them, are copied (it is small). Valid while `scratch` and the source are.
+class SourcePass
+{
+public:
+    SourcePass(const Source& source, std::string& scratch);
+    SourcePass(const SourcePass&) = delete; // the copy's buffer points at m_view
+    SourcePass& operator=(const SourcePass&) = delete;
+    const Source& source() const { return m_read ? m_copy : *m_source; }
+    // True when the text was read into the scratch buffer.
+    bool read() const { return m_read; }
+    // The copy, to hand its line starts back to the source (scanning indexes it).
+    Source& copy() { return m_copy; }
+
+private:
+    class View final : public TextBuffer
+    {
+    public:
+        std::string_view text() const override { return m_text; }
+        std::string_view m_text;
+    };
+    const Source* m_source;
+    View m_view;
+    Source m_copy;
+    bool m_read = false;
 };
 
 struct Skipped {

@@ -349,10 +349,11 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, unsigned 
     };
     // Most events say nothing about the version: only those that do keep what their text says.
     std::vector<std::unique_ptr<EventText>> eventText(chosen.size());
-    auto readEvent = [&](std::size_t k) {
+    // `src`: the event's source as this pass reads it (SourcePass).
+    auto readEvent = [&](std::size_t k, const Source& src) {
         const Event& e = *chosen[k];
         EventText out;
-        const std::string_view text = a.text(e.where);
+        const std::string_view text = src.line(e.where.line);
         out.clues = versionCluesOfLine(text);
         out.mismatch = text.find("Mismatched NCCL version") != std::string_view::npos &&
                        RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), pat.mismatch,
@@ -369,7 +370,6 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, unsigned 
         if (!w.nccl || w.nccl->file != "misc/socket.cc" ||
             !startsWith(w.nccl->message, "socketStartConnect: Connect to"))
             return keep();
-        const Source& src = a.source(e.where.source);
         for (std::uint32_t i = e.where.line + 1; i < src.lineCount() && i < e.where.line + 400; ++i) {
             if (processAt({e.where.source, i}) != e.process)
                 continue;
@@ -418,7 +418,10 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, unsigned 
     }
     parallelFor(work.size(), workers, [&](std::size_t i) {
         const SourceWork& w = work[i];
-        const Source& src = a.source(SourceId(w.source));
+        // A small file is read into this thread's buffer, not mapped.
+        thread_local std::string scratch;
+        const SourcePass pass(a.source(SourceId(w.source)), scratch);
+        const Source& src = pass.source();
         // In line order (step 2 applies them in time order, by index): in one large file (a
         // combined stream) the events are spread over the whole text, and the pages read so far
         // are given back every few MiB rather than all held until the file is done.
@@ -430,7 +433,7 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, unsigned 
         constexpr std::uint64_t kDropEvery = std::uint64_t{8} << 20;
         std::uint64_t dropped = 0;
         for (std::size_t k : order) {
-            readEvent(k);
+            readEvent(k, src);
             const std::uint32_t line = chosen[k]->where.line;
             const std::uint64_t at = line < src.lineCount() ? src.lineStarts[line] : 0;
             if (src.buffer && at > dropped + kDropEvery) {
@@ -440,12 +443,12 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, unsigned 
         }
         for (std::size_t k = w.versionBegin; k < w.versionEnd; ++k) {
             const auto& [where, id] = versionLines[k];
-            const std::string_view t = a.text(where);
+            const std::string_view t = src.line(where.line);
             versionFromException[id.value] = t.find("NCCL error") != std::string_view::npos ||
                                              t.find(", NCCL version") != std::string_view::npos;
         }
-        if (const auto& buffer = a.source(SourceId(w.source)).buffer)
-            buffer->dropResident();
+        if (src.buffer)
+            src.buffer->dropResident();
     });
 
     // 1. The scanner's built-in lines (in source order, as the scan produced them).

@@ -1,6 +1,7 @@
 #include "util/mapped_file.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -8,6 +9,7 @@
 #include <mutex>
 #include <new>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
@@ -20,8 +22,9 @@ namespace rl
 namespace
 {
 
-// Files below this size are "small": mapped side by side in slabs (below) while few maps are live.
-constexpr std::size_t kSmallFile = 64 * 1024;
+// Small files (kSmallFileBytes) that are mapped go side by side in slabs (below) while few maps
+// are live.
+constexpr std::size_t kSmallFile = kSmallFileBytes;
 
 // Small files are mapped too, so that a bundle of many small logs keeps its text out of the heap
 // (a copy is heap memory until the end; a map's pages are given back by dropResident). Every map
@@ -302,9 +305,13 @@ void MappedFile::dropResident(std::uint64_t offset, std::uint64_t length) const
         ::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
 }
 
-Expected<MappedFile> MappedFile::open(const std::string& path)
+namespace
 {
-    // O_NONBLOCK so that a FIFO that slipped through never blocks the open.
+
+// Opens a regular file for reading, never blocking (O_NONBLOCK: a FIFO that slipped through), and
+// says its size; the errors are worded for people.
+Expected<int> openRegular(const std::string& path, struct stat& st)
+{
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         int err = errno;
@@ -313,12 +320,142 @@ Expected<MappedFile> MappedFile::open(const std::string& path)
                                : "check that the file exists and is readable";
         return Error{path, std::string("cannot open: ") + std::strerror(err), hint};
     }
-    struct stat st {
-    };
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
         return Error{path, "not a regular file", "only regular files and archives are read"};
     }
+    return fd;
+}
+
+// How many small files may be held open: half of the descriptors the limit leaves beyond a reserve
+// for everything else (libraries, the window, archives), read once.
+std::size_t smallFileHoldLimit()
+{
+    static const std::size_t limit = [] {
+        struct rlimit rl {
+        };
+        if (::getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+            return std::size_t{0};
+        return rl.rlim_cur > 512 ? static_cast<std::size_t>(rl.rlim_cur - 512) / 2 : std::size_t{0};
+    }();
+    return limit;
+}
+
+std::atomic<std::size_t> g_smallFilesHeld{0};
+
+} // namespace
+
+SmallFile::~SmallFile()
+{
+    reset();
+}
+
+SmallFile::SmallFile(SmallFile&& other) noexcept : m_fd(other.m_fd), m_size(other.m_size), m_nul(other.m_nul)
+{
+    other.m_fd = -1;
+}
+
+SmallFile& SmallFile::operator=(SmallFile&& other) noexcept
+{
+    if (this != &other) {
+        reset();
+        m_fd = other.m_fd;
+        m_size = other.m_size;
+        m_nul = other.m_nul;
+        other.m_fd = -1;
+    }
+    return *this;
+}
+
+void SmallFile::reset()
+{
+    if (m_fd >= 0) {
+        ::close(m_fd);
+        g_smallFilesHeld.fetch_sub(1);
+    }
+    m_fd = -1;
+}
+
+Expected<std::optional<SmallFile>> SmallFile::open(const std::string& path)
+{
+    struct stat st {
+    };
+    Expected<int> fd = openRegular(path, st);
+    if (!fd)
+        return fd.error();
+    const auto size = static_cast<std::size_t>(st.st_size);
+    if (size >= kSmallFileBytes || g_smallFilesHeld.fetch_add(1) >= smallFileHoldLimit()) {
+        if (size < kSmallFileBytes)
+            g_smallFilesHeld.fetch_sub(1);
+        ::close(*fd);
+        return std::optional<SmallFile>{};
+    }
+    SmallFile f;
+    f.m_fd = *fd; // counted above: from here on reset() closes it and gives the count back
+    thread_local std::vector<char> bytes(kSmallFileBytes);
+    const long long n = readInto(f.m_fd, bytes.data(), size);
+    if (n < 0) {
+        const int err = errno;
+        return Error{path, std::string("read error: ") + std::strerror(err), "check the disk and the file"};
+    }
+    // A file that shrank since the fstat: what is left is looked at, and its size is what was read.
+    f.m_size = static_cast<std::size_t>(n);
+    f.m_nul = std::memchr(bytes.data(), '\0', f.m_size) != nullptr;
+    return std::optional<SmallFile>{std::move(f)};
+}
+
+void SmallFile::expect(std::size_t count)
+{
+    // The kernel grows a process's descriptor table by doubling it, and in a process with several
+    // threads each growth waits for an RCU grace period: opening 10,000 small files on two cores
+    // took three times as long as reading them. Growing the table once, to what they need, waits
+    // once. (F_DUPFD asks for the lowest free descriptor at or above the one given.)
+    const std::size_t want = std::min(count, smallFileHoldLimit());
+    if (want < 256)
+        return;
+    const int base = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (base < 0)
+        return;
+    const int high = ::fcntl(base, F_DUPFD_CLOEXEC, base + static_cast<int>(want) + 64);
+    if (high >= 0)
+        ::close(high);
+    ::close(base);
+}
+
+bool SmallFile::read(std::string& out) const
+{
+    out.assign(m_size, '\0');
+    const long long n = m_fd >= 0 ? readInto(m_fd, out.data(), m_size) : -1;
+    if (n == static_cast<long long>(m_size))
+        return true;
+    // A failed read may have left part of the bytes: what the file no longer has reads as NUL.
+    std::fill(out.begin() + std::max<long long>(n, 0), out.end(), '\0');
+    return false;
+}
+
+Expected<MappedFile> SmallFile::map(const std::string& path) const
+{
+    return MappedFile::map(m_fd, path, false);
+}
+
+Expected<MappedFile> MappedFile::open(const std::string& path)
+{
+    struct stat st {
+    };
+    Expected<int> opened = openRegular(path, st);
+    if (!opened)
+        return opened.error();
+    Expected<MappedFile> f = map(*opened, path);
+    ::close(*opened);
+    return f;
+}
+
+Expected<MappedFile> MappedFile::map(int fd, const std::string& path, bool lookAtHead)
+{
+    struct stat st {
+    };
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return Error{path, "not a regular file", "only regular files and archives are read"};
     MappedFile f;
     const auto size = static_cast<std::size_t>(st.st_size);
     const bool small = size < kSmallFile;
@@ -335,9 +472,8 @@ Expected<MappedFile> MappedFile::open(const std::string& path)
                     ::madvise(p, size, MADV_SEQUENTIAL);
                 thread_local std::vector<char> head(kHeadBytes);
                 const std::size_t want = std::min(size, kHeadBytes);
-                if (readInto(fd, head.data(), want) == static_cast<long long>(want))
+                if (lookAtHead && readInto(fd, head.data(), want) == static_cast<long long>(want))
                     f.m_nulInHead = std::memchr(head.data(), '\0', want) != nullptr;
-                ::close(fd);
                 return f;
             }
             f.reset(); // no guard slot left: an unguarded map is not safe, copy instead
@@ -349,14 +485,12 @@ Expected<MappedFile> MappedFile::open(const std::string& path)
         try {
             f.m_copy.reset(new char[size]);
         } catch (const std::bad_alloc&) {
-            ::close(fd);
             return Error{path, "not enough memory to read this file (" + std::to_string(size >> 20) + " MiB)",
                          "open fewer files at once or raise the memory limit (ulimit -v)"};
         }
         long long n = readInto(fd, f.m_copy.get(), size);
         if (n < 0) {
             int err = errno;
-            ::close(fd);
             return Error{path, std::string("read error: ") + std::strerror(err),
                          "check the disk and the file"};
         }
@@ -364,7 +498,6 @@ Expected<MappedFile> MappedFile::open(const std::string& path)
         f.m_size = static_cast<std::size_t>(n);
         f.m_shrank = f.m_size < size;
     }
-    ::close(fd);
     return f;
 }
 

@@ -7,11 +7,27 @@
 #include <QMessageBox>
 #include <QTimer>
 
+#include <algorithm>
+#include <sys/resource.h>
+
 #include "cli/cli.h"
 #include "window/mainwindow.h"
 
 namespace
 {
+
+// A bundle of thousands of small logs is read with a descriptor held per file, within a share of
+// the soft limit (util/mapped_file.h, SmallFile; mapped beyond it). Desktop sessions often set the
+// soft limit to 1024 under a hard limit hundreds of times higher: raise it, as a program that
+// never uses select() may.
+void raiseDescriptorLimit()
+{
+    rlimit rl{};
+    if (::getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= rl.rlim_max)
+        return;
+    rl.rlim_cur = std::min<rlim_t>(rl.rlim_max, rlim_t{1} << 20);
+    ::setrlimit(RLIMIT_NOFILE, &rl);
+}
 
 int runWindow(int argc, char** argv)
 {
@@ -68,6 +84,7 @@ int runWindow(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
+    raiseDescriptorLimit();
     QStringList args;
     for (int i = 0; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);

@@ -584,9 +584,10 @@ struct Reader {
     }
 
     // A folder of many files spends its reading time in system calls that wait on the file system
-    // (open, fstat, a small file's read or a large one's mmap, close): those run on every core, ahead of
-    // readFile, which adds the files in the listing's order. Not with a memory limit, whose room depends on
-    // the files read before; files that fail to open here are opened again by readFile.
+    // (open, fstat, a small file's read or a large one's mmap, close): those run on every core,
+    // ahead of readFile, which adds the files in the listing's order. Not with a memory limit, whose
+    // room depends on the files read before; files that fail to open here are opened again by
+    // readFile.
     // Files [from, to): their results, indexed from `from`.
     std::vector<std::optional<Expected<Opened>>> openAhead(const std::vector<fs::path>& files,
                                                            std::size_t from, std::size_t to) const

@@ -434,35 +434,16 @@ struct Reader {
         archive_read_free(a);
     }
 
-    // Files read through openPlain (plain, gzip, error.json), which can be opened ahead.
+    // Files read through openFile (plain, gzip, error.json), which can be opened ahead.
     static bool opensPlain(const std::string& path)
     {
         return !isArchiveName(path) && !endsWith(path, ".zst") && !endsWith(path, ".xz") &&
                !endsWith(path, ".bz2");
     }
 
-    // A plain file opened for reading: a small one looked at (SmallFileBuffer reads it when it is
-    // scanned), any other mapped.
-    struct Opened {
-        std::optional<SmallFile> small;
-        MappedFile mapped;
-    };
-    static Expected<Opened> openPlain(const std::string& path)
-    {
-        auto small = SmallFile::open(path);
-        if (!small)
-            return small.error();
-        if (*small)
-            return Opened{std::move(*small), {}};
-        auto mapped = MappedFile::open(path);
-        if (!mapped)
-            return mapped.error();
-        return Opened{std::nullopt, std::move(*mapped)};
-    }
-
-    // `opened`: openPlain(path) already done (readPath opens a folder's files on every core).
+    // `opened`: openFile(path) already done (readPath opens a folder's files on every core).
     void readFile(const std::string& path, const std::string& display,
-                  std::optional<Expected<Opened>> opened = std::nullopt)
+                  std::optional<Expected<OpenedFile>> opened = std::nullopt)
     {
         if (isArchiveName(path)) {
             readArchive(path, display);
@@ -481,18 +462,20 @@ struct Reader {
                               " already read (raise the limit or open fewer files)");
             return;
         }
-        Expected<Opened> file = opened ? std::move(*opened) : openPlain(path);
+        Expected<OpenedFile> file = opened ? std::move(*opened) : openFile(path);
         if (!file) {
             skip(display, file.error().cause + "; " + file.error().hint);
             return;
         }
+        SmallFile* small = std::get_if<SmallFile>(&*file);
         const bool errorJson = endsWith(path, "/error.json") || path == "error.json";
         if (errorJson || endsWith(path, ".gz")) {
             // Read whole, however the file was opened.
             std::string smallText;
-            if (file->small)
-                file->small->read(smallText);
-            const std::string_view text = file->small ? std::string_view(smallText) : file->mapped.text();
+            if (small)
+                small->read(smallText);
+            const std::string_view text =
+                small ? std::string_view(smallText) : std::get<MappedFile>(*file).text();
             if (!errorJson)
                 readGzip(path, display, text);
             else if (auto lines = torchelasticErrorText(text))
@@ -501,15 +484,15 @@ struct Reader {
                 addText(path, display, std::make_shared<OwnedBuffer>(std::string(text)));
             return;
         }
-        if (file->small) {
-            const std::size_t size = file->small->size();
-            const bool nul = file->small->nul();
-            addText(path, display, std::make_shared<SmallFileBuffer>(path, std::move(*file->small)), nul,
-                    size);
+        if (small) {
+            const std::size_t size = small->size();
+            const bool nul = small->nul();
+            addText(path, display, std::make_shared<SmallFileBuffer>(path, std::move(*small)), nul, size);
             return;
         }
-        const std::optional<bool> nulInHead = file->mapped.nulInHead();
-        addText(path, display, std::make_shared<MappedBuffer>(std::move(file->mapped)), nulInHead);
+        MappedFile& mapped = std::get<MappedFile>(*file);
+        const std::optional<bool> nulInHead = mapped.nulInHead();
+        addText(path, display, std::make_shared<MappedBuffer>(std::move(mapped)), nulInHead);
     }
 
     void readPath(const std::string& input, bool several)
@@ -564,7 +547,7 @@ struct Reader {
             constexpr std::size_t kChunk = 4096;
             for (std::size_t from = 0; from < files.size(); from += kChunk) {
                 const std::size_t to = std::min(files.size(), from + kChunk);
-                std::vector<std::optional<Expected<Opened>>> opened = openAhead(files, from, to);
+                std::vector<std::optional<Expected<OpenedFile>>> opened = openAhead(files, from, to);
                 for (std::size_t i = from; i < to; ++i) {
                     if (cancelled && cancelled())
                         return;
@@ -589,10 +572,10 @@ struct Reader {
     // room depends on the files read before; files that fail to open here are opened again by
     // readFile.
     // Files [from, to): their results, indexed from `from`.
-    std::vector<std::optional<Expected<Opened>>> openAhead(const std::vector<fs::path>& files,
-                                                           std::size_t from, std::size_t to) const
+    std::vector<std::optional<Expected<OpenedFile>>> openAhead(const std::vector<fs::path>& files,
+                                                               std::size_t from, std::size_t to) const
     {
-        std::vector<std::optional<Expected<Opened>>> opened(to - from);
+        std::vector<std::optional<Expected<OpenedFile>>> opened(to - from);
         const unsigned threads = std::min(4u, std::thread::hardware_concurrency());
         if (to - from < 256 || threads < 2 || budget != UINT64_MAX)
             return opened;
@@ -602,7 +585,7 @@ struct Reader {
                 try {
                     const std::string path = files[i].string();
                     if (opensPlain(path))
-                        opened[i - from] = openPlain(path);
+                        opened[i - from] = openFile(path);
                 } catch (const std::bad_alloc&) {
                     // left to readFile, which says so
                 }
@@ -618,7 +601,7 @@ struct Reader {
     }
 
     void readFileSafely(const std::string& path, const std::string& display,
-                        std::optional<Expected<Opened>> opened = std::nullopt)
+                        std::optional<Expected<OpenedFile>> opened = std::nullopt)
     {
         try {
             readFile(path, display, std::move(opened));

@@ -308,23 +308,12 @@ void MappedFile::dropResident(std::uint64_t offset, std::uint64_t length) const
 namespace
 {
 
-// Opens a regular file for reading, never blocking (O_NONBLOCK: a FIFO that slipped through), and
-// says its size; the errors are worded for people.
-Expected<int> openRegular(const std::string& path, struct stat& st)
+// An error unless the open descriptor is a regular file; `st` tells its size.
+std::optional<Error> statRegular(int fd, const std::string& path, struct stat& st)
 {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        int err = errno;
-        std::string hint = err == EACCES
-                               ? "check the file's permissions or run Rankline as a user who can read it"
-                               : "check that the file exists and is readable";
-        return Error{path, std::string("cannot open: ") + std::strerror(err), hint};
-    }
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
         return Error{path, "not a regular file", "only regular files and archives are read"};
-    }
-    return fd;
+    return std::nullopt;
 }
 
 // How many small files may be held open: half of the descriptors the limit leaves beyond a reserve
@@ -376,32 +365,47 @@ void SmallFile::reset()
     m_fd = -1;
 }
 
-Expected<std::optional<SmallFile>> SmallFile::open(const std::string& path)
+Expected<OpenedFile> openFile(const std::string& path)
 {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        int err = errno;
+        std::string hint = err == EACCES
+                               ? "check the file's permissions or run Rankline as a user who can read it"
+                               : "check that the file exists and is readable";
+        return Error{path, std::string("cannot open: ") + std::strerror(err), hint};
+    }
     struct stat st {
     };
-    Expected<int> fd = openRegular(path, st);
-    if (!fd)
-        return fd.error();
+    if (auto error = statRegular(fd, path, st)) {
+        ::close(fd);
+        return *error;
+    }
     const auto size = static_cast<std::size_t>(st.st_size);
-    if (size >= kSmallFileBytes || g_smallFilesHeld.fetch_add(1) >= smallFileHoldLimit()) {
-        if (size < kSmallFileBytes)
-            g_smallFilesHeld.fetch_sub(1);
-        ::close(*fd);
-        return std::optional<SmallFile>{};
+    if (size < kSmallFileBytes) {
+        if (g_smallFilesHeld.fetch_add(1) < smallFileHoldLimit()) {
+            SmallFile f;
+            f.m_fd = fd; // counted above: from here on reset() closes it and gives the count back
+            thread_local std::vector<char> bytes(kSmallFileBytes);
+            const long long n = readInto(f.m_fd, bytes.data(), size);
+            if (n < 0) {
+                const int err = errno;
+                return Error{path, std::string("read error: ") + std::strerror(err),
+                             "check the disk and the file"};
+            }
+            // A file that shrank since the fstat: what is left is looked at, and its size is what
+            // was read.
+            f.m_size = static_cast<std::size_t>(n);
+            f.m_nul = std::memchr(bytes.data(), '\0', f.m_size) != nullptr;
+            return OpenedFile{std::move(f)};
+        }
+        g_smallFilesHeld.fetch_sub(1); // no descriptor to spare: mapped like any other file
     }
-    SmallFile f;
-    f.m_fd = *fd; // counted above: from here on reset() closes it and gives the count back
-    thread_local std::vector<char> bytes(kSmallFileBytes);
-    const long long n = readInto(f.m_fd, bytes.data(), size);
-    if (n < 0) {
-        const int err = errno;
-        return Error{path, std::string("read error: ") + std::strerror(err), "check the disk and the file"};
-    }
-    // A file that shrank since the fstat: what is left is looked at, and its size is what was read.
-    f.m_size = static_cast<std::size_t>(n);
-    f.m_nul = std::memchr(bytes.data(), '\0', f.m_size) != nullptr;
-    return std::optional<SmallFile>{std::move(f)};
+    Expected<MappedFile> mapped = MappedFile::map(fd, size, path, true);
+    ::close(fd);
+    if (!mapped)
+        return mapped.error();
+    return OpenedFile{std::move(*mapped)};
 }
 
 void SmallFile::expect(std::size_t count)
@@ -438,26 +442,18 @@ Expected<MappedFile> SmallFile::map(const std::string& path) const
     return MappedFile::map(m_fd, path, false);
 }
 
-Expected<MappedFile> MappedFile::open(const std::string& path)
-{
-    struct stat st {
-    };
-    Expected<int> opened = openRegular(path, st);
-    if (!opened)
-        return opened.error();
-    Expected<MappedFile> f = map(*opened, path);
-    ::close(*opened);
-    return f;
-}
-
 Expected<MappedFile> MappedFile::map(int fd, const std::string& path, bool lookAtHead)
 {
     struct stat st {
     };
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-        return Error{path, "not a regular file", "only regular files and archives are read"};
+    if (auto error = statRegular(fd, path, st))
+        return *error;
+    return map(fd, static_cast<std::size_t>(st.st_size), path, lookAtHead);
+}
+
+Expected<MappedFile> MappedFile::map(int fd, std::size_t size, const std::string& path, bool lookAtHead)
+{
     MappedFile f;
-    const auto size = static_cast<std::size_t>(st.st_size);
     const bool small = size < kSmallFile;
     if (size > 0) {
         void* p = small ? SmallMaps::instance().map(fd, size)

@@ -9,11 +9,17 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 
 #include "util/expected.h"
 
 namespace rl
 {
+
+class MappedFile;
+class SmallFile;
+// A file opened for reading (openFile): a small one held open, any other mapped.
+using OpenedFile = std::variant<SmallFile, MappedFile>;
 
 class MappedFile
 {
@@ -25,10 +31,9 @@ public:
     MappedFile(const MappedFile&) = delete;
     MappedFile& operator=(const MappedFile&) = delete;
 
-    // Maps the file as it is now: a file still being written is read up to the size seen at open.
-    static Expected<MappedFile> open(const std::string& path);
-    // The same for a file already open (the descriptor stays open); `lookAtHead` false spares the
-    // pread behind nulInHead() where the caller knows. `path` names the file in errors.
+    // Maps an open file (the descriptor stays open) as it is now: a file still being written is
+    // read up to the size seen here. `lookAtHead` false spares the pread behind nulInHead() where
+    // the caller knows. `path` names the file in errors. (openFile opens and maps.)
     static Expected<MappedFile> map(int fd, const std::string& path, bool lookAtHead = true);
 
     std::string_view text() const { return {m_data, m_size}; }
@@ -50,6 +55,9 @@ public:
     bool damaged() const;
 
 private:
+    friend Expected<OpenedFile> openFile(const std::string& path);
+    // map() for a file whose size the caller has just read (fstat).
+    static Expected<MappedFile> map(int fd, std::size_t size, const std::string& path, bool lookAtHead);
     void reset();
     const char* m_data = nullptr;
     std::size_t m_size = 0;
@@ -79,10 +87,6 @@ public:
     SmallFile(const SmallFile&) = delete;
     SmallFile& operator=(const SmallFile&) = delete;
 
-    // Opens `path` as MappedFile::open does (never blocking, regular files only, the same errors)
-    // and, when it is smaller than kSmallFileBytes and a descriptor may be held, reads it once to
-    // look at it; nullopt when it is not small or cannot be held (map it instead).
-    static Expected<std::optional<SmallFile>> open(const std::string& path);
     // About to open up to `count` files on several threads: makes room for their descriptors at
     // once (see mapped_file.cpp).
     static void expect(std::size_t count);
@@ -97,10 +101,16 @@ public:
     Expected<MappedFile> map(const std::string& path) const;
 
 private:
+    friend Expected<OpenedFile> openFile(const std::string& path);
     void reset();
     int m_fd = -1;
     std::size_t m_size = 0;
     bool m_nul = false;
 };
+
+// Opens `path` once, never blocking (a FIFO that slipped through) and only when it is a regular
+// file, with errors worded for people. A file smaller than kSmallFileBytes is held open and read
+// once to look at it (SmallFile) while descriptors allow; any other is mapped (MappedFile).
+Expected<OpenedFile> openFile(const std::string& path);
 
 } // namespace rl

@@ -390,8 +390,8 @@ struct SourceScan {
     // key: a job that builds thousands of communicators prints them on every rank, and the clock
     // needs only the latest start and the earliest completion (see alignClocks).
     std::vector<InitPhases> initPhases;
-    // What the text of environment lines says (identity/environment_scan.h), read while the
-    // source is mapped: (index in hits, text), for the hits whose text says anything more.
+    // What the text of environment lines says (identity/environment_scan.h), read while the scan
+    // holds the source's text: (index in hits, text), for the hits whose text says anything more.
     std::vector<std::pair<std::size_t, std::unique_ptr<EnvironmentLine>>> envText;
 };
 
@@ -923,7 +923,6 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
     });
 }
 
-// Runs fn(0..n-1) on `threads` threads (the caller's among them), indices handed out in order.
 void residentBytes(std::uint64_t& anon, std::uint64_t& file)
 {
     // statm: size resident shared ... in pages; "shared" is the file-backed part of resident.

@@ -390,9 +390,10 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, unsigned 
             versionLines.push_back({*p.ncclVersionLine, p.id});
     std::sort(versionLines.begin(), versionLines.end());
     // The text this stage reads (the built-in lines' was read by the scan), source by source on
-    // every core. The lines are scattered over the files long after the scan let go of their
-    // pages, and each read maps a page again: each source's pages are given back as soon as its
-    // reads are done. What is read is applied afterwards, in the order of step 2.
+    // every core. A small file is read once more into the thread's buffer; in a mapped one the
+    // lines are scattered long after the scan let go of their pages, and each read maps a page
+    // again: its pages are given back as soon as its reads are done. What is read is applied
+    // afterwards, in the order of step 2.
     struct SourceWork {
         std::uint32_t source = 0;
         std::size_t eventBegin = 0, eventEnd = 0, versionBegin = 0, versionEnd = 0;
@@ -418,7 +419,6 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, unsigned 
     }
     parallelFor(work.size(), workers, [&](std::size_t i) {
         const SourceWork& w = work[i];
-        // A small file is read into this thread's buffer, not mapped.
         thread_local std::string scratch;
         const SourcePass pass(a.source(SourceId(w.source)), scratch);
         const Source& src = pass.source();

@@ -17,9 +17,9 @@ namespace rl
 
 struct Analysis;
 
-// What a built-in line's text says beyond the scanner's captures. Read by the scan while the line
-// is mapped (readEnvironmentLine), applied to its rank by collectEnvironment once processes are
-// known: reading it there would map every file a second time.
+// What a built-in line's text says beyond the scanner's captures. Read by the scan while it holds
+// the line's text (readEnvironmentLine), applied to its rank by collectEnvironment once processes
+// are known: reading it there would read every file a second time.
 struct EnvironmentLine {
     struct Setting {
         std::string name, value;

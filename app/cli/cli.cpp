@@ -175,10 +175,16 @@ int diagnose(const QStringList& args)
     const double readSeconds = static_cast<double>(clock.nsecsElapsed()) / 1e9;
     auto analysis = analyze(std::move(bundle), enc, opts, terminalProgress());
     clock.restart();
-    std::string out = p.isSet(json) ? diagnosisJson(*analysis) : diagnosisText(*analysis);
-    if (p.isSet(json))
-        out += '\n'; // appended, not concatenated: the document can be tens of megabytes
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    if (p.isSet(json)) {
+        // Streamed: the document can be tens of megabytes, and held whole it would be the largest
+        // thing in memory at the end of the run.
+        writeDiagnosisJson(
+            *analysis, [](std::string_view piece) { std::fwrite(piece.data(), 1, piece.size(), stdout); });
+        std::fputc('\n', stdout);
+    } else {
+        const std::string out = diagnosisText(*analysis);
+        std::fwrite(out.data(), 1, out.size(), stdout);
+    }
     if (p.isSet(timings)) {
         std::vector<StageTime> stages{{"read the bundle, load the encyclopedia", readSeconds}};
         stages.insert(stages.end(), analysis->timings.begin(), analysis->timings.end());

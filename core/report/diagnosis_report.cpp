@@ -65,6 +65,19 @@ class JsonWriter
 {
 public:
     JsonWriter(std::string& out, int indent) : m_out(out), m_indent(indent) {}
+    // Hands what is written so far to `sink` (and clears it) once it holds more than `chunk` bytes,
+    // checked between elements: a document streamed to a file never sits whole in memory.
+    JsonWriter(std::string& out, int indent, const JsonSink& sink, std::size_t chunk)
+        : m_out(out), m_indent(indent), m_sink(&sink), m_chunk(chunk)
+    {
+    }
+    void flush()
+    {
+        if (m_sink && !m_out.empty()) {
+            (*m_sink)(m_out);
+            m_out.clear();
+        }
+    }
 
     JsonWriter& beginObject()
     {
@@ -180,6 +193,8 @@ private:
     {
         if (m_levels.empty())
             return;
+        if (m_sink && m_out.size() > m_chunk)
+            flush();
         Level& l = m_levels.back();
         if (l.elements++ > 0)
             m_out += ',';
@@ -212,6 +227,8 @@ private:
 
     std::string& m_out;
     int m_indent;
+    const JsonSink* m_sink = nullptr;
+    std::size_t m_chunk = 0;
     std::vector<Level> m_levels;
     bool m_afterKey = false;
 };
@@ -806,7 +823,10 @@ std::string displayFile(const Analysis& a, LineRef where)
     return a.source(where.source).displayPath;
 }
 
-std::string diagnosisJson(const Analysis& a, int indent)
+namespace
+{
+
+void writeDiagnosis(JsonWriter& w, const Analysis& a)
 {
     // Each rule's wording, as the first rank whose clues are shown states it: printed under
     // environment, before the ranks.
@@ -816,10 +836,6 @@ std::string diagnosisJson(const Analysis& a, int indent)
             for (const auto& c : a.environment.ranks[p.id.value].clues)
                 clueRules.emplace(c.id, c.basis);
 
-    std::string out;
-    // About a kilobyte per process when pretty-printed: most of the document.
-    out.reserve(4096 + a.processes.size() * (indent >= 0 ? 1100 : 600));
-    JsonWriter w(out, indent);
     w.beginObject();
     w.key("clock");
     writeClock(w, a);
@@ -869,7 +885,27 @@ std::string diagnosisJson(const Analysis& a, int indent)
     w.key("tool").string("rankline");
     w.key("tool_version").string(RANKLINE_VERSION);
     w.endObject();
+}
+
+} // namespace
+
+std::string diagnosisJson(const Analysis& a, int indent)
+{
+    std::string out;
+    // About a kilobyte per process when pretty-printed: most of the document.
+    out.reserve(4096 + a.processes.size() * (indent >= 0 ? 1100 : 600));
+    JsonWriter w(out, indent);
+    writeDiagnosis(w, a);
     return out;
+}
+
+void writeDiagnosisJson(const Analysis& a, const JsonSink& sink, int indent, std::size_t chunkBytes)
+{
+    std::string buffer;
+    buffer.reserve(chunkBytes + 4096);
+    JsonWriter w(buffer, indent, sink, chunkBytes);
+    writeDiagnosis(w, a);
+    w.flush();
 }
 
 std::string diagnosisText(const Analysis& a)

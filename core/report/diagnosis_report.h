@@ -2,7 +2,9 @@
 // The diagnosis as JSON (the `diagnose --json` contract) and as plain text for terminals.
 // Field names here are a contract with users' scripts: extend, never rename.
 
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "analysis.h"
 
@@ -12,6 +14,11 @@ namespace rl
 constexpr int kDiagnosisSchemaVersion = 1;
 
 std::string diagnosisJson(const Analysis& analysis, int indent = 2);
+// The same document handed to `sink` in pieces of about `chunkBytes`, in order: for writing a
+// diagnosis of thousands of ranks (tens of megabytes) to a file without holding it whole.
+using JsonSink = std::function<void(std::string_view)>;
+void writeDiagnosisJson(const Analysis& analysis, const JsonSink& sink, int indent = 2,
+                        std::size_t chunkBytes = std::size_t{1} << 16);
 std::string diagnosisText(const Analysis& analysis);
 
 // Path shown for a line's file: relative to the opened folder, or the file's name.

@@ -377,6 +377,21 @@ private slots:
         for (int indent : {2, -1}) {
             const std::string text = diagnosisJson(*a, indent);
             QCOMPARE(json::parse(text).dump(indent), text);
+            // Streamed in pieces (diagnose --json): the same bytes, never a piece much past the
+            // chunk size, and more than one piece once the document is larger than a chunk.
+            std::string streamed;
+            std::size_t pieces = 0, largest = 0;
+            writeDiagnosisJson(
+                *a,
+                [&](std::string_view piece) {
+                    streamed.append(piece);
+                    ++pieces;
+                    largest = std::max(largest, piece.size());
+                },
+                indent, 512);
+            QCOMPARE(streamed, text);
+            QVERIFY(pieces >= text.size() / 4096);
+            QVERIFY2(largest < 4096, qPrintable(QString::number(largest)));
         }
     }
 

@@ -41,10 +41,7 @@ std::string Process::label() const
 
 std::string Event::capture(const std::string& name) const
 {
-    for (const auto& c : captures)
-        if (c.name == name)
-            return c.value;
-    return {};
+    return std::string(captures.get(name));
 }
 
 const char* checkStatusName(CheckStatus s)
@@ -397,10 +394,7 @@ struct SourceScan {
 
 std::string captureOf(const ScanHit& h, const char* name)
 {
-    for (const auto& [k, v] : h.captures)
-        if (k == name)
-            return v;
-    return {};
+    return std::string(h.captures.get(name));
 }
 
 int currentYear()
@@ -1491,10 +1485,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             LineRef where{sid, h.line};
             Process& proc = a.processes[a.lines[s].process(h.line).value];
             auto takeCaptures = [&h] {
-                std::vector<Capture> caps;
-                caps.reserve(h.captures.size());
-                for (auto& [k, v] : h.captures)
-                    caps.push_back({std::move(k), std::move(v)});
+                Captures caps = std::move(h.captures);
+                caps.shrink();
                 return caps;
             };
             switch (pat.builtin) {
@@ -1506,7 +1498,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                     dup = dup || (it->entry == pat.entry && it->symptom == pat.symptom);
                 if (dup)
                     break;
-                std::vector<Capture> caps = takeCaptures();
+                Captures caps = takeCaptures();
                 hits.push_back({where, pat.entry, pat.symptom, caps});
                 // Context lines (an interface announcement an entry watches) inform checklists but
                 // are not marks on the timeline, unless they are WARN or worse.

@@ -14,6 +14,7 @@
 
 #include "bundle/bundle.h"
 #include "encyclopedia/encyclopedia.h"
+#include "engine/captures.h"
 #include "identity/environment.h"
 #include "parse/line_parser.h"
 #include "probe/nccl_probe.h"
@@ -213,11 +214,6 @@ struct Process {
 
 enum class EventKind : std::uint8_t { Symptom, Warn, Error, Traceback, Exception };
 
-struct Capture {
-    std::string name;
-    std::string value;
-};
-
 // A line worth a mark on the timeline: a fingerprint hit, a WARN/ERROR, a traceback.
 struct Event {
     LineRef where;
@@ -227,7 +223,7 @@ struct Event {
     Level level = Level::None;
     int entry = -1;   // index into Encyclopedia::entries for fingerprint hits
     int symptom = -1; // index into Entry::symptoms
-    std::vector<Capture> captures;
+    Captures captures;
     TimeInterval time;
 
     std::string capture(const std::string& name) const;

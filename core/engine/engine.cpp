@@ -42,10 +42,7 @@ std::string seconds(std::int64_t us)
 
 std::string captureIn(const Hit& h, const char* name)
 {
-    for (const auto& c : h.captures)
-        if (c.name == name)
-            return c.value;
-    return {};
+    return std::string(h.captures.get(name));
 }
 
 // "gpu004.ds-a4-r02.abc.com" names host "gpu004" as NCCL prints it (short name).
@@ -357,7 +354,8 @@ void Builder::evaluate(Finding& f)
             const int elsewhere = static_cast<int>(pointingElsewhere.size());
             if (pointing > 0) {
                 r.status = CheckStatus::Confirmed;
-                r.detail = "collateral reports from " + std::to_string(pointing) + " other process(es) point at " + proc.label();
+                r.detail = "collateral reports from " + std::to_string(pointing) +
+                           " other process(es) point at " + proc.label();
             } else if (elsewhere > 0) {
                 r.status = CheckStatus::Contradicted;
                 r.detail = "collateral reports point at another process";

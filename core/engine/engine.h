@@ -13,7 +13,7 @@ struct Hit {
     LineRef where;
     int entry = -1;
     int symptom = -1;
-    std::vector<Capture> captures;
+    Captures captures;
 };
 
 // Fills analysis.findings, analysis.initiating and analysis.nccl.fixApplies/verdict/hints.

@@ -244,10 +244,16 @@ bool Scanner::matchPattern(int p, std::string_view line, std::uint32_t index, Sc
     }
     if (!re.Match(text, 0, line.size(), RE2::UNANCHORED, sub, groups + 1))
         return false;
+    // Sized first: a hit is kept for the rest of the analysis, so no growth slack.
+    std::size_t bytes = 0;
+    for (const auto& [name, i] : re.NamedCapturingGroups())
+        if (const auto& piece = sub[static_cast<std::size_t>(i)]; piece.data())
+            bytes += Captures::packedSize(name, std::string_view(piece.data(), piece.size()));
+    hit.captures.reserve(bytes);
     for (const auto& [name, i] : re.NamedCapturingGroups()) {
         const auto& piece = sub[static_cast<std::size_t>(i)];
         if (piece.data())
-            hit.captures.emplace_back(name, std::string(piece.data(), piece.size()));
+            hit.captures.add(name, std::string_view(piece.data(), piece.size()));
     }
     return true;
 }

@@ -16,6 +16,7 @@
 
 #include "bundle/bundle.h"
 #include "encyclopedia/encyclopedia.h"
+#include "engine/captures.h"
 
 namespace rl
 {
@@ -51,7 +52,7 @@ struct ScanPattern {
 struct ScanHit {
     std::uint32_t line = 0;
     int pattern = 0;
-    std::vector<std::pair<std::string, std::string>> captures;
+    Captures captures;
 };
 
 // How the candidate lines were found, for tests and `--timings`.

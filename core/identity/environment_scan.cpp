@@ -40,10 +40,7 @@ std::string trimmed(std::string_view s)
 
 std::string captureOf(const EnvironmentHit& h, const char* name)
 {
-    for (const auto& [k, v] : h.captures)
-        if (k == name)
-            return v;
-    return {};
+    return std::string(h.captures.get(name));
 }
 
 struct Patterns {

@@ -35,7 +35,7 @@ struct EnvironmentLine {
 struct EnvironmentHit {
     LineRef where;
     Builtin builtin = Builtin::None;
-    std::vector<std::pair<std::string, std::string>> captures;
+    Captures captures;
     std::unique_ptr<EnvironmentLine> text; // null when the text says nothing more
 };
 

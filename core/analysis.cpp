@@ -6,9 +6,11 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <thread>
 #include <unistd.h>
 #include <unordered_map>
@@ -720,20 +722,42 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
             if (!p.host.empty() && known.insert(p.host).second)
                 hosts.push_back(p.host);
     }
-    std::map<std::pair<std::string, std::string>, ClockConstraint> tightest;
+    // Hosts by number: thousands of ranks on a thousand hosts make the maps below keyed by host
+    // pairs and (communicator, host) the bulk of this stage when keyed by strings. Every host a
+    // constraint names is a process's, and the names are views of Process::host.
+    std::unordered_map<std::string_view, std::uint32_t> hostNumber;
+    std::vector<std::string_view> hostName;
+    for (const auto& p : a.processes)
+        if (hostNumber.try_emplace(p.host, static_cast<std::uint32_t>(hostName.size())).second)
+            hostName.push_back(p.host);
+    std::deque<std::string> otherHosts; // none expected; kept so that a view never dangles
+    auto numberOf = [&](std::string_view h) {
+        if (auto it = hostNumber.find(h); it != hostNumber.end())
+            return it->second;
+        const std::string_view kept = otherHosts.emplace_back(h);
+        hostName.push_back(kept);
+        return hostNumber.emplace(kept, static_cast<std::uint32_t>(hostName.size() - 1)).first->second;
+    };
+    auto pairKey = [](std::uint32_t before, std::uint32_t after) {
+        return std::uint64_t{before} << 32 | after;
+    };
+    // The tightest constraint per (before, after) host pair; the first one found wins a tie.
+    std::unordered_map<std::uint64_t, ClockConstraint> tightest;
     auto add = [&](const ClockConstraint& c) {
         if (c.beforeHost == c.afterHost || c.beforeHost.empty() || c.afterHost.empty())
             return;
-        auto key = std::make_pair(c.beforeHost, c.afterHost);
+        const std::uint64_t key = pairKey(numberOf(c.beforeHost), numberOf(c.afterHost));
         auto it = tightest.find(key);
-        if (it == tightest.end() || c.bound() < it->second.bound())
-            tightest[key] = c;
+        if (it == tightest.end())
+            tightest.emplace(key, c);
+        else if (c.bound() < it->second.bound())
+            it->second = c;
     };
     // Whether a constraint between these hosts with this bound would be kept: thousands of
     // communicators give the same host pairs, and most are looser than one already found, so
     // their explanation need not be written.
-    auto wouldKeep = [&](const std::string& before, const std::string& after, std::int64_t bound) {
-        auto it = tightest.find(std::make_pair(before, after));
+    auto wouldKeep = [&](std::uint32_t before, std::uint32_t after, std::int64_t bound) {
+        auto it = tightest.find(pairKey(before, after));
         return it == tightest.end() || bound < it->second.bound();
     };
     auto hostOf = [&a](LineRef r) -> const std::string& {
@@ -770,7 +794,7 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
     // 1. A collateral line that names a peer ("Connection closed by remote peer gpu-b<port>") comes
     //    after that peer host's first failure: its first WARN, error or symptom line.
     // Events still carry their raw (unaligned) times here: alignment is what this computes.
-    std::map<std::string, const Event*> firstFailure;
+    std::unordered_map<std::string_view, const Event*> firstFailure;
     for (const auto& e : a.events) {
         // A failure: a WARN or error line, a traceback, or a failure symptom — not context lines
         // such as an interface announcement that an entry merely watches.
@@ -822,9 +846,15 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
     }
 
     // 2. NCCL init is collective: no rank completes a communicator before every rank has started it.
-    std::map<std::string,
-             std::map<std::string, std::pair<std::optional<PhaseLine>, std::optional<PhaseLine>>>>
-        byComm;
+    // Per (communicator, host): the latest start and the earliest completion on that host.
+    struct HostPhases {
+        std::uint32_t host;
+        std::optional<PhaseLine> start, complete;
+    };
+    std::unordered_map<std::string_view, std::size_t> commNumber; // views of SourceScan::initPhases
+    std::vector<std::string_view> commName;
+    std::vector<std::vector<HostPhases>> byComm;
+    std::unordered_map<std::uint64_t, std::size_t> slotOf; // comm << 32 | host -> index in byComm[comm]
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
         const SourceId sid(static_cast<std::uint32_t>(s));
         auto inSource = [sid](PhaseLine p) {
@@ -837,51 +867,70 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
             const std::string& host = hostOf({sid, anyLine});
             if (host.empty())
                 continue;
-            // The latest start and the earliest completion on this host.
-            auto& slot = byComm[ip.commId][host];
+            auto [c, newComm] = commNumber.try_emplace(ip.commId, commName.size());
+            if (newComm) {
+                commName.push_back(ip.commId);
+                byComm.emplace_back();
+            }
+            const std::uint32_t h = numberOf(host);
+            auto [at, newHost] =
+                slotOf.try_emplace(std::uint64_t{c->second} << 32 | h, byComm[c->second].size());
+            if (newHost)
+                byComm[c->second].push_back({h, {}, {}});
+            HostPhases& slot = byComm[c->second][at->second];
             if (ip.start)
-                keepLatestStart(slot.first, inSource(*ip.start));
+                keepLatestStart(slot.start, inSource(*ip.start));
             if (ip.complete)
-                keepEarliestEnd(slot.second, inSource(*ip.complete));
+                keepEarliestEnd(slot.complete, inSource(*ip.complete));
         }
     }
+    // Communicators in commId order and hosts in name order: the order constraints are found in
+    // decides which of two equally tight ones explains a pair.
+    std::vector<std::size_t> commOrder(commName.size());
+    std::iota(commOrder.begin(), commOrder.end(), 0);
+    std::sort(commOrder.begin(), commOrder.end(),
+              [&](std::size_t x, std::size_t y) { return commName[x] < commName[y]; });
     // Every (start host, completion host) pair is quadratic in hosts: beyond 64 hosts only the pairs
     // through the latest start and through the earliest completion are kept (the tight ones; each
     // is valid, the set is merely weaker).
-    for (const auto& [commId, perHostBinding] : byComm) {
-        // Named references, not structured bindings: clang 14 cannot capture bindings in lambdas.
-        const std::string& comm = commId;
-        const auto& perHost = perHostBinding;
-        const std::string* latestStart = nullptr;
-        const std::string* earliestEnd = nullptr;
-        for (const auto& [h, se] : perHost) {
-            if (se.first && (!latestStart || se.first->t.lo > perHost.at(*latestStart).first->t.lo))
-                latestStart = &h;
-            if (se.second && (!earliestEnd || se.second->t.hi < perHost.at(*earliestEnd).second->t.hi))
-                earliestEnd = &h;
+    for (const std::size_t ci : commOrder) {
+        const std::string_view comm = commName[ci];
+        std::vector<HostPhases>& perHost = byComm[ci];
+        std::sort(perHost.begin(), perHost.end(), [&](const HostPhases& x, const HostPhases& y) {
+            return hostName[x.host] < hostName[y.host];
+        });
+        const HostPhases* latestStart = nullptr;
+        const HostPhases* earliestEnd = nullptr;
+        for (const HostPhases& hp : perHost) {
+            if (hp.start && (!latestStart || hp.start->t.lo > latestStart->start->t.lo))
+                latestStart = &hp;
+            if (hp.complete && (!earliestEnd || hp.complete->t.hi < earliestEnd->complete->t.hi))
+                earliestEnd = &hp;
         }
-        auto pair = [&](const std::string& hs, const std::string& hc) {
-            const auto& start = perHost.at(hs).first;
-            const auto& end = perHost.at(hc).second;
-            if (hs == hc || !start || !end || !wouldKeep(hs, hc, end->t.hi - start->t.lo))
+        auto pair = [&](const HostPhases& hs, const HostPhases& hc) {
+            const auto& start = hs.start;
+            const auto& end = hc.complete;
+            if (hs.host == hc.host || !start || !end || !wouldKeep(hs.host, hc.host, end->t.hi - start->t.lo))
                 return;
             ClockConstraint c;
-            c.beforeHost = hs;
-            c.afterHost = hc;
+            c.beforeHost = hostName[hs.host];
+            c.afterHost = hostName[hc.host];
             c.before = start->where;
             c.after = end->where;
             c.beforeLo = start->t.lo;
             c.afterHi = end->t.hi;
-            c.why = "communicator " + comm + " completed init on " + hc + " only after it started on " + hs;
+            c.why = "communicator ";
+            c.why.append(comm).append(" completed init on ").append(c.afterHost);
+            c.why.append(" only after it started on ").append(c.beforeHost);
             add(c);
         };
         if (perHost.size() <= 64) {
-            for (const auto& [hs, se1] : perHost)
-                for (const auto& [hc, se2] : perHost)
+            for (const HostPhases& hs : perHost)
+                for (const HostPhases& hc : perHost)
                     pair(hs, hc);
             continue;
         }
-        for (const auto& [h, se] : perHost) {
+        for (const HostPhases& h : perHost) {
             if (latestStart)
                 pair(*latestStart, h);
             if (earliestEnd)
@@ -889,9 +938,14 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
         }
     }
 
+    // In (before host, after host) name order, as solveClocks has always been given them.
     std::vector<ClockConstraint> constraints;
+    constraints.reserve(tightest.size());
     for (auto& [k, c] : tightest)
         constraints.push_back(std::move(c));
+    std::sort(constraints.begin(), constraints.end(), [](const ClockConstraint& x, const ClockConstraint& y) {
+        return std::tie(x.beforeHost, x.afterHost) < std::tie(y.beforeHost, y.afterHost);
+    });
     std::vector<PinnedPair> pins;
     for (const auto& [x, y] : options.pinnedLines) {
         if (x.source.value >= a.sources.size() || y.source.value >= a.sources.size())
@@ -910,8 +964,16 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
         auto it = offsetByHost.find(p.host);
         a.processOffset[p.id.value] = it == offsetByHost.end() ? 0 : it->second;
     }
-    for (auto& e : a.events)
-        e.time = a.info(e.where).time;
+    // An event's raw time moved by its process's offset, as Analysis::info gives it (the event's
+    // process is its line's).
+    for (auto& e : a.events) {
+        const std::int64_t off =
+            e.process.value < a.processOffset.size() ? a.processOffset[e.process.value] : 0;
+        if (e.time.knownLo())
+            e.time.lo += off;
+        if (e.time.knownHi())
+            e.time.hi += off;
+    }
     std::sort(a.events.begin(), a.events.end(), [](const Event& x, const Event& y) {
         return std::tie(x.time.lo, x.where) < std::tie(y.time.lo, y.where);
     });

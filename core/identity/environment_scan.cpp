@@ -305,7 +305,9 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, unsigned 
     // value does. Every rank repeats the same few settings: hashed, not compared through a tree of
     // string tuples.
     std::unordered_map<std::string, std::size_t> settingIndex;
-    std::unordered_set<std::uint64_t> settingHas; // setting << 32 | process, already listed
+    // The settings each process is already listed under: a handful each, so a short list per
+    // process answers faster than a hashed set of (setting, process) pairs.
+    std::vector<std::vector<std::uint32_t>> settingsOf(a.processes.size());
     auto addSetting = [&](std::string name, std::string value, const char* how, ProcessId p, LineRef where) {
         std::string key;
         key.reserve(name.size() + value.size() + 24);
@@ -313,24 +315,32 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, unsigned 
         auto [it, added] = settingIndex.try_emplace(std::move(key), env.settings.size());
         if (added)
             env.settings.push_back({std::move(name), std::move(value), how, {}, where});
-        if (p.valid() && settingHas.insert(std::uint64_t{it->second} << 32 | p.value).second)
-            env.settings[it->second].processes.push_back(p);
+        if (!p.valid())
+            return;
+        std::vector<std::uint32_t>* listed = p.value < settingsOf.size() ? &settingsOf[p.value] : nullptr;
+        const auto setting = static_cast<std::uint32_t>(it->second);
+        if (listed && std::find(listed->begin(), listed->end(), setting) != listed->end())
+            return;
+        if (listed)
+            listed->push_back(setting);
+        env.settings[it->second].processes.push_back(p);
     };
 
     // What the text of the lines read for step 2 says. Step 2 applies it in its own order (events
     // in time order); it is read before step 1, source by source on every core (below).
-    // Lines already chosen (an event per fingerprint can share a line), as source << 32 | line.
-    std::unordered_set<std::uint64_t> seen;
-    seen.reserve(a.events.size());
+    // Lines already chosen: an event per fingerprint can share a line. Events are sorted by
+    // (time, line), so those of one line are neighbours.
+    const LineRef* previous = nullptr;
     // The form of a rank's lines says the same thing on its thousandth WARN as on its first: look at
     // a bounded number per rank, so a bundle with millions of events is not read a second time.
     constexpr int kEventsPerRank = 64;
     std::vector<int> looked(env.ranks.size(), 0);
     std::vector<const Event*> chosen; // the first events of each rank in time order
     for (const auto& e : a.events) {
-        if (!e.process.valid() || e.process.value >= env.ranks.size() ||
-            looked[e.process.value] >= kEventsPerRank ||
-            !seen.insert(std::uint64_t{e.where.source.value} << 32 | e.where.line).second)
+        const bool again = previous && *previous == e.where;
+        previous = &e.where;
+        if (again || !e.process.valid() || e.process.value >= env.ranks.size() ||
+            looked[e.process.value] >= kEventsPerRank)
             continue;
         ++looked[e.process.value];
         chosen.push_back(&e);

@@ -1483,6 +1483,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         });
         remap.assign(a.processes.size(), ProcessId{});
         std::vector<Process> sorted;
+        sorted.reserve(order.size());
         for (std::size_t i = 0; i < order.size(); ++i) {
             remap[order[i]] = ProcessId(static_cast<std::uint32_t>(i));
             sorted.push_back(std::move(a.processes[order[i]]));
@@ -1495,26 +1496,33 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     // Reserving the events up front spares a doubling vector of hundreds of thousands of events
     // briefly holding two copies.
     {
-        std::vector<std::size_t> warnLines(a.sources.size(), 0);
+        // Per source: (events at most, environment hits).
+        std::vector<std::pair<std::size_t, std::size_t>> counts(a.sources.size());
         parallelFor(a.sources.size(), workers, [&](std::size_t s) {
             SourceLines& sl = a.lines[s];
-            std::size_t warns = 0;
+            std::size_t events = 0, environment = scans[s].envText.size();
             for (std::uint32_t i = 0; i < sl.size(); ++i) {
                 const Level lv = sl.level(i);
                 sl.set(i, remap[sl.process(i).value], lv);
-                warns += lv >= Level::Warn;
+                events += lv >= Level::Warn;
             }
-            warnLines[s] = warns;
+            for (const auto& h : scans[s].hits) {
+                const ScanPattern& pat = scanner.patterns()[static_cast<std::size_t>(h.pattern)];
+                if (pat.builtin == Builtin::None) {
+                    // Context lines below WARN are not events (see below).
+                    const Symptom& sym = a.entry(pat.entry).symptoms[static_cast<std::size_t>(pat.symptom)];
+                    events +=
+                        !(sym.phase == Phase::Context && !sym.primary && sl.level(h.line) < Level::Warn);
+                }
+                events += pat.builtin == Builtin::Traceback || pat.builtin == Builtin::Exception;
+                environment += environmentReadsCaptures(pat.builtin);
+            }
+            counts[s] = {events, environment};
         });
         std::size_t n = 0;
-        for (std::size_t s = 0; s < a.sources.size(); ++s) {
-            n += warnLines[s];
-            for (const auto& h : scans[s].hits) {
-                const Builtin b = scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin;
-                n += b == Builtin::None || b == Builtin::Traceback || b == Builtin::Exception;
-                environmentHits += environmentReadsCaptures(b);
-            }
-            environmentHits += scans[s].envText.size();
+        for (const auto& [events, environment] : counts) {
+            n += events;
+            environmentHits += environment;
         }
         a.events.reserve(n);
     }

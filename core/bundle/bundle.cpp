@@ -752,6 +752,8 @@ Bundle readBundle(const std::vector<std::string>& paths, const BundleLimits& lim
     }
     std::stable_sort(out.sources.begin(), out.sources.end(),
                      [](const Source& a, const Source& b) { return a.displayPath < b.displayPath; });
+    // Kept for the whole analysis: a folder of 10,000 files left a vector of 16,384.
+    out.sources.shrink_to_fit();
     for (std::size_t i = 0; i < out.sources.size(); ++i)
         out.sources[i].id = SourceId(static_cast<std::uint32_t>(i));
     return out;

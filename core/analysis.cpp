@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -392,6 +393,8 @@ struct SourceScan {
     // What the text of environment lines says (identity/environment_scan.h), read while the scan
     // holds the source's text: (index in hits, text), for the hits whose text says anything more.
     std::vector<std::pair<std::size_t, std::unique_ptr<EnvironmentLine>>> envText;
+    // What the lines that may become events say about the version (collectEnvironment's step 2).
+    ScannedEventLines eventLines;
 };
 
 std::string captureOf(const ScanHit& h, const char* name)
@@ -440,6 +443,7 @@ struct SourcePiece {
     std::vector<ScanHit> hits; // capped per (pattern, key) within the piece only
     std::vector<std::pair<std::uint32_t, std::int32_t>> tids;
     std::vector<std::pair<std::size_t, std::unique_ptr<EnvironmentLine>>> envText;
+    ScannedEventLines eventLines;
     SourceLines stamps;               // the piece's stamps only (no per-line facts)
     std::vector<std::uint32_t> remap; // its keys' numbers in the whole source (joinPiece)
     // Init phases per (commId, key). A line's time needs the stamps around it, which may lie in the
@@ -455,6 +459,73 @@ struct SourcePiece {
     };
     std::vector<Phases> phases;
 };
+
+// What the lines of a piece that may become events say about the NCCL version, read now rather
+// than by collectEnvironment, which would read the source again for them: WARN-or-worse lines and
+// symptom, traceback and exception hits, the first kEventLinesPerKey of each key (collectEnvironment
+// looks at 64 events per rank, and reads any it finds unread). The version lines' form too.
+void readEventLines(const Source& source, const Scanner& scanner, const SourceLines& lines, SourcePiece& out)
+{
+    constexpr std::uint16_t kEventLinesPerKey = 64;
+    ScannedEventLines& read = out.eventLines;
+    read.scanned = true;
+    std::vector<std::uint32_t> candidates;
+    for (std::uint32_t i = out.first; i < out.last; ++i)
+        if (lines.level(i) >= Level::Warn)
+            candidates.push_back(i);
+    for (const auto& h : out.hits) {
+        const ScanPattern& pat = scanner.patterns()[static_cast<std::size_t>(h.pattern)];
+        // As analyze makes events of them: a context line below WARN is none (and a WARN line is a
+        // candidate already).
+        if ((pat.builtin == Builtin::None && !pat.contextOnly) || pat.builtin == Builtin::Traceback ||
+            pat.builtin == Builtin::Exception)
+            candidates.push_back(h.line);
+        else if (pat.builtin == Builtin::NcclVersion && versionLineInException(source.line(h.line)))
+            read.exceptionVersions.push_back(h.line);
+    }
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    std::vector<std::uint16_t> perKey(out.keys.size() + 1, 0); // the last: lines of no key
+    for (const std::uint32_t line : candidates) {
+        const std::uint32_t key = lines.process(line).value;
+        std::uint16_t& n = perKey[key == kNoKey ? out.keys.size() : key];
+        if (n >= kEventLinesPerKey)
+            continue;
+        ++n;
+        const std::string_view text = source.line(line);
+        EventLineText t = readEventLine(text);
+        if (lines.level(line) == Level::Warn) {
+            if (const auto w = connectAbortWarn(text)) {
+                // The WARN's thread's next NCCL line of the same process. A line with a host and pid
+                // is that process's exactly when they are the WARN's; without a host, or past this
+                // piece, the process is not known here: left to collectEnvironment.
+                if (w->host.empty())
+                    continue;
+                const auto end =
+                    static_cast<std::uint32_t>(std::min<std::size_t>(line + 400, source.lineCount()));
+                bool decided = false;
+                std::uint32_t i = line + 1;
+                for (; i < end && i < out.last; ++i) {
+                    const ParsedLine next = parseLine(source.line(i));
+                    if (!next.nccl)
+                        continue;
+                    if (next.nccl->host.empty())
+                        break;
+                    if (next.nccl->host != w->host || next.nccl->pid != w->pid || next.nccl->tid != w->tid)
+                        continue;
+                    t.connectAbort = connectAbortAfter(*w, next);
+                    decided = true;
+                    break;
+                }
+                if (!decided && i != end)
+                    continue;
+            }
+        }
+        read.lines.push_back(line);
+        if (!t.empty())
+            read.texts.emplace_back(line, std::make_unique<EventLineText>(std::move(t)));
+    }
+}
 
 // Lines [first, last) of an indexed source: parse every line (its key and level go to `lines`,
 // which covers the whole source and is shared by the pieces, each writing only its own range),
@@ -585,6 +656,7 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
     }
     std::sort(out.tids.begin(), out.tids.end());
     out.tids.erase(std::unique(out.tids.begin(), out.tids.end()), out.tids.end());
+    readEventLines(source, scanner, lines, out);
     return out;
 }
 
@@ -661,6 +733,14 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
         }
         std::vector<ScanHit>().swap(piece.hits);
         out.tids.insert(out.tids.end(), piece.tids.begin(), piece.tids.end());
+        ScannedEventLines& read = out.eventLines;
+        read.scanned = true;
+        read.lines.insert(read.lines.end(), piece.eventLines.lines.begin(), piece.eventLines.lines.end());
+        std::move(piece.eventLines.texts.begin(), piece.eventLines.texts.end(),
+                  std::back_inserter(read.texts));
+        read.exceptionVersions.insert(read.exceptionVersions.end(),
+                                      piece.eventLines.exceptionVersions.begin(),
+                                      piece.eventLines.exceptionVersions.end());
         for (auto& ph : piece.phases) {
             const std::uint32_t key = ph.key == kNoKey ? kNoKey : piece.remap[ph.key];
             auto [it, inserted] = phaseIndex.emplace(std::make_pair(ph.commId, key), out.initPhases.size());
@@ -688,6 +768,7 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
     out.tids.shrink_to_fit();
     out.hits.shrink_to_fit();
     out.envText.shrink_to_fit();
+    shrinkSlack(out.eventLines.lines);
     return out;
 }
 
@@ -1510,9 +1591,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 const ScanPattern& pat = scanner.patterns()[static_cast<std::size_t>(h.pattern)];
                 if (pat.builtin == Builtin::None) {
                     // Context lines below WARN are not events (see below).
-                    const Symptom& sym = a.entry(pat.entry).symptoms[static_cast<std::size_t>(pat.symptom)];
-                    events +=
-                        !(sym.phase == Phase::Context && !sym.primary && sl.level(h.line) < Level::Warn);
+                    events += !(pat.contextOnly && sl.level(h.line) < Level::Warn);
                 }
                 events += pat.builtin == Builtin::Traceback || pat.builtin == Builtin::Exception;
                 environment += environmentReadsCaptures(pat.builtin);
@@ -1572,8 +1651,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 hits.push_back({where, pat.entry, pat.symptom, caps});
                 // Context lines (an interface announcement an entry watches) inform checklists but
                 // are not marks on the timeline, unless they are WARN or worse.
-                const Symptom& sym = a.entry(pat.entry).symptoms[static_cast<std::size_t>(pat.symptom)];
-                if (sym.phase == Phase::Context && !sym.primary && a.lines[s].level(h.line) < Level::Warn)
+                if (pat.contextOnly && a.lines[s].level(h.line) < Level::Warn)
                     break;
                 Event e = makeEvent(h.line, EventKind::Symptom);
                 e.entry = pat.entry;
@@ -1663,7 +1741,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     }
     if (options.probeLocalNccl)
         a.nccl.local = probeNccl(options.ncclLibrary);
-    collectEnvironment(a, std::move(envHits), workers);
+    std::vector<ScannedEventLines> scannedEvents(scans.size());
+    for (std::size_t s = 0; s < scans.size(); ++s)
+        scannedEvents[s] = std::move(scans[s].eventLines);
+    collectEnvironment(a, std::move(envHits), std::move(scannedEvents), workers);
     stageDone("versions, environment, local NCCL");
 
     // Stage: merged order over every line on the aligned clock, and the span of parsed time.

@@ -106,7 +106,8 @@ Scanner::Scanner(const Encyclopedia& encyclopedia, PrefilterKind prefilter)
             for (const auto& fp : sym.fingerprints) {
                 const auto& names = fp.regex->NamedCapturingGroups();
                 m_patterns.push_back({static_cast<int>(e), static_cast<int>(s), Builtin::None, fp, captures,
-                                      names.find("seq") != names.end()});
+                                      names.find("seq") != names.end(),
+                                      sym.phase == Phase::Context && !sym.primary});
             }
         }
     }

@@ -47,6 +47,9 @@ struct ScanPattern {
     Fingerprint fingerprint;
     bool wantCaptures = true; // false for context lines, which only need to be found
     bool progress = false;    // has a "seq" capture: every line counts (collective progress)
+    // A context line that is no symptom of its own (an interface announcement an entry watches):
+    // an event only when it is WARN or worse.
+    bool contextOnly = false;
 };
 
 struct ScanHit {

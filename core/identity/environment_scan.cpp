@@ -192,6 +192,41 @@ std::unique_ptr<EnvironmentLine> readEnvironmentLine(Builtin builtin, std::strin
     return out.empty() ? nullptr : std::make_unique<EnvironmentLine>(std::move(out));
 }
 
+EventLineText readEventLine(std::string_view text)
+{
+    EventLineText out;
+    out.clues = versionCluesOfLine(text);
+    out.mismatch = text.find("Mismatched NCCL version") != std::string_view::npos &&
+                   RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), patterns().mismatch,
+                                     &out.otherRank, &out.otherCode, &out.ownRank, &out.ownCode);
+    return out;
+}
+
+std::optional<NcclPrefix> connectAbortWarn(std::string_view text)
+{
+    // Most WARNs are something else: the words first, the prefix only for those that have them.
+    if (text.find("socketStartConnect: Connect to") == std::string_view::npos)
+        return std::nullopt;
+    const ParsedLine w = parseLine(text);
+    if (!w.nccl || w.nccl->file != "misc/socket.cc" ||
+        !startsWith(w.nccl->message, "socketStartConnect: Connect to"))
+        return std::nullopt;
+    return w.nccl;
+}
+
+std::optional<LineClue> connectAbortAfter(const NcclPrefix& warn, const ParsedLine& next)
+{
+    if (next.trail && next.trail->file == "misc/socket.cc")
+        return connectAbortClue(warn.fileLine, next.trail->fileLine);
+    return std::nullopt;
+}
+
+bool versionLineInException(std::string_view text)
+{
+    return text.find("NCCL error") != std::string_view::npos ||
+           text.find(", NCCL version") != std::string_view::npos;
+}
+
 std::vector<std::string> addressKinds(const std::string& interface, const std::string& address)
 {
     std::vector<std::string> kinds;
@@ -274,7 +309,8 @@ std::string describeProcesses(const Analysis& a, const std::vector<ProcessId>& p
     return s.empty() ? "no identified process" : s;
 }
 
-void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, unsigned workers)
+void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vector<ScannedEventLines> scanned,
+                        unsigned workers)
 {
     const Patterns& pat = patterns();
     Environment& env = a.environment;
@@ -348,46 +384,47 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, unsigned 
     // Source by source; within a source still in time order.
     std::stable_sort(chosen.begin(), chosen.end(),
                      [](const Event* x, const Event* y) { return x->where.source < y->where.source; });
-    struct EventText {
-        std::vector<LineClue> clues;
-        bool mismatch = false;
-        std::string otherRank, otherCode, ownRank, ownCode;
-        std::optional<LineClue> connectAbort;
-    };
     // Most events say nothing about the version: only those that do keep what their text says.
-    std::vector<std::unique_ptr<EventText>> eventText(chosen.size());
+    std::vector<std::unique_ptr<EventLineText>> eventText(chosen.size());
     // `src`: the event's source as this pass reads it (SourcePass).
     auto readEvent = [&](std::size_t k, const Source& src) {
         const Event& e = *chosen[k];
-        EventText out;
-        const std::string_view text = src.line(e.where.line);
-        out.clues = versionCluesOfLine(text);
-        out.mismatch = text.find("Mismatched NCCL version") != std::string_view::npos &&
-                       RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), pat.mismatch,
-                                         &out.otherRank, &out.otherCode, &out.ownRank, &out.ownCode);
-        auto keep = [&] {
-            if (!out.clues.empty() || out.mismatch || out.connectAbort)
-                eventText[k] = std::make_unique<EventText>(std::move(out));
-        };
+        EventLineText out = readEventLine(src.line(e.where.line));
         // The connect-abort WARN and the first trail line after it on the same thread pin the
         // release family (§2.3).
-        if (e.level != Level::Warn)
-            return keep();
-        const ParsedLine w = parseLine(text);
-        if (!w.nccl || w.nccl->file != "misc/socket.cc" ||
-            !startsWith(w.nccl->message, "socketStartConnect: Connect to"))
-            return keep();
-        for (std::uint32_t i = e.where.line + 1; i < src.lineCount() && i < e.where.line + 400; ++i) {
-            if (processAt({e.where.source, i}) != e.process)
-                continue;
-            const ParsedLine t = parseLine(src.line(i));
-            if (!t.nccl || t.nccl->tid != w.nccl->tid)
-                continue;
-            if (t.trail && t.trail->file == "misc/socket.cc")
-                out.connectAbort = connectAbortClue(w.nccl->fileLine, t.trail->fileLine);
-            break;
+        if (e.level == Level::Warn)
+            if (const auto w = connectAbortWarn(src.line(e.where.line)))
+                for (std::uint32_t i = e.where.line + 1; i < src.lineCount() && i < e.where.line + 400; ++i) {
+                    if (processAt({e.where.source, i}) != e.process)
+                        continue;
+                    const ParsedLine t = parseLine(src.line(i));
+                    if (!t.nccl || t.nccl->tid != w->tid)
+                        continue;
+                    out.connectAbort = connectAbortAfter(*w, t);
+                    break;
+                }
+        if (!out.empty())
+            eventText[k] = std::make_unique<EventLineText>(std::move(out));
+    };
+    // What the scan read of an event's line, if it did: true when it did.
+    auto takeScanned = [&](std::size_t k) {
+        const Event& e = *chosen[k];
+        if (e.where.source.value >= scanned.size())
+            return false;
+        ScannedEventLines& sc = scanned[e.where.source.value];
+        if (!std::binary_search(sc.lines.begin(), sc.lines.end(), e.where.line))
+            return false;
+        auto it = std::lower_bound(sc.texts.begin(), sc.texts.end(), e.where.line,
+                                   [](const auto& t, std::uint32_t line) { return t.first < line; });
+        if (it != sc.texts.end() && it->first == e.where.line && it->second) {
+            std::unique_ptr<EventLineText> text = std::move(it->second); // one event per line is chosen
+            // Read as a WARN's: an event of another level (a traceback on that line) has none.
+            if (e.level != Level::Warn)
+                text->connectAbort.reset();
+            if (!text->empty())
+                eventText[k] = std::move(text);
         }
-        keep();
+        return true;
     };
     // Whether each process's version line is PyTorch's exception (step 2), read in the same walk.
     std::vector<char> versionFromException(a.processes.size(), 0);
@@ -426,14 +463,31 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, unsigned 
     }
     parallelFor(work.size(), workers, [&](std::size_t i) {
         const SourceWork& w = work[i];
+        // The source is read only for what the scan did not read.
+        std::vector<std::size_t> order;
+        for (std::size_t k = w.eventBegin; k < w.eventEnd; ++k)
+            if (!takeScanned(k))
+                order.push_back(k);
+        std::vector<std::size_t> versions;
+        for (std::size_t k = w.versionBegin; k < w.versionEnd; ++k) {
+            const auto& [where, id] = versionLines[k];
+            const std::vector<std::uint32_t>* known = where.source.value < scanned.size()
+                                                          ? &scanned[where.source.value].exceptionVersions
+                                                          : nullptr;
+            // Every version line the scan kept was looked at: in its list or not one.
+            if (known && scanned[where.source.value].scanned)
+                versionFromException[id.value] = std::binary_search(known->begin(), known->end(), where.line);
+            else
+                versions.push_back(k);
+        }
+        if (order.empty() && versions.empty())
+            return;
         thread_local std::string scratch;
         const SourcePass pass(a.source(SourceId(w.source)), scratch);
         const Source& src = pass.source();
         // In line order (step 2 applies them in time order, by index): in one large file (a
         // combined stream) the events are spread over the whole text, and the pages read so far
         // are given back every few MiB rather than all held until the file is done.
-        std::vector<std::size_t> order(w.eventEnd - w.eventBegin);
-        std::iota(order.begin(), order.end(), w.eventBegin);
         std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
             return chosen[x]->where.line < chosen[y]->where.line;
         });
@@ -448,11 +502,9 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, unsigned 
                 dropped = at;
             }
         }
-        for (std::size_t k = w.versionBegin; k < w.versionEnd; ++k) {
+        for (std::size_t k : versions) {
             const auto& [where, id] = versionLines[k];
-            const std::string_view t = src.line(where.line);
-            versionFromException[id.value] = t.find("NCCL error") != std::string_view::npos ||
-                                             t.find(", NCCL version") != std::string_view::npos;
+            versionFromException[id.value] = versionLineInException(src.line(where.line));
         }
         if (src.buffer)
             src.buffer->dropResident();
@@ -552,7 +604,7 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, unsigned 
         if (!eventText[k])
             continue;
         const Event& e = *chosen[k];
-        const EventText& et = *eventText[k];
+        const EventLineText& et = *eventText[k];
         RankEnvironment& re = env.ranks[e.process.value];
         for (const auto& c : et.clues)
             addClue(re, c, e.where);

@@ -10,6 +10,7 @@
 
 #include "engine/scanner.h"
 #include "identity/version_clues.h"
+#include "parse/line_parser.h"
 #include "util/strong_id.h"
 
 namespace rl
@@ -47,8 +48,44 @@ bool environmentReadsCaptures(Builtin b);
 // The text of a line that matched `builtin`; null when it says nothing beyond the captures.
 std::unique_ptr<EnvironmentLine> readEnvironmentLine(Builtin builtin, std::string_view text);
 
-// `workers`: threads for reading the lines' text (source by source).
-void collectEnvironment(Analysis& analysis, std::vector<EnvironmentHit> hits, unsigned workers);
+// What an event's line says about the NCCL version (collectEnvironment's step 2).
+struct EventLineText {
+    std::vector<LineClue> clues;
+    // "Mismatched NCCL version detected : rank R version V rank R' version V'"
+    bool mismatch = false;
+    std::string otherRank, otherCode, ownRank, ownCode;
+    // A connect-abort WARN and its thread's next NCCL line, a misc/socket.cc trail (§2.3): read for
+    // events at WARN level only.
+    std::optional<LineClue> connectAbort;
+    bool empty() const { return clues.empty() && !mismatch && !connectAbort; }
+};
+// What the line alone says: its clues and the mismatch WARN (connectAbort needs the next lines).
+EventLineText readEventLine(std::string_view text);
+// The line's NCCL prefix when it is the connect-abort WARN ("socketStartConnect: Connect to" at
+// misc/socket.cc).
+std::optional<NcclPrefix> connectAbortWarn(std::string_view text);
+// The clue of that WARN when `next`, its thread's next NCCL line, is a misc/socket.cc trail.
+std::optional<LineClue> connectAbortAfter(const NcclPrefix& warn, const ParsedLine& next);
+// Whether a version line is the one PyTorch's exception text repeats ("NCCL error ..., NCCL
+// version X"), not NCCL's own banner.
+bool versionLineInException(std::string_view text);
+
+// Event lines the scan read while it held a source's text, so that collectEnvironment need not read
+// the source again. A line of an event it did not read is read then.
+struct ScannedEventLines {
+    bool scanned = false;             // false: nothing below was read (a source scanned otherwise)
+    std::vector<std::uint32_t> lines; // every line read, ascending
+    // The lines that said something, ascending; connectAbort as read for a WARN-level event.
+    std::vector<std::pair<std::uint32_t, std::unique_ptr<EventLineText>>> texts;
+    // Of the NCCL version lines the scan kept (every one a process's version can come from), those
+    // in PyTorch's exception text.
+    std::vector<std::uint32_t> exceptionVersions;
+};
+
+// `scanned`: per source (may be empty). `workers`: threads for reading the lines' text that the
+// scan did not read (source by source).
+void collectEnvironment(Analysis& analysis, std::vector<EnvironmentHit> hits,
+                        std::vector<ScannedEventLines> scanned, unsigned workers);
 
 // Why an interface or address is suspicious: loopback, docker, veth, link-local (any of them).
 std::vector<std::string> addressKinds(const std::string& interface, const std::string& address);

@@ -646,10 +646,16 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
                 out.hits.push_back(std::move(h));
             });
     }
-    // Symptom lines at INFO level (trails, retries) need their thread id too.
+    // Symptom lines at INFO level (trails, retries) need their thread id too: those that become
+    // events, once per line (the built-in lines' and context lines' ids are never asked for).
+    std::uint32_t parsed = UINT32_MAX;
     for (const auto& h : out.hits) {
-        if (lines.level(h.line) >= Level::Warn)
+        const ScanPattern& pat = scanner.patterns()[static_cast<std::size_t>(h.pattern)];
+        const bool event = (pat.builtin == Builtin::None && !pat.contextOnly) ||
+                           pat.builtin == Builtin::Traceback || pat.builtin == Builtin::Exception;
+        if (!event || h.line == parsed || lines.level(h.line) >= Level::Warn)
             continue;
+        parsed = h.line;
         ParsedLine p = parseLine(source.line(h.line), year);
         if (p.nccl && p.nccl->tid >= 0)
             out.tids.push_back({h.line, static_cast<std::int32_t>(p.nccl->tid)});
@@ -709,6 +715,21 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
     // Hits and phases once every line has its key and the stamps are whole.
     std::unordered_map<std::uint64_t, std::uint16_t> kept; // pattern << 32 | key -> hits kept
     std::map<std::pair<std::string, std::uint32_t>, std::size_t> phaseIndex;
+    if (pieces.size() == 1) {
+        // A source scanned whole (every small file): its piece is the scan. Its keys are the
+        // source's, its stamps were whole when its phases were timed, and a phase before the first
+        // stamp or after the last has no time on that side either way.
+        SourcePiece& piece = pieces.front();
+        out.hits = std::move(piece.hits);
+        out.envText = std::move(piece.envText);
+        out.tids = std::move(piece.tids);
+        out.eventLines = std::move(piece.eventLines);
+        out.initPhases.reserve(piece.phases.size());
+        for (auto& ph : piece.phases)
+            if (ph.start || ph.complete)
+                out.initPhases.push_back({std::move(ph.commId), ph.start, ph.complete});
+        pieces.clear();
+    }
     for (std::size_t pi = 0; pi < pieces.size(); ++pi) {
         SourcePiece& piece = pieces[pi];
         auto envText = piece.envText.begin();

@@ -31,6 +31,7 @@ import multiprocessing
 import os
 import platform
 import random
+import resource
 import re
 import shutil
 import signal
@@ -736,12 +737,28 @@ class ToolResult:
         return max(r.maxrss for r in ok) if ok else None
 
 
+# Reads the diagnosis in a child process and prints its "initiating" object. Parsing a diagnosis of
+# 10,000 ranks (21 MB) here would raise this process's peak RSS past 100 MiB, and Linux starts a
+# spawned child's peak RSS (ru_maxrss) at its parent's: every tool run after it would report at
+# least that much.
+_READ_INITIATING = """
+import json, sys
+try:
+    with open(sys.argv[1], encoding="utf-8") as f:
+        print(json.dumps({"initiating": json.load(f).get("initiating")}))
+except (OSError, ValueError) as e:
+    print(json.dumps({"error": str(e)}))
+"""
+
+
 def check_diagnosis(json_path: str, info: BundleInfo) -> tuple[bool, str]:
+    done = subprocess.run([sys.executable, "-c", _READ_INITIATING, json_path], capture_output=True, text=True)
     try:
-        with open(json_path, encoding="utf-8") as f:
-            d = json.load(f)
-    except (OSError, ValueError) as e:
-        return False, f"no JSON ({e})"
+        d = json.loads(done.stdout)
+    except ValueError:
+        return False, f"no JSON (reader exit {done.returncode})"
+    if "error" in d:
+        return False, f"no JSON ({d['error']})"
     ini = d.get("initiating")
     if not ini:
         return False, "no initiating finding"
@@ -882,7 +899,9 @@ def print_report(results: list[tuple[BundleInfo, dict[str, ToolResult]]], args: 
     p("")
     p(f"Rankline ingestion benchmark, {dt.date.today().isoformat()}, {platform.node() or 'host'}: "
       f"{os.cpu_count()} cores, {platform.machine()}, Linux {platform.release()}; "
-      f"median of {args.repeat} interleaved runs, page cache warm; peak RSS = highest of the runs (wait4 ru_maxrss); "
+      f"median of {args.repeat} interleaved runs, page cache warm; peak RSS = highest of the runs (wait4 ru_maxrss; "
+      f"this script's own peak, a floor under every child's on Linux, was "
+      f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.1f} MiB); "
       f"MB = 10^6 bytes; load average at the end {os.getloadavg()[0]:.2f}; generator seed {args.seed}")
     p("")
     p("| bundle | tool | files | bytes | lines | wall s | MB/s | CPU s | peak RSS | RSS / bytes | other load | note |")

@@ -145,6 +145,44 @@ private slots:
         QVERIFY(asked >= 3);
         QCOMPARE(kept, (std::vector<std::uint32_t>{0, 2}));
     }
+
+    // Captures are packed into one string: names and values come back as added, in order, empty
+    // and binary values included, and a name that is not there reads as empty.
+    void capturesKeepNamesAndValues()
+    {
+        Captures c;
+        QVERIFY(c.empty());
+        c.add("peer", "10.0.0.2<29500>");
+        c.add("empty", "");
+        c.add("bytes", std::string_view("a\0b", 3));
+        QCOMPARE(c.size(), std::size_t{3});
+        QCOMPARE(c.get("peer"), std::string_view("10.0.0.2<29500>"));
+        QVERIFY(c.has("empty"));
+        QVERIFY(c.get("empty").empty());
+        QCOMPARE(c.get("bytes"), std::string_view("a\0b", 3));
+        QVERIFY(!c.has("port"));
+        QVERIFY(c.get("port").empty());
+        std::vector<std::string> names;
+        c.forEach([&](std::string_view k, std::string_view) { names.emplace_back(k); });
+        QCOMPARE(names, (std::vector<std::string>{"peer", "empty", "bytes"}));
+        Captures d;
+        d.reserve(Captures::packedSize("peer", "10.0.0.2<29500>"));
+        d.add("peer", "10.0.0.2<29500>");
+        QVERIFY(!(c == d));
+        // From a real match: an Init line's rank and size.
+        std::vector<ScanHit> hits;
+        m_fast->matchLine("gpu-a:11:12 [3] NCCL INFO comm 0x55d0 rank 3 nranks 8 cudaDev 3 busId 1b000 "
+                          "commId 0x9f1 - Init START",
+                          0, hits);
+        bool init = false;
+        for (const auto& h : hits)
+            if (m_fast->patterns()[static_cast<std::size_t>(h.pattern)].builtin == Builtin::InitLine) {
+                init = true;
+                QCOMPARE(h.captures.get("rank"), std::string_view("3"));
+                QCOMPARE(h.captures.get("nranks"), std::string_view("8"));
+            }
+        QVERIFY(init);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestScanner)

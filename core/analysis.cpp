@@ -1745,8 +1745,29 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     });
     std::sort(hits.begin(), hits.end(), [](const Hit& x, const Hit& y) { return x.where < y.where; });
 
+    // What identity needed is not needed again: given back before the stages that allocate for every
+    // rank (the environment), which then reuse it instead of raising the peak.
+    auto release = [](auto& v) { std::remove_reference_t<decltype(v)>().swap(v); };
+    release(byKey);
+    release(keyProcess);
+    release(pathIdentity);
+    release(firstWithRank);
+    release(defaultProcess);
+    release(ncclKeys);
+    release(lastInSlot);
+    release(rankProcess);
+    release(sourceProcesses);
+    release(remap);
     stageDone("identity, events");
     alignClocks(a, scans, options);
+    // The scans' last readers were the clock (init phases) and the events (thread ids); the
+    // environment takes the event lines they read. Freed on every core: ten thousand sources'
+    // worth of small vectors.
+    std::vector<ScannedEventLines> scannedEvents(scans.size());
+    for (std::size_t s = 0; s < scans.size(); ++s)
+        scannedEvents[s] = std::move(scans[s].eventLines);
+    parallelFor(scans.size(), workers, [&scans](std::size_t s) { scans[s] = SourceScan{}; });
+    release(scans);
     stageDone("clock alignment");
 
     // Versions as found in the logs, grouped.
@@ -1762,9 +1783,6 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     }
     if (options.probeLocalNccl)
         a.nccl.local = probeNccl(options.ncclLibrary);
-    std::vector<ScannedEventLines> scannedEvents(scans.size());
-    for (std::size_t s = 0; s < scans.size(); ++s)
-        scannedEvents[s] = std::move(scans[s].eventLines);
     collectEnvironment(a, std::move(envHits), std::move(scannedEvents), workers);
     stageDone("versions, environment, local NCCL");
 

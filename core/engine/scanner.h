@@ -89,6 +89,9 @@ public:
     void matchLine(std::string_view line, std::uint32_t index, std::vector<ScanHit>& out) const;
     // One pattern on one line; false when it does not match.
     bool matchPattern(int pattern, std::string_view line, std::uint32_t index, ScanHit& hit) const;
+    // Whether the Init line and init phase patterns are matched by hand (the default) or by their
+    // regexes, which tests compare them with.
+    void setHandMatched(bool on) { m_handMatched = on; }
     // The literals, for exporting an equivalent `rg -f` pattern file.
     const std::vector<std::string>& literals() const { return m_literals; }
 
@@ -108,6 +111,7 @@ private:
     struct Hyperscan;
 
     PrefilterKind m_kind = PrefilterKind::Re2;
+    bool m_handMatched = true;
     std::vector<ScanPattern> m_patterns;
     std::vector<std::string> m_literals;
     std::vector<bool> m_literalAfterDigit; // see Fingerprint::literalAfterDigit

@@ -79,6 +79,9 @@ private slots:
         m_fast = std::make_unique<Scanner>(*m_enc, PrefilterKind::Hyperscan);
         m_re2 = std::make_unique<Scanner>(*m_enc, PrefilterKind::Re2);
         QCOMPARE(m_re2->prefilterKind(), PrefilterKind::Re2);
+        // The slow scanner matches every pattern by its regex, the Init line and init phase ones
+        // too: every comparison below also checks their hand-written matchers against the regexes.
+        m_re2->setHandMatched(false);
         qInfo("fast prefilter: %s", m_fast->prefilterKind() == PrefilterKind::Hyperscan
                                         ? "Hyperscan"
                                         : "RE2 (Hyperscan not built in)");
@@ -144,6 +147,44 @@ private slots:
             [&](ScanHit&& h) { kept.push_back(h.line); });
         QVERIFY(asked >= 3);
         QCOMPARE(kept, (std::vector<std::uint32_t>{0, 2}));
+    }
+
+    // The hand-written Init line and init phase matchers against their regexes on the forms NCCL
+    // prints and on near misses.
+    void initMatchersAreTheRegexes()
+    {
+        const char* lines[] = {
+            "gpu-a:11:12 [3] NCCL INFO comm 0x55d0 rank 3 nranks 8 cudaDev 3 busId 1b000 commId 0x9f1 - Init "
+            "START",
+            "gpu-a:11:12 [3] NCCL INFO comm 0x55d0 rank 3 nranks 8 cudaDev 3 nvmlDev 3 busId 1b000 commId "
+            "0x9f1 - Init "
+            "COMPLETE",
+            "h:1:2 [0] NCCL INFO comm (nil) rank 0 nranks 1 cudaDev -1 busId 0 - Init COMPLETE",
+            "h:1:2 [0] NCCL INFO comm 0xABCdef rank 12 nranks 16 cudaDev 4 busId 0 commId 0xFFe- Init START",
+            "comm 0x rank 1 nranks 2 cudaDev 0",
+            "comm 0x1 rank  nranks 2 cudaDev 0",
+            "comm 0x1 rank 1 nranks 2 cudaDev -",
+            "comm 0x1 rank 1 nranks 2 cudaDev x; comm 0x2 rank 5 nranks 6 cudaDev 7",
+            "xcomm 0x1g rank 1 nranks 2 cudaDev 0 comm (nil) rank 9 nranks 10 cudaDev 11",
+            "commId 0x - Init START commId 0xab  - Init START commId 0xcd - Init COMPLETE",
+            "commId 0x1 - Init STAR",
+            "commId 0x1 -Init START",
+            "[Rank 3] ncclCommInitRank comm 0x7f rank 3 nranks 4 cudaDev 3 nvmlDev 3 busId 5000 commId 0x2c "
+            "- Init COMPLETE",
+        };
+        int matched = 0;
+        for (const char* line : lines) {
+            std::vector<ScanHit> hand, regex;
+            m_fast->matchLine(line, 0, hand);
+            m_re2->matchLine(line, 0, regex);
+            QString why;
+            QVERIFY2(sameHits(hand, regex, &why), qPrintable(QString::fromUtf8(line) + ": " + why));
+            for (const auto& h : hand) {
+                const Builtin b = m_fast->patterns()[static_cast<std::size_t>(h.pattern)].builtin;
+                matched += b == Builtin::InitLine || b == Builtin::InitPhase;
+            }
+        }
+        QCOMPARE(matched, 12); // the lines above that each regex matches, counted by hand
     }
 
     // Captures are packed into one string: names and values come back as added, in order, empty

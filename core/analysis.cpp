@@ -341,6 +341,11 @@ struct LocalKey {
 };
 
 constexpr std::uint32_t kNoKey = SourceLines::kProcessMask;
+
+bool isBlank(std::string_view line)
+{
+    return line.find_first_not_of(" \t\r") == std::string_view::npos;
+}
 constexpr int kKeepHitsPerProcess = 16;
 
 // Whether a pattern's hits are capped per process (kKeepHitsPerProcess): progress lines (SeqNum)
@@ -395,6 +400,10 @@ struct SourceScan {
     std::vector<std::pair<std::size_t, std::unique_ptr<EnvironmentLine>>> envText;
     // What the lines that may become events say about the version (collectEnvironment's step 2).
     ScannedEventLines eventLines;
+    // Blank lines: in a stream several processes share, the newline NCCL prints before a WARN
+    // belongs to the process of the line after it (see analyze). Known from the scan, so that
+    // assigning lines never reads a file's text again.
+    std::vector<std::uint32_t> blankLines;
 };
 
 std::string captureOf(const ScanHit& h, const char* name)
@@ -444,6 +453,7 @@ struct SourcePiece {
     std::vector<std::pair<std::uint32_t, std::int32_t>> tids;
     std::vector<std::pair<std::size_t, std::unique_ptr<EnvironmentLine>>> envText;
     ScannedEventLines eventLines;
+    std::vector<std::uint32_t> blankLines;
     SourceLines stamps;               // the piece's stamps only (no per-line facts)
     std::vector<std::uint32_t> remap; // its keys' numbers in the whole source (joinPiece)
     // Init phases per (commId, key). A line's time needs the stamps around it, which may lie in the
@@ -551,6 +561,8 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
     std::uint32_t lastNcclKey = kNoKey, lastRankKey = kNoKey;
     for (std::uint32_t i = first; i < last; ++i) {
         ParsedLine p = parseLine(source.line(i), year);
+        if (isBlank(p.text))
+            out.blankLines.push_back(i);
         std::uint32_t key = kNoKey;
         if (p.nccl && !p.nccl->host.empty()) {
             if (lastNcclKey != kNoKey && out.keys[lastNcclKey].pid == p.nccl->pid &&
@@ -724,6 +736,7 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
         out.envText = std::move(piece.envText);
         out.tids = std::move(piece.tids);
         out.eventLines = std::move(piece.eventLines);
+        out.blankLines = std::move(piece.blankLines);
         out.initPhases.reserve(piece.phases.size());
         for (auto& ph : piece.phases)
             if (ph.start || ph.complete)
@@ -759,6 +772,7 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
         read.lines.insert(read.lines.end(), piece.eventLines.lines.begin(), piece.eventLines.lines.end());
         std::move(piece.eventLines.texts.begin(), piece.eventLines.texts.end(),
                   std::back_inserter(read.texts));
+        out.blankLines.insert(out.blankLines.end(), piece.blankLines.begin(), piece.blankLines.end());
         read.exceptionVersions.insert(read.exceptionVersions.end(),
                                       piece.eventLines.exceptionVersions.begin(),
                                       piece.eventLines.exceptionVersions.end());
@@ -790,6 +804,7 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
     out.hits.shrink_to_fit();
     out.envText.shrink_to_fit();
     shrinkSlack(out.eventLines.lines);
+    shrinkSlack(out.blankLines);
     return out;
 }
 
@@ -1093,11 +1108,6 @@ void residentBytes(std::uint64_t& anon, std::uint64_t& file)
         }
         std::fclose(f);
     }
-}
-
-bool isBlank(std::string_view line)
-{
-    return line.find_first_not_of(" \t\r") == std::string_view::npos;
 }
 
 } // namespace
@@ -1543,7 +1553,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         for (std::uint32_t i = 0; i < n; ++i) {
             std::uint32_t k = sl.process(i).value;
             ProcessId pid = k == kNoKey ? ProcessId{} : keyProcess[s][k];
-            if (!pid.valid() && ncclKeys[s] > 1 && isBlank(a.sources[s].line(i))) {
+            if (!pid.valid() && ncclKeys[s] > 1 &&
+                std::binary_search(scans[s].blankLines.begin(), scans[s].blankLines.end(), i)) {
                 // In a stream shared by several processes, a blank line is the newline NCCL prints
                 // in front of each WARN: it belongs to the next prefixed line.
                 for (std::uint32_t j = i + 1; j < n && j < i + 8; ++j) {

@@ -85,16 +85,31 @@ struct Ipv6 {
 class ProcessList
 {
 public:
-    explicit ProcessList(std::vector<ProcessId>& ids) : m_ids(ids), m_have(ids.begin(), ids.end()) {}
+    // Process ids are dense (indexes into Analysis::processes): a bit per id, not a hashed set.
+    explicit ProcessList(std::vector<ProcessId>& ids) : m_ids(ids)
+    {
+        for (ProcessId id : ids)
+            mark(id);
+    }
     void add(ProcessId id)
     {
-        if (m_have.insert(id).second)
+        if (mark(id))
             m_ids.push_back(id);
     }
 
 private:
+    // True when `id` was not marked yet.
+    bool mark(ProcessId id)
+    {
+        if (id.value >= m_have.size())
+            m_have.resize(std::max<std::size_t>(id.value + 1, m_have.size() * 2), false);
+        if (m_have[id.value])
+            return false;
+        m_have[id.value] = true;
+        return true;
+    }
     std::vector<ProcessId>& m_ids;
-    std::unordered_set<ProcessId> m_have;
+    std::vector<bool> m_have;
 };
 
 std::string withoutScope(const std::string& a)

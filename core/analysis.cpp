@@ -404,6 +404,15 @@ struct SourceScan {
     // belongs to the process of the line after it (see analyze). Known from the scan, so that
     // assigning lines never reads a file's text again.
     std::vector<std::uint32_t> blankLines;
+    // The ranks that Init lines ("rank R nranks N") and PyTorch's "[Rank R]" state, in hit order,
+    // read from the hits' captures on the scan's thread: identity needs only these of all the hits.
+    struct RankLine {
+        std::uint32_t line;
+        bool init; // an Init line; else "[Rank R]"
+        int nranks;
+        int rank;
+    };
+    std::vector<RankLine> rankLines;
 };
 
 std::string captureOf(const ScanHit& h, const char* name)
@@ -797,6 +806,34 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
     }
     // A communicator whose lines have no time at all tells the clock nothing.
     std::erase_if(out.initPhases, [](const InitPhases& ip) { return !ip.start && !ip.complete; });
+    // Of a key's lines, identity takes the first Init line with the most ranks and the first
+    // "[Rank R]" (a key is one process here, and only a larger communicator replaces a rank): the
+    // others are not kept.
+    {
+        struct Seen {
+            int nranks = 0;
+            bool torch = false;
+        };
+        std::vector<Seen> seen(out.keys.size() + 1); // the last: lines of no key
+        for (const auto& h : out.hits) {
+            const Builtin b = scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin;
+            if (b != Builtin::InitLine && b != Builtin::TorchRank)
+                continue;
+            const std::uint32_t key = out.lines.process(h.line).value;
+            Seen& k = seen[key == kNoKey ? out.keys.size() : key];
+            if (b == Builtin::InitLine) {
+                const int nranks = std::atoi(captureOf(h, "nranks").c_str());
+                if (nranks > k.nranks) {
+                    k.nranks = nranks;
+                    out.rankLines.push_back({h.line, true, nranks, std::atoi(captureOf(h, "rank").c_str())});
+                }
+            } else if (!k.torch) {
+                k.torch = true;
+                out.rankLines.push_back({h.line, false, 0, std::atoi(captureOf(h, "rank").c_str())});
+            }
+        }
+        out.rankLines.shrink_to_fit();
+    }
     // Every source is held until the identity stage: give back the growth slack of its vectors
     // now, not after all of them have been scanned.
     out.lines.shrink();
@@ -1362,18 +1399,16 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     };
     // Ranks from Init lines: the communicator with the most ranks is the world.
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
-        for (const auto& h : scans[s].hits) {
-            const auto& pat = scanner.patterns()[static_cast<std::size_t>(h.pattern)];
-            if (pat.builtin != Builtin::InitLine)
+        for (const auto& r : scans[s].rankLines) {
+            if (!r.init)
                 continue;
-            ProcessId pid = keyedProcess(s, h.line);
+            ProcessId pid = keyedProcess(s, r.line);
             if (!pid.valid())
                 continue;
             Process& p = a.processes[pid.value];
-            int nranks = std::atoi(captureOf(h, "nranks").c_str());
-            if (nranks > p.nranks) {
-                p.nranks = nranks;
-                p.rank = std::atoi(captureOf(h, "rank").c_str());
+            if (r.nranks > p.nranks) {
+                p.nranks = r.nranks;
+                p.rank = r.rank;
                 p.identitySource = "nccl-init";
             }
         }
@@ -1491,17 +1526,17 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     }
     // PyTorch's "[Rank N]" on a source's own lines.
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
-        for (const auto& h : scans[s].hits) {
-            if (scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin != Builtin::TorchRank)
+        for (const auto& r : scans[s].rankLines) {
+            if (r.init)
                 continue;
-            ProcessId pid = keyedProcess(s, h.line);
-            if (!pid.valid() && scans[s].lines.process(h.line).value == kNoKey)
+            ProcessId pid = keyedProcess(s, r.line);
+            if (!pid.valid() && scans[s].lines.process(r.line).value == kNoKey)
                 pid = defaultProcess[s];
             if (!pid.valid())
                 continue;
             Process& p = a.processes[pid.value];
             if (!p.rank) {
-                p.rank = std::atoi(captureOf(h, "rank").c_str());
+                p.rank = r.rank;
                 p.identitySource = "pytorch";
             }
         }

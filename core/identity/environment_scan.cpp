@@ -152,6 +152,115 @@ bool environmentReadsCaptures(Builtin b)
     }
 }
 
+namespace
+{
+
+bool nameChar(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+bool wordChar(char c)
+{
+    return nameChar(c) || (c >= 'a' && c <= 'z');
+}
+// The end of "NCCL_[A-Z0-9_]+" starting at `at`, or npos when no name character follows "NCCL_".
+std::size_t ncclNameEnd(std::string_view s, std::size_t at)
+{
+    std::size_t p = at + 5;
+    while (p < s.size() && nameChar(s[p]))
+        ++p;
+    return p == at + 5 ? std::string_view::npos : p;
+}
+
+// The three setting forms by hand, for lines of ASCII: every rank prints its environment, and RE2's
+// unanchored search with submatches read such a line once per setting and once more to find none.
+// Each gives what its regex in Patterns gives (a name run is followed by a character outside it,
+// so greedy runs never give back); tst_environment compares them on every line of the fixtures and
+// real logs and on random lines. Lines with other bytes take the regexes, whose UTF-8 handling is
+// their own (RE2 finds no match in some lines with invalid UTF-8).
+//   (NCCL_[A-Z0-9_]+)<literal>(.*)$ searched anywhere.
+bool settingBefore(std::string_view s, std::string_view literal, std::string& name, std::string& value)
+{
+    for (std::size_t j = s.find("NCCL_"); j != std::string_view::npos; j = s.find("NCCL_", j + 1)) {
+        const std::size_t e = ncclNameEnd(s, j);
+        if (e == std::string_view::npos || s.substr(e, literal.size()) != literal)
+            continue;
+        name.assign(s.substr(j, e - j));
+        value.assign(s.substr(e + literal.size()));
+        return true;
+    }
+    return false;
+}
+//   One FindAndConsume of Patterns::assignment: (?:^|[^A-Za-z0-9_])(NCCL_[A-Z0-9_]+)=(value), the
+//   value a "quoted" or 'quoted' string, else a run without whitespace, ; ' " ) ] }.
+bool nextAssignment(std::string_view& rest, std::string& name, std::string& value)
+{
+    for (std::size_t j = rest.find("NCCL_"); j != std::string_view::npos; j = rest.find("NCCL_", j + 1)) {
+        if (j > 0 && wordChar(rest[j - 1]))
+            continue;
+        const std::size_t e = ncclNameEnd(rest, j);
+        if (e == std::string_view::npos || e >= rest.size() || rest[e] != '=')
+            continue;
+        const std::size_t v = e + 1;
+        std::size_t end = std::string_view::npos;
+        if (v < rest.size() && (rest[v] == '"' || rest[v] == '\'')) {
+            if (const std::size_t q = rest.find(rest[v], v + 1); q != std::string_view::npos)
+                end = q + 1;
+        }
+        if (end == std::string_view::npos) {
+            end = v;
+            while (end < rest.size() &&
+                   std::string_view(" \t\n\f\r;'\")]}").find(rest[end]) == std::string_view::npos)
+                ++end;
+        }
+        name.assign(rest.substr(j, e - j));
+        value.assign(rest.substr(v, end - v));
+        rest.remove_prefix(end);
+        return true;
+    }
+    return false;
+}
+
+// ASCII without line breaks (a log line's text): what the hand-written forms are for.
+bool plainAscii(std::string_view s)
+{
+    return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80 && c != '\n'; });
+}
+
+} // namespace
+
+std::vector<EnvironmentLine::Setting> settingsOfLine(std::string_view text, bool byRegex)
+{
+    const Patterns& pat = patterns();
+    const re2::StringPiece line(text.data(), text.size());
+    const bool byHand = !byRegex && plainAscii(text);
+    std::vector<EnvironmentLine::Setting> out;
+    std::string name, value;
+    // Each form needs its literal: lines without it are not searched (most setting lines match at
+    // most one of the three forms).
+    if (text.find(" set by environment to ") != std::string_view::npos &&
+        (byHand ? settingBefore(text, " set by environment to ", name, value)
+                : RE2::PartialMatch(line, pat.setByEnv, &name, &value))) {
+        out.push_back({name, trimmed(value), "set by environment"});
+    } else if (text.find(" set to ") != std::string_view::npos &&
+               (byHand ? settingBefore(text, " set to ", name, value)
+                       : RE2::PartialMatch(line, pat.setTo, &name, &value))) {
+        out.push_back({name, trimmed(value), "set"});
+    } else if (text.find('=') != std::string_view::npos) {
+        re2::StringPiece rest = line;
+        std::string_view restText = text;
+        while (byHand ? nextAssignment(restText, name, value)
+                      : RE2::FindAndConsume(&rest, pat.assignment, &name, &value)) {
+            if (value.size() >= 2 && (value.front() == '"' || value.front() == '\''))
+                value = value.substr(1, value.size() - 2);
+            else if (!value.empty() && value.back() == ',')
+                value.pop_back(); // "NCCL_A=x, NCCL_B=y"
+            out.push_back({name, value, "printed"});
+        }
+    }
+    return out;
+}
+
 std::unique_ptr<EnvironmentLine> readEnvironmentLine(Builtin builtin, std::string_view text)
 {
     const Patterns& pat = patterns();
@@ -160,24 +269,7 @@ std::unique_ptr<EnvironmentLine> readEnvironmentLine(Builtin builtin, std::strin
     std::string name, value;
     switch (builtin) {
     case Builtin::NcclSetting:
-        // Each regex needs its literal: lines without it are not searched (most setting lines
-        // match at most one of the three forms).
-        if (text.find(" set by environment to ") != std::string_view::npos &&
-            RE2::PartialMatch(line, pat.setByEnv, &name, &value)) {
-            out.settings.push_back({name, trimmed(value), "set by environment"});
-        } else if (text.find(" set to ") != std::string_view::npos &&
-                   RE2::PartialMatch(line, pat.setTo, &name, &value)) {
-            out.settings.push_back({name, trimmed(value), "set"});
-        } else if (text.find('=') != std::string_view::npos) {
-            re2::StringPiece rest = line;
-            while (RE2::FindAndConsume(&rest, pat.assignment, &name, &value)) {
-                if (value.size() >= 2 && (value.front() == '"' || value.front() == '\''))
-                    value = value.substr(1, value.size() - 2);
-                else if (!value.empty() && value.back() == ',')
-                    value.pop_back(); // "NCCL_A=x, NCCL_B=y"
-                out.settings.push_back({name, value, "printed"});
-            }
-        }
+        out.settings = settingsOfLine(text);
         break;
     case Builtin::NcclVersion:
         if (RE2::PartialMatch(line, pat.ncclCuda, &value))

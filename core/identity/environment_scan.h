@@ -45,6 +45,10 @@ bool isEnvironmentBuiltin(Builtin b);
 // Those of them that tell something by their captures alone; the others only through the text the
 // scan read (EnvironmentLine), so a hit of theirs without one need not be passed on.
 bool environmentReadsCaptures(Builtin b);
+// The NCCL_* settings a line states: "NAME set by environment to V", "NAME set to V", or NAME=V
+// pairs as jobs print their environment. `byRegex`: by the regexes alone, which the hand-written
+// reading of ASCII lines is compared with in tests.
+std::vector<EnvironmentLine::Setting> settingsOfLine(std::string_view text, bool byRegex = false);
 // The text of a line that matched `builtin`; null when it says nothing beyond the captures.
 std::unique_ptr<EnvironmentLine> readEnvironmentLine(Builtin builtin, std::string_view text);
 

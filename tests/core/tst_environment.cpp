@@ -7,8 +7,10 @@
 #include <QTest>
 
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "analysis.h"
+#include "bundle/bundle.h"
 #include "identity/environment_scan.h"
 #include "identity/version_clues.h"
 #include "report/diagnosis_report.h"
@@ -471,6 +473,73 @@ private slots:
         json ib = diagnose(root.filePath(root.entryList({QStringLiteral("014-*")}, QDir::Dirs).value(0) +
                                          QStringLiteral("/log.txt")));
         QVERIFY(flag(ib, "link-local", "ib0"));
+    }
+
+    // The hand-written reading of NCCL_* settings gives what the regexes give: on every line of the
+    // sample, the fixtures and the real logs that names a setting, on the forms jobs print, and on
+    // random lines built from the pieces the forms are made of.
+    void settingsByHandAreTheRegexes()
+    {
+        auto same = [](std::string_view line) {
+            const auto hand = settingsOfLine(line);
+            const auto regex = settingsOfLine(line, true);
+            bool equal = hand.size() == regex.size();
+            for (std::size_t i = 0; equal && i < hand.size(); ++i)
+                equal = hand[i].name == regex[i].name && hand[i].value == regex[i].value &&
+                        std::string_view(hand[i].how) == regex[i].how;
+            return equal;
+        };
+        std::size_t lines = 0, settings = 0;
+        QStringList roots{QStringLiteral(RANKLINE_RESOURCES_DIR "/samples"),
+                          QStringLiteral(RANKLINE_TEST_DATA_DIR)};
+        if (QDir(QStringLiteral(RANKLINE_REALLOGS_DIR)).exists())
+            roots << QStringLiteral(RANKLINE_REALLOGS_DIR);
+        for (const QString& root : roots) {
+            Bundle b = readBundle({root.toStdString()});
+            for (auto& src : b.sources) {
+                indexLines(src);
+                for (std::uint32_t i = 0; i < src.lineCount(); ++i) {
+                    const std::string_view line = src.line(i);
+                    if (line.find("NCCL_") == std::string_view::npos)
+                        continue;
+                    ++lines;
+                    settings += settingsOfLine(line).size();
+                    QVERIFY2(same(line),
+                             qPrintable(QString::fromStdString(src.displayPath) +
+                                        QStringLiteral(":%1: ").arg(i + 1) +
+                                        QString::fromUtf8(line.data(), static_cast<int>(line.size()))));
+                }
+            }
+        }
+        qInfo("%zu lines naming NCCL_*, %zu settings read", lines, settings);
+        QVERIFY(settings > 10);
+        for (const char* line : {
+                 "env: NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET TORCH_NCCL_ASYNC_ERROR_HANDLING=1 X=2",
+                 "NCCL_A=\"quoted value\" NCCL_B='single' NCCL_C=\"open NCCL_D=x;y NCCL_E=(z) NCCL_F=",
+                 "NCCL_A=x, NCCL_B=y,NCCL_C=z",
+                 "h:1:2 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to  eth0  ",
+                 "NCCL_X set to a NCCL_Y set by environment to b",
+                 "NCCL_ set to a NCCL_Z9 set to b",
+                 "aNCCL_A=1 _NCCL_B=2 -NCCL_C=3 NCCL_D==4 NCCL_e=5",
+             })
+            QVERIFY2(same(line), line);
+        // Random lines: the pieces of the three forms in any order.
+        const std::vector<std::string> pieces = {
+            "NCCL_A", "NCCL_B_2", "NCCL_", "=", "=", "\"", "'", " ", " set to ", " set by environment to ",
+            ";",      ")",        "]",     "}", "x", "\t", ",", "_", "a",        "\r",
+            "9"};
+        std::mt19937 rng(20261130);
+        int withSettings = 0;
+        for (int n = 0; n < 20000; ++n) {
+            std::string line;
+            const int parts = 1 + static_cast<int>(rng() % 14);
+            for (int k = 0; k < parts; ++k)
+                line += pieces[rng() % pieces.size()];
+            QVERIFY2(same(line), line.c_str());
+            withSettings += !settingsOfLine(line, true).empty();
+        }
+        QVERIFY2(withSettings > 2000,
+                 qPrintable(QString::number(withSettings))); // the comparison is not idle
     }
 };
 

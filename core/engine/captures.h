@@ -1,14 +1,16 @@
 #pragma once
-// The named submatches of one line, packed into one string. A bundle of 10,000 ranks keeps a few
+// The named submatches of one line, packed into one buffer. A bundle of 10,000 ranks keeps a few
 // hundred thousand hits (Init lines, addresses, settings, symptoms), and a vector of (name, value)
-// string pairs cost each of them an allocation of 64 bytes a pair; packed, most fit in the
-// string's own inline buffer or take one small allocation.
+// string pairs cost each of them an allocation of 64 bytes a pair; packed, they take one allocation
+// of their exact size, and a hit without captures (a context line) none. Sixteen bytes where empty,
+// half of a std::string: hits, events and environment hits all carry one.
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <string>
+#include <memory>
 #include <string_view>
+#include <utility>
 
 namespace rl
 {
@@ -16,26 +18,61 @@ namespace rl
 class Captures
 {
 public:
-    // Names are the regex's group names (short identifiers); values are any bytes, NUL included.
-    void add(std::string_view name, std::string_view value)
+    Captures() = default;
+    Captures(const Captures& o) { *this = o; }
+    Captures& operator=(const Captures& o)
     {
-        const auto n = static_cast<unsigned char>(std::min<std::size_t>(name.size(), 255));
-        const auto v = static_cast<std::uint32_t>(value.size());
-        m_packed += static_cast<char>(n);
-        m_packed.append(name.data(), n);
-        char len[4];
-        std::memcpy(len, &v, 4);
-        m_packed.append(len, 4);
-        m_packed.append(value.data(), v);
+        if (this != &o) {
+            m_data.reset(o.m_size ? new char[o.m_size] : nullptr);
+            if (o.m_size)
+                std::memcpy(m_data.get(), o.m_data.get(), o.m_size);
+            m_size = m_capacity = o.m_size;
+        }
+        return *this;
     }
+    Captures(Captures&& o) noexcept
+        : m_data(std::move(o.m_data)), m_size(std::exchange(o.m_size, 0)),
+          m_capacity(std::exchange(o.m_capacity, 0))
+    {
+    }
+    Captures& operator=(Captures&& o) noexcept
+    {
+        m_data = std::move(o.m_data);
+        m_size = std::exchange(o.m_size, 0);
+        m_capacity = std::exchange(o.m_capacity, 0);
+        return *this;
+    }
+
     // What add(name, value) takes, for reserving the whole set before adding it.
     static std::size_t packedSize(std::string_view name, std::string_view value)
     {
         return 1 + std::min<std::size_t>(name.size(), 255) + 4 + value.size();
     }
-    void reserve(std::size_t bytes) { m_packed.reserve(bytes); }
-    void clear() { m_packed.clear(); }
-    bool empty() const { return m_packed.empty(); }
+    void reserve(std::size_t bytes)
+    {
+        if (bytes > m_capacity)
+            regrow(bytes);
+    }
+    // Names are the regex's group names (short identifiers); values are any bytes, NUL included.
+    void add(std::string_view name, std::string_view value)
+    {
+        const std::size_t need = m_size + packedSize(name, value);
+        if (need > m_capacity)
+            regrow(std::max<std::size_t>(need, std::size_t{m_capacity} * 2));
+        char* p = m_data.get() + m_size;
+        const auto n = static_cast<unsigned char>(std::min<std::size_t>(name.size(), 255));
+        *p++ = static_cast<char>(n);
+        std::memcpy(p, name.data(), n);
+        p += n;
+        const auto v = static_cast<std::uint32_t>(value.size());
+        std::memcpy(p, &v, 4);
+        p += 4;
+        if (v)
+            std::memcpy(p, value.data(), v);
+        m_size = static_cast<std::uint32_t>(need);
+    }
+    void clear() { m_size = 0; }
+    bool empty() const { return m_size == 0; }
     std::size_t size() const
     {
         std::size_t n = 0;
@@ -46,11 +83,14 @@ public:
     std::string_view get(std::string_view name) const
     {
         std::string_view found;
+        bool seen = false;
         forEach([&](std::string_view k, std::string_view v) {
-            if (found.data() == nullptr && k == name)
+            if (!seen && k == name) {
                 found = v;
+                seen = true;
+            }
         });
-        return found.data() ? found : std::string_view{};
+        return found;
     }
     bool has(std::string_view name) const
     {
@@ -61,8 +101,8 @@ public:
     // (name, value) in the order they were added (the regex's groups by name).
     template <class F> void forEach(F&& f) const
     {
-        const char* p = m_packed.data();
-        const char* end = p + m_packed.size();
+        const char* p = m_data.get();
+        const char* end = p + m_size;
         while (p < end) {
             const auto n = static_cast<unsigned char>(*p++);
             const std::string_view name(p, n);
@@ -75,11 +115,30 @@ public:
         }
     }
     // Gives back growth slack: a hit is kept long after it is filled.
-    void shrink() { m_packed.shrink_to_fit(); }
-    bool operator==(const Captures& o) const = default;
+    void shrink()
+    {
+        if (m_capacity > m_size)
+            regrow(m_size);
+    }
+    bool operator==(const Captures& o) const
+    {
+        return m_size == o.m_size && (m_size == 0 || std::memcmp(m_data.get(), o.m_data.get(), m_size) == 0);
+    }
 
 private:
-    std::string m_packed; // per capture: name length (1 byte), name, value length (4 bytes), value
+    void regrow(std::size_t capacity)
+    {
+        std::unique_ptr<char[]> grown(capacity ? new char[capacity] : nullptr);
+        if (m_size)
+            std::memcpy(grown.get(), m_data.get(), m_size);
+        m_data = std::move(grown);
+        m_capacity = static_cast<std::uint32_t>(capacity);
+    }
+
+    // Per capture: name length (1 byte), name, value length (4 bytes), value.
+    std::unique_ptr<char[]> m_data;
+    std::uint32_t m_size = 0;
+    std::uint32_t m_capacity = 0;
 };
 
 } // namespace rl

@@ -210,6 +210,25 @@ private slots:
         d.reserve(Captures::packedSize("peer", "10.0.0.2<29500>"));
         d.add("peer", "10.0.0.2<29500>");
         QVERIFY(!(c == d));
+        // Copies are deep, moves leave an empty set that can be filled again, and shrinking keeps
+        // the contents.
+        Captures copy = c;
+        QVERIFY(copy == c);
+        copy.add("port", "29500");
+        QCOMPARE(c.size(), std::size_t{3});
+        QCOMPARE(copy.get("port"), std::string_view("29500"));
+        copy.shrink();
+        QCOMPARE(copy.get("bytes"), std::string_view("a\0b", 3));
+        Captures moved = std::move(copy);
+        QVERIFY(copy.empty()); // NOLINT(bugprone-use-after-move): moved-from is empty by contract
+        copy.add("again", "1");
+        QCOMPARE(copy.get("again"), std::string_view("1"));
+        QCOMPARE(moved.size(), std::size_t{4});
+        const Captures& alias = moved;
+        moved = alias;
+        QCOMPARE(moved.size(), std::size_t{4});
+        moved = Captures{};
+        QVERIFY(moved.empty() && moved == Captures{});
         // From a real match: an Init line's rank and size.
         std::vector<ScanHit> hits;
         m_fast->matchLine("gpu-a:11:12 [3] NCCL INFO comm 0x55d0 rank 3 nranks 8 cudaDev 3 busId 1b000 "

@@ -834,6 +834,26 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
         }
         out.rankLines.shrink_to_fit();
     }
+    // Init lines and "[Rank R]" lines have given identity all it reads (rankLines), and setting
+    // lines all the environment reads (their text): such hits with no text kept are not kept either.
+    // Most of a rank's hits on a job that builds many communicators; the others keep their order,
+    // and the environment text its hit.
+    {
+        std::size_t alive = 0;
+        auto text = out.envText.begin();
+        for (std::size_t i = 0; i < out.hits.size(); ++i) {
+            const bool hasText = text != out.envText.end() && text->first == i;
+            const Builtin b = scanner.patterns()[static_cast<std::size_t>(out.hits[i].pattern)].builtin;
+            if (!hasText && (b == Builtin::InitLine || b == Builtin::TorchRank || b == Builtin::NcclSetting))
+                continue;
+            if (hasText)
+                (text++)->first = alive;
+            if (alive != i)
+                out.hits[alive] = std::move(out.hits[i]);
+            ++alive;
+        }
+        out.hits.resize(alive);
+    }
     // Every source is held until the identity stage: give back the growth slack of its vectors
     // now, not after all of them have been scanned.
     out.lines.shrink();

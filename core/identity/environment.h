@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "util/strong_id.h"
@@ -20,9 +21,17 @@ struct VersionClue {
     std::string id;      // the rule: "bootstrap-space", "init-nvmldev", "connect-abort-lines", ...
     VersionRange range;  // open ends are 0.0.0 and 999.0.0
     std::string display; // "2.18.3–2.20.5", "≥ 2.24.3", "2.16.2–2.28.x"
-    std::string basis;   // what in the line says so
+    // What in the line says so: a rule's wording (static text, the same on every rank that shows
+    // the clue, so not copied for each of thousands of ranks), or this clue's own.
+    const char* staticBasis = nullptr;
+    std::string ownBasis; // when staticBasis is null
     LineRef where;
     bool agrees = true; // false when the rank's own version (line or exception) is outside
+
+    std::string_view basis() const
+    {
+        return staticBasis ? std::string_view(staticBasis) : std::string_view(ownBasis);
+    }
 };
 
 // An interface and address a rank announced ("Bootstrap : Using eth0:10.0.0.11<0>").

@@ -224,7 +224,8 @@ bool nextAssignment(std::string_view& rest, std::string& name, std::string& valu
 // ASCII without line breaks (a log line's text): what the hand-written forms are for.
 bool plainAscii(std::string_view s)
 {
-    return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80 && c != '\n'; });
+    return std::all_of(s.begin(), s.end(),
+                       [](char c) { return static_cast<unsigned char>(c) < 0x80 && c != '\n'; });
 }
 
 } // namespace
@@ -432,9 +433,8 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
         // The first line of each kind is evidence enough; a rank repeats the same forms many times.
         if (std::none_of(re.clues.begin(), re.clues.end(),
                          [&](const VersionClue& v) { return v.id == c.id; }))
-            re.clues.push_back({c.id, c.range, c.display(),
-                                c.staticBasis ? std::string(c.staticBasis) : std::move(c.ownBasis), where,
-                                true});
+            re.clues.push_back({c.id, c.range, c.display(), c.staticBasis,
+                                c.staticBasis ? std::string{} : std::move(c.ownBasis), where, true});
     };
     auto addAddress = [](RankEnvironment& re, std::string ifname, std::string ip, const char* via,
                          LineRef where) {
@@ -815,7 +815,7 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
             groups.push_back({std::nullopt,
                               *re.ncclRange,
                               re.ncclRangeDisplay,
-                              "the form of its log lines: " + first.basis,
+                              "the form of its log lines: " + std::string(first.basis()),
                               {p.id},
                               first.where});
         } else {

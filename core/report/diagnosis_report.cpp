@@ -531,8 +531,8 @@ void writeProcess(JsonWriter& w, const Analysis& a, const Process& p,
         for (const auto& c : re->clues) {
             w.beginObject();
             w.key("agrees").boolean(c.agrees);
-            if (clueRules.at(c.id) != c.basis)
-                w.key("basis").string(c.basis);
+            if (clueRules.at(c.id) != c.basis())
+                w.key("basis").string(c.basis());
             w.key("display").string(c.display);
             w.key("file").string(pathOf(a, c.where));
             w.key("id").string(c.id);
@@ -834,7 +834,7 @@ void writeDiagnosis(JsonWriter& w, const Analysis& a)
     for (const auto& p : a.processes)
         if (p.id.value < a.environment.ranks.size() && cluesShown(a.environment.ranks[p.id.value]))
             for (const auto& c : a.environment.ranks[p.id.value].clues)
-                clueRules.emplace(c.id, c.basis);
+                clueRules.emplace(c.id, std::string(c.basis()));
 
     w.beginObject();
     w.key("clock");

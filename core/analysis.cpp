@@ -341,12 +341,12 @@ struct LocalKey {
 };
 
 constexpr std::uint32_t kNoKey = SourceLines::kProcessMask;
+constexpr int kKeepHitsPerProcess = 16;
 
 bool isBlank(std::string_view line)
 {
     return line.find_first_not_of(" \t\r") == std::string_view::npos;
 }
-constexpr int kKeepHitsPerProcess = 16;
 
 // Whether a pattern's hits are capped per process (kKeepHitsPerProcess): progress lines (SeqNum)
 // count to their maximum and init phases are reduced as they come, so those are all seen.
@@ -494,10 +494,8 @@ void readEventLines(const Source& source, const Scanner& scanner, const SourceLi
             candidates.push_back(i);
     for (const auto& h : out.hits) {
         const ScanPattern& pat = scanner.patterns()[static_cast<std::size_t>(h.pattern)];
-        // As analyze makes events of them: a context line below WARN is none (and a WARN line is a
-        // candidate already).
-        if ((pat.builtin == Builtin::None && !pat.contextOnly) || pat.builtin == Builtin::Traceback ||
-            pat.builtin == Builtin::Exception)
+        // As analyze makes events of them (a WARN line is a candidate already).
+        if (pat.eventAtAnyLevel())
             candidates.push_back(h.line);
         else if (pat.builtin == Builtin::NcclVersion && versionLineInException(source.line(h.line)))
             read.exceptionVersions.push_back(h.line);
@@ -520,8 +518,8 @@ void readEventLines(const Source& source, const Scanner& scanner, const SourceLi
                 // piece, the process is not known here: left to collectEnvironment.
                 if (w->host.empty())
                     continue;
-                const auto end =
-                    static_cast<std::uint32_t>(std::min<std::size_t>(line + 400, source.lineCount()));
+                const auto end = static_cast<std::uint32_t>(
+                    std::min<std::size_t>(line + kConnectAbortTrailLines, source.lineCount()));
                 bool decided = false;
                 std::uint32_t i = line + 1;
                 for (; i < end && i < out.last; ++i) {
@@ -672,9 +670,7 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
     std::uint32_t parsed = UINT32_MAX;
     for (const auto& h : out.hits) {
         const ScanPattern& pat = scanner.patterns()[static_cast<std::size_t>(h.pattern)];
-        const bool event = (pat.builtin == Builtin::None && !pat.contextOnly) ||
-                           pat.builtin == Builtin::Traceback || pat.builtin == Builtin::Exception;
-        if (!event || h.line == parsed || lines.level(h.line) >= Level::Warn)
+        if (!pat.eventAtAnyLevel() || h.line == parsed || lines.level(h.line) >= Level::Warn)
             continue;
         parsed = h.line;
         ParsedLine p = parseLine(source.line(h.line), year);
@@ -889,13 +885,6 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
 void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const AnalyzeOptions& options)
 {
     a.processOffset.assign(a.processes.size(), 0);
-    std::vector<std::string> hosts; // in first-seen order
-    {
-        std::unordered_set<std::string_view> known;
-        for (const auto& p : a.processes)
-            if (!p.host.empty() && known.insert(p.host).second)
-                hosts.push_back(p.host);
-    }
     // Hosts by number: thousands of ranks on a thousand hosts make the maps below keyed by host
     // pairs and (communicator, host) the bulk of this stage when keyed by strings. Every host a
     // constraint names is a process's, and the names are views of Process::host.
@@ -904,6 +893,10 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
     for (const auto& p : a.processes)
         if (hostNumber.try_emplace(p.host, static_cast<std::uint32_t>(hostName.size())).second)
             hostName.push_back(p.host);
+    std::vector<std::string> hosts; // the named ones, in first-seen order, for solveClocks
+    for (const std::string_view h : hostName)
+        if (!h.empty())
+            hosts.emplace_back(h);
     std::deque<std::string> otherHosts; // none expected; kept so that a view never dangles
     auto numberOf = [&](std::string_view h) {
         if (auto it = hostNumber.find(h); it != hostNumber.end())
@@ -1047,8 +1040,8 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
                 byComm.emplace_back();
             }
             const std::uint32_t h = numberOf(host);
-            auto [at, newHost] =
-                slotOf.try_emplace(std::uint64_t{c->second} << 32 | h, byComm[c->second].size());
+            auto [at, newHost] = slotOf.try_emplace(pairKey(static_cast<std::uint32_t>(c->second), h),
+                                                    byComm[c->second].size());
             if (newHost)
                 byComm[c->second].push_back({h, {}, {}});
             HostPhases& slot = byComm[c->second][at->second];
@@ -1676,11 +1669,9 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             }
             for (const auto& h : scans[s].hits) {
                 const ScanPattern& pat = scanner.patterns()[static_cast<std::size_t>(h.pattern)];
-                if (pat.builtin == Builtin::None) {
-                    // Context lines below WARN are not events (see below).
-                    events += !(pat.contextOnly && sl.level(h.line) < Level::Warn);
-                }
-                events += pat.builtin == Builtin::Traceback || pat.builtin == Builtin::Exception;
+                // Context lines below WARN are not events (see below).
+                events += pat.eventAtAnyLevel() ||
+                          (pat.builtin == Builtin::None && sl.level(h.line) >= Level::Warn);
                 environment += environmentReadsCaptures(pat.builtin);
             }
             counts[s] = {events, environment};

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "util/ascii.h"
+
 #ifdef RANKLINE_HAVE_HYPERSCAN
 #include <hs.h>
 #endif
@@ -48,14 +50,6 @@ const BuiltinDef kBuiltins[] = {
     {Builtin::IbOob, R"(NET/IB : Using .*; OOB (?P<if>[^\s:]+):(?P<ip>[^\s<]+)<\d+>)"},
 };
 
-bool isDigitChar(char c)
-{
-    return c >= '0' && c <= '9';
-}
-bool isHexChar(char c)
-{
-    return isDigitChar(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 template <class Is> std::size_t runEnd(std::string_view s, std::size_t p, Is is)
 {
     while (p < s.size() && is(s[p]))
@@ -88,8 +82,8 @@ bool matchInitLine(std::string_view line, Captures& caps)
 {
     for (std::size_t i = line.find("comm "); i != std::string_view::npos; i = line.find("comm ", i + 1)) {
         std::size_t p = i + 5;
-        if (at(line, p, "0x") && p + 2 < line.size() && isHexChar(line[p + 2]))
-            p = runEnd(line, p + 2, isHexChar);
+        if (at(line, p, "0x") && p + 2 < line.size() && isHex(line[p + 2]))
+            p = runEnd(line, p + 2, isHex);
         else if (at(line, p, "(nil)"))
             p += 5;
         else
@@ -97,19 +91,19 @@ bool matchInitLine(std::string_view line, Captures& caps)
         if (!at(line, p, " rank "))
             continue;
         const std::size_t rankAt = p + 6;
-        p = runEnd(line, rankAt, isDigitChar);
+        p = runEnd(line, rankAt, isDigit);
         if (p == rankAt || !at(line, p, " nranks "))
             continue;
         const std::string_view rank = line.substr(rankAt, p - rankAt);
         const std::size_t nranksAt = p + 8;
-        p = runEnd(line, nranksAt, isDigitChar);
+        p = runEnd(line, nranksAt, isDigit);
         if (p == nranksAt || !at(line, p, " cudaDev "))
             continue;
         const std::string_view nranks = line.substr(nranksAt, p - nranksAt);
         p += 9;
         if (p < line.size() && line[p] == '-')
             ++p;
-        if (p >= line.size() || !isDigitChar(line[p]))
+        if (p >= line.size() || !isDigit(line[p]))
             continue;
         return setTwo(caps, "nranks", nranks, "rank", rank);
     }
@@ -120,9 +114,9 @@ bool matchInitPhase(std::string_view line, Captures& caps)
 {
     for (std::size_t i = line.find("commId "); i != std::string_view::npos; i = line.find("commId ", i + 1)) {
         const std::size_t idAt = i + 7;
-        if (!at(line, idAt, "0x") || idAt + 2 >= line.size() || !isHexChar(line[idAt + 2]))
+        if (!at(line, idAt, "0x") || idAt + 2 >= line.size() || !isHex(line[idAt + 2]))
             continue;
-        std::size_t p = runEnd(line, idAt + 2, isHexChar);
+        std::size_t p = runEnd(line, idAt + 2, isHex);
         const std::string_view id = line.substr(idAt, p - idAt);
         if (p < line.size() && line[p] == ' ')
             ++p;

@@ -50,6 +50,14 @@ struct ScanPattern {
     // A context line that is no symptom of its own (an interface announcement an entry watches):
     // an event only when it is WARN or worse.
     bool contextOnly = false;
+
+    // Whether each hit becomes an event whatever its line's level (a symptom, a traceback, an
+    // exception); context lines do only on WARN lines, which are events anyway.
+    bool eventAtAnyLevel() const
+    {
+        return (builtin == Builtin::None && !contextOnly) || builtin == Builtin::Traceback ||
+               builtin == Builtin::Exception;
+    }
 };
 
 struct ScanHit {

@@ -15,6 +15,7 @@
 #include "analysis.h"
 #include "identity/version_clues.h"
 #include "probe/local_facts.h"
+#include "util/ascii.h"
 #include "util/parallel.h"
 #include "util/rank_runs.h"
 
@@ -159,10 +160,6 @@ bool nameChar(char c)
 {
     return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
-bool wordChar(char c)
-{
-    return nameChar(c) || (c >= 'a' && c <= 'z');
-}
 // The end of "NCCL_[A-Z0-9_]+" starting at `at`, or npos when no name character follows "NCCL_".
 std::size_t ncclNameEnd(std::string_view s, std::size_t at)
 {
@@ -196,7 +193,7 @@ bool settingBefore(std::string_view s, std::string_view literal, std::string& na
 bool nextAssignment(std::string_view& rest, std::string& name, std::string& value)
 {
     for (std::size_t j = rest.find("NCCL_"); j != std::string_view::npos; j = rest.find("NCCL_", j + 1)) {
-        if (j > 0 && wordChar(rest[j - 1]))
+        if (j > 0 && isWord(rest[j - 1]))
             continue;
         const std::size_t e = ncclNameEnd(rest, j);
         if (e == std::string_view::npos || e >= rest.size() || rest[e] != '=')
@@ -221,20 +218,13 @@ bool nextAssignment(std::string_view& rest, std::string& name, std::string& valu
     return false;
 }
 
-// ASCII without line breaks (a log line's text): what the hand-written forms are for.
-bool plainAscii(std::string_view s)
-{
-    return std::all_of(s.begin(), s.end(),
-                       [](char c) { return static_cast<unsigned char>(c) < 0x80 && c != '\n'; });
-}
-
 } // namespace
 
 std::vector<EnvironmentLine::Setting> settingsOfLine(std::string_view text, bool byRegex)
 {
     const Patterns& pat = patterns();
     const re2::StringPiece line(text.data(), text.size());
-    const bool byHand = !byRegex && plainAscii(text);
+    const bool byHand = !byRegex && isPlainAscii(text);
     std::vector<EnvironmentLine::Setting> out;
     std::string name, value;
     // Each form needs its literal: lines without it are not searched (most setting lines match at
@@ -496,12 +486,14 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
     // `src`: the event's source as this pass reads it (SourcePass).
     auto readEvent = [&](std::size_t k, const Source& src) {
         const Event& e = *chosen[k];
-        EventLineText out = readEventLine(src.line(e.where.line));
+        const std::string_view text = src.line(e.where.line);
+        EventLineText out = readEventLine(text);
         // The connect-abort WARN and the first trail line after it on the same thread pin the
         // release family (§2.3).
         if (e.level == Level::Warn)
-            if (const auto w = connectAbortWarn(src.line(e.where.line)))
-                for (std::uint32_t i = e.where.line + 1; i < src.lineCount() && i < e.where.line + 400; ++i) {
+            if (const auto w = connectAbortWarn(text))
+                for (std::uint32_t i = e.where.line + 1;
+                     i < src.lineCount() && i < e.where.line + kConnectAbortTrailLines; ++i) {
                     if (processAt({e.where.source, i}) != e.process)
                         continue;
                     const ParsedLine t = parseLine(src.line(i));

@@ -63,6 +63,8 @@ struct EventLineText {
     std::optional<LineClue> connectAbort;
     bool empty() const { return clues.empty() && !mismatch && !connectAbort; }
 };
+// How far after a connect-abort WARN its thread's next NCCL line is looked for.
+constexpr std::uint32_t kConnectAbortTrailLines = 400;
 // What the line alone says: its clues and the mismatch WARN (connectAbort needs the next lines).
 EventLineText readEventLine(std::string_view text);
 // The line's NCCL prefix when it is the connect-abort WARN ("socketStartConnect: Connect to" at

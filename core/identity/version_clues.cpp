@@ -6,6 +6,7 @@
 
 #include "engine/engine.h"
 #include "parse/line_parser.h"
+#include "util/ascii.h"
 
 namespace rl
 {
@@ -191,19 +192,6 @@ struct InitForm {
     bool start = false;
 };
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-bool isHex(char c)
-{
-    return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-bool isWord(char c)
-{
-    return isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
 // Compiled::init where the Init line starts the message, as NCCL prints it, read by hand: a bundle
 // has several Init lines per rank, and the regex with five captures ran a search, a reverse search
 // and a backtracking pass on each (a third of the environment stage on 10,000 ranks). Each step
@@ -212,8 +200,7 @@ bool isWord(char c)
 // regex". ASCII only: the regex reads UTF-8 characters where this reads bytes.
 std::optional<InitForm> initFormAtStart(std::string_view m)
 {
-    if (std::any_of(m.begin(), m.end(),
-                    [](char c) { return static_cast<unsigned char>(c) >= 0x80 || c == '\n'; }))
+    if (!isPlainAscii(m))
         return std::nullopt;
     std::size_t i = 0; // (?:^|\s): ^, the regex's first choice, at the message's start
     auto lit = [&](std::string_view s) {

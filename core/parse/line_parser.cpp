@@ -5,6 +5,8 @@
 #include <charconv>
 #include <cstring>
 
+#include "util/ascii.h"
+
 namespace rl
 {
 
@@ -29,23 +31,6 @@ const char* levelName(Level level)
 
 namespace
 {
-
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-// ASCII only, and inline: log prefixes are ASCII, and <cctype>'s versions are a call into the C
-// library's locale tables on every character.
-bool isAlpha(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-bool isAlnum(char c)
-{
-    return isAlpha(c) || isDigit(c);
-}
 
 // Reads exactly `n` digits at `pos`.
 bool digits(std::string_view s, std::size_t pos, std::size_t n, int& out)

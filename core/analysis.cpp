@@ -397,7 +397,7 @@ struct SourceScan {
     std::vector<InitPhases> initPhases;
     // What the text of environment lines says (identity/environment_scan.h), read while the scan
     // holds the source's text: (index in hits, text), for the hits whose text says anything more.
-    std::vector<std::pair<std::size_t, std::unique_ptr<EnvironmentLine>>> envText;
+    std::vector<std::pair<std::size_t, const EnvironmentLine*>> envText; // in the run's pool
     // What the lines that may become events say about the version (collectEnvironment's step 2).
     ScannedEventLines eventLines;
     // Blank lines: in a stream several processes share, the newline NCCL prints before a WARN
@@ -460,7 +460,7 @@ struct SourcePiece {
     std::vector<std::string> keyDecoHost;
     std::vector<ScanHit> hits; // capped per (pattern, key) within the piece only
     std::vector<std::pair<std::uint32_t, std::int32_t>> tids;
-    std::vector<std::pair<std::size_t, std::unique_ptr<EnvironmentLine>>> envText;
+    std::vector<std::pair<std::size_t, const EnvironmentLine*>> envText; // in the run's pool
     ScannedEventLines eventLines;
     std::vector<std::uint32_t> blankLines;
     SourceLines stamps;               // the piece's stamps only (no per-line facts)
@@ -548,7 +548,7 @@ void readEventLines(const Source& source, const Scanner& scanner, const SourceLi
 // which covers the whole source and is shared by the pieces, each writing only its own range),
 // then run the fingerprints over the piece.
 SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_t first, std::uint32_t last,
-                      int year, SourceLines& lines)
+                      int year, SourceLines& lines, EnvironmentLinePool& pool)
 {
     SourcePiece out;
     out.first = first;
@@ -602,7 +602,8 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
     // A rank keeps the first version clue of each kind (collectEnvironment), and its Init lines
     // all have the same form: a clue an earlier line of the same key gave is not kept twice.
     std::unordered_set<std::string> clueSeen; // key, NUL, clue id
-    auto readEnvironmentText = [&clueSeen](Builtin b, std::string_view line, std::uint32_t key) {
+    auto readEnvironmentText = [&clueSeen, &pool](Builtin b, std::string_view line,
+                                                  std::uint32_t key) -> const EnvironmentLine* {
         auto text = readEnvironmentLine(b, line);
         if (text && !text->clues.empty()) {
             const std::string prefix = std::to_string(key) + '\0';
@@ -611,7 +612,7 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
             if (text->empty())
                 text.reset();
         }
-        return text;
+        return text ? pool.intern(std::move(*text)) : nullptr;
     };
     auto addInitPhase = [&](const ScanHit& h) {
         const std::string comm = captureOf(h, "commid");
@@ -661,7 +662,7 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
                 if (const Builtin b = scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin;
                     isEnvironmentBuiltin(b))
                     if (auto text = readEnvironmentText(b, source.line(h.line), lines.process(h.line).value))
-                        out.envText.emplace_back(out.hits.size(), std::move(text));
+                        out.envText.emplace_back(out.hits.size(), text);
                 out.hits.push_back(std::move(h));
             });
     }
@@ -753,9 +754,9 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
         auto envText = piece.envText.begin();
         for (std::size_t hi = 0; hi < piece.hits.size(); ++hi) {
             ScanHit& h = piece.hits[hi];
-            std::unique_ptr<EnvironmentLine> text;
+            const EnvironmentLine* text = nullptr;
             if (envText != piece.envText.end() && envText->first == hi)
-                text = std::move((envText++)->second);
+                text = (envText++)->second;
             if (pieces.size() > 1 &&
                 cappedPerProcess(scanner.patterns()[static_cast<std::size_t>(h.pattern)])) {
                 // A piece keeps at most the cap per key; across pieces, the first ones in line order.
@@ -767,7 +768,7 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
                 ++n;
             }
             if (text)
-                out.envText.emplace_back(out.hits.size(), std::move(text));
+                out.envText.emplace_back(out.hits.size(), text);
             out.hits.push_back(std::move(h));
         }
         std::vector<ScanHit>().swap(piece.hits);
@@ -861,7 +862,7 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
     return out;
 }
 
-SourceScan scanSource(Source& source, const Scanner& scanner)
+SourceScan scanSource(Source& source, const Scanner& scanner, EnvironmentLinePool& pool)
 {
     // A small file is read into this thread's buffer for the scan, not mapped (SourcePass).
     thread_local std::string scratch;
@@ -872,7 +873,7 @@ SourceScan scanSource(Source& source, const Scanner& scanner)
     lines.resize(src.lineCount());
     std::vector<SourcePiece> pieces;
     pieces.push_back(
-        scanPiece(src, scanner, 0, static_cast<std::uint32_t>(src.lineCount()), yearHint(src), lines));
+        scanPiece(src, scanner, 0, static_cast<std::uint32_t>(src.lineCount()), yearHint(src), lines, pool));
     PieceJoin join;
     joinPiece(join, pieces.front(), lines);
     if (pass.read())
@@ -1219,6 +1220,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     // Stage: index + parse + scan on every core: a task per source, and per piece of a large
     // source (see scanPiece), whose pages are given back piece by piece.
     std::vector<SourceScan> scans(a.sources.size());
+    EnvironmentLinePool environmentPool; // what the environment hits' texts point into
     {
         std::atomic<std::uint64_t> doneBytes{0}, doneFiles{0}, doneLines{0};
         std::uint64_t totalBytes = 0;
@@ -1320,7 +1322,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             const Task& task = tasks[t];
             Source& src = a.sources[task.source];
             if (!task.pieces) {
-                scans[task.source] = scanSource(src, scanner);
+                scans[task.source] = scanSource(src, scanner, environmentPool);
                 if (src.buffer)
                     src.buffer->dropResident();
                 doneBytes += src.size;
@@ -1331,7 +1333,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             }
             Pieces& p = *task.pieces;
             const std::uint32_t first = p.bounds[task.piece], last = p.bounds[task.piece + 1];
-            p.done[task.piece] = scanPiece(src, scanner, first, last, p.year, p.lines);
+            p.done[task.piece] = scanPiece(src, scanner, first, last, p.year, p.lines, environmentPool);
             const std::uint64_t from = src.lineStarts[first];
             const std::uint64_t to = last < src.lineCount() ? src.lineStarts[last] : src.size;
             if (src.buffer)
@@ -1776,13 +1778,13 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             }
             // After the switch, which still reads the captures of version and address lines.
             if (isEnvironmentBuiltin(pat.builtin)) {
-                std::unique_ptr<EnvironmentLine> text;
+                const EnvironmentLine* text = nullptr;
                 if (envText != scans[s].envText.end() && envText->first == hi)
-                    text = std::move((envText++)->second);
+                    text = (envText++)->second;
                 // Most Init lines say nothing new to the environment (their clues were kept once
                 // per process by the scan): only hits that tell it something go on.
                 if (text || environmentReadsCaptures(pat.builtin))
-                    envHits.push_back({where, pat.builtin, std::move(h.captures), std::move(text)});
+                    envHits.push_back({where, pat.builtin, std::move(h.captures), text});
             }
         }
         std::vector<ScanHit>().swap(scans[s].hits);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <arpa/inet.h>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
@@ -252,6 +253,63 @@ std::vector<EnvironmentLine::Setting> settingsOfLine(std::string_view text, bool
     return out;
 }
 
+bool EnvironmentLine::operator==(const EnvironmentLine& o) const
+{
+    auto sameSetting = [](const Setting& x, const Setting& y) {
+        return x.name == y.name && x.value == y.value && std::strcmp(x.how, y.how) == 0;
+    };
+    auto sameClue = [](const LineClue& x, const LineClue& y) {
+        return std::strcmp(x.id, y.id) == 0 && x.range.from == y.range.from && x.range.to == y.range.to &&
+               x.basis() == y.basis();
+    };
+    return std::equal(settings.begin(), settings.end(), o.settings.begin(), o.settings.end(), sameSetting) &&
+           listed == o.listed &&
+           std::equal(clues.begin(), clues.end(), o.clues.begin(), o.clues.end(), sameClue) && cuda == o.cuda;
+}
+
+std::size_t EnvironmentLinePool::Hash::operator()(const EnvironmentLine* l) const
+{
+    std::size_t h = 0;
+    auto mix = [&h](std::string_view s) {
+        h = (h ^ std::hash<std::string_view>{}(s)) * 0x100000001b3ULL + s.size();
+    };
+    for (const auto& st : l->settings) {
+        mix(st.name);
+        mix(st.value);
+    }
+    for (const auto& [ifname, address] : l->listed) {
+        mix(ifname);
+        mix(address);
+    }
+    for (const auto& c : l->clues)
+        mix(c.id);
+    if (l->cuda)
+        mix(*l->cuda);
+    return h;
+}
+
+const EnvironmentLine* EnvironmentLinePool::intern(EnvironmentLine&& line)
+{
+    const std::size_t h = Hash{}(&line);
+    Shard& shard = m_shards[(h >> 7) % m_shards.size()];
+    std::lock_guard<std::mutex> lock(shard.mutex);
+    if (auto it = shard.index.find(&line); it != shard.index.end())
+        return *it;
+    const EnvironmentLine* kept = &shard.lines.emplace_back(std::move(line));
+    shard.index.insert(kept);
+    return kept;
+}
+
+std::size_t EnvironmentLinePool::size() const
+{
+    std::size_t n = 0;
+    for (const auto& shard : m_shards) {
+        std::lock_guard<std::mutex> lock(shard.mutex);
+        n += shard.lines.size();
+    }
+    return n;
+}
+
 std::unique_ptr<EnvironmentLine> readEnvironmentLine(Builtin builtin, std::string_view text)
 {
     const Patterns& pat = patterns();
@@ -441,13 +499,16 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
     // The settings each process is already listed under: a handful each, so a short list per
     // process answers faster than a hashed set of (setting, process) pairs.
     std::vector<std::vector<std::uint32_t>> settingsOf(a.processes.size());
-    auto addSetting = [&](std::string name, std::string value, const char* how, ProcessId p, LineRef where) {
-        std::string key;
-        key.reserve(name.size() + value.size() + 24);
-        key.append(name).append(1, '\0').append(value).append(1, '\0').append(how);
-        auto [it, added] = settingIndex.try_emplace(std::move(key), env.settings.size());
-        if (added)
-            env.settings.push_back({std::move(name), std::move(value), how, {}, where});
+    std::string settingKey;
+    auto addSetting = [&](const std::string& name, const std::string& value, const char* how, ProcessId p,
+                          LineRef where) {
+        settingKey.clear();
+        settingKey.append(name).append(1, '\0').append(value).append(1, '\0').append(how);
+        auto it = settingIndex.find(settingKey);
+        if (it == settingIndex.end()) {
+            it = settingIndex.emplace(settingKey, env.settings.size()).first;
+            env.settings.push_back({name, value, how, {}, where});
+        }
         if (!p.valid())
             return;
         std::vector<std::uint32_t>* listed = p.value < settingsOf.size() ? &settingsOf[p.value] : nullptr;
@@ -613,12 +674,12 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
     for (std::size_t k = 0; k < hits.size(); ++k) {
         EnvironmentHit& h = hits[k];
         const ProcessId pid = processAt(h.where);
-        // Taken apart as it is applied: its strings move on, and what is left goes now.
-        const std::unique_ptr<EnvironmentLine> ht = std::move(h.text);
+        // Shared with every other rank that printed the same line (EnvironmentLinePool): read only.
+        const EnvironmentLine* ht = h.text;
         if (h.builtin == Builtin::NcclSetting) {
             if (ht)
-                for (auto& st : ht->settings)
-                    addSetting(std::move(st.name), std::move(st.value), st.how, pid, h.where);
+                for (const auto& st : ht->settings)
+                    addSetting(st.name, st.value, st.how, pid, h.where);
             continue;
         }
         if (!pid.valid())
@@ -668,8 +729,8 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
             else
                 addAddress(re, captureOf(h, "if"), captureOf(h, "ip"), "bootstrap", h.where);
             if (ht)
-                for (auto& c : ht->clues)
-                    addClue(re, std::move(c), h.where);
+                for (const auto& c : ht->clues)
+                    addClue(re, c, h.where);
             break;
         case Builtin::SocketAddress:
             if (ht)
@@ -681,8 +742,8 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
             break;
         case Builtin::InitLine:
             if (ht)
-                for (auto& c : ht->clues)
-                    addClue(re, std::move(c), h.where);
+                for (const auto& c : ht->clues)
+                    addClue(re, c, h.where);
             break;
         default:
             break;

@@ -2,9 +2,13 @@
 // Fills Analysis::environment and the NCCL version disagreement (Analysis::nccl.mismatch) from
 // the scanner's built-in hits and the events, once processes are known (see analysis.cpp).
 
+#include <array>
+#include <deque>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -31,13 +35,40 @@ struct EnvironmentLine {
     std::vector<LineClue> clues;                             // NCCL versions the line's form implies
     std::optional<std::string> cuda;                         // "+cudaX.Y" / "CUDA X.Y" on a version line
     bool empty() const { return settings.empty() && listed.empty() && clues.empty() && !cuda; }
+    bool operator==(const EnvironmentLine& o) const;
+};
+
+// Each distinct environment line of a run, kept once. Every rank of a job prints the same
+// settings, the same version forms and its host's interfaces, so ten thousand ranks' lines are a
+// few thousand distinct ones; kept per line they were most of what the scan held. Any thread may
+// intern; what intern() returns is valid, and never changes, for as long as the pool lives.
+class EnvironmentLinePool
+{
+public:
+    const EnvironmentLine* intern(EnvironmentLine&& line);
+    std::size_t size() const;
+
+private:
+    struct Hash {
+        std::size_t operator()(const EnvironmentLine* l) const;
+    };
+    struct Equal {
+        bool operator()(const EnvironmentLine* x, const EnvironmentLine* y) const { return *x == *y; }
+    };
+    // Sharded by hash, so that the scan's threads seldom wait for each other.
+    struct Shard {
+        mutable std::mutex mutex;
+        std::unordered_set<const EnvironmentLine*, Hash, Equal> index;
+        std::deque<EnvironmentLine> lines; // stable addresses
+    };
+    std::array<Shard, 16> m_shards;
 };
 
 struct EnvironmentHit {
     LineRef where;
     Builtin builtin = Builtin::None;
     Captures captures;
-    std::unique_ptr<EnvironmentLine> text; // null when the text says nothing more
+    const EnvironmentLine* text = nullptr; // in the run's pool; null when the text says nothing more
 };
 
 // The built-in patterns whose hits collectEnvironment reads.

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 #include <random>
+#include <thread>
 
 #include "analysis.h"
 #include "bundle/bundle.h"
@@ -540,6 +541,54 @@ private slots:
         }
         QVERIFY2(withSettings > 2000,
                  qPrintable(QString::number(withSettings))); // the comparison is not idle
+    }
+
+    // Equal lines share one copy, whichever thread read them; lines that differ anywhere do not.
+    void poolKeepsEachDistinctLineOnce()
+    {
+        const std::vector<std::pair<Builtin, std::string>> lines = {
+            {Builtin::NcclSetting, "h:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth0"},
+            {Builtin::NcclSetting, "h:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME set to eth0"}, // another `how`
+            {Builtin::NcclSetting, "h:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth1"},
+            {Builtin::NcclSetting, "env: NCCL_DEBUG=INFO NCCL_IB_DISABLE=1"},
+            {Builtin::NcclSetting, "env: NCCL_DEBUG=INFO NCCL_IB_DISABLE=0"},
+            {Builtin::BootstrapAddress, "gpu-a:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.11<0>"},
+            {Builtin::BootstrapAddress,
+             "w:1:1 [0] NCCL INFO Bootstrap : Using [0]eno1:172.18.40.41<0> [1]veth2:fe80::1%veth2<0>"},
+            {Builtin::BootstrapAddress,
+             "w:1:1 [0] NCCL INFO Bootstrap : Using [0]eno1:172.18.40.42<0> [1]veth2:fe80::1%veth2<0>"},
+            {Builtin::BootstrapAddress, "gpu-a:1:1 [0] NCCL INFO Bootstrap: Using eth0:10.0.0.11<0>"},
+            {Builtin::NcclVersion, "NCCL version 2.18.3+cuda12.2"},
+            {Builtin::NcclVersion, "NCCL version 2.18.3+cuda12.1"},
+        };
+        // Each line read eight times, on two threads.
+        EnvironmentLinePool pool;
+        std::vector<const EnvironmentLine*> got(lines.size() * 8);
+        auto work = [&](std::size_t from) {
+            for (std::size_t k = from; k < got.size(); k += 2) {
+                const auto& [b, text] = lines[k % lines.size()];
+                auto read = readEnvironmentLine(b, text);
+                QVERIFY2(read, text.c_str());
+                got[k] = pool.intern(std::move(*read));
+            }
+        };
+        std::thread other(work, 1);
+        work(0);
+        other.join();
+        QCOMPARE(pool.size(), lines.size());
+        for (std::size_t k = 0; k < got.size(); ++k) {
+            QCOMPARE(got[k], got[k % lines.size()]);
+            auto fresh = readEnvironmentLine(lines[k % lines.size()].first, lines[k % lines.size()].second);
+            QVERIFY(*got[k] == *fresh); // the kept copy says what the line says
+            for (std::size_t j = 0; j < lines.size(); ++j)
+                QCOMPARE(got[k] == got[j], k % lines.size() == j);
+        }
+        // A single interface's address is in the scanner's captures; the text adds only the form's
+        // clue, which another host's line shares.
+        auto sameForm = readEnvironmentLine(Builtin::BootstrapAddress,
+                                            "gpu-b:2:2 [3] NCCL INFO Bootstrap : Using eth0:10.0.0.12<0>");
+        QVERIFY(sameForm);
+        QCOMPARE(pool.intern(std::move(*sameForm)), got[5]);
     }
 };
 

@@ -1,6 +1,7 @@
 #include "analysis.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <climits>
@@ -184,6 +185,52 @@ void SourceLines::appendStamps(SourceLines&& later)
 void SourceLines::reserveStamps(std::size_t n)
 {
     m_stamps.reserve(n);
+}
+
+void SourceLines::widen(std::uint32_t line, std::uint32_t v)
+{
+    const std::size_t n = m_level.size();
+    if (m_narrow.empty() && (v < kNarrowNone || v == kProcessMask) &&
+        (m_same < kNarrowNone || m_same == kProcessMask)) {
+        m_narrow.assign(n, m_same == kProcessMask ? kNarrowNone : static_cast<std::uint8_t>(m_same));
+        m_narrow[line] = v == kProcessMask ? kNarrowNone : static_cast<std::uint8_t>(v);
+        return;
+    }
+    if (m_narrow.empty()) {
+        m_wide.assign(n, m_same);
+    } else {
+        m_wide.resize(n);
+        for (std::size_t i = 0; i < n; ++i)
+            m_wide[i] = m_narrow[i] == kNarrowNone ? kProcessMask : m_narrow[i];
+        std::vector<std::uint8_t>().swap(m_narrow);
+    }
+    m_wide[line] = v;
+}
+
+void SourceLines::shrink()
+{
+    auto collapse = [this](const auto& v, auto expand) {
+        if (v.empty() || std::adjacent_find(v.begin(), v.end(), std::not_equal_to<>()) != v.end())
+            return false;
+        m_same = expand(v.front());
+        return true;
+    };
+    if (collapse(m_wide, [](std::uint32_t x) { return x; })) {
+        std::vector<std::uint32_t>().swap(m_wide);
+    } else if (!m_wide.empty() && std::all_of(m_wide.begin(), m_wide.end(), [](std::uint32_t x) {
+                   return x < kNarrowNone || x == kProcessMask;
+               })) {
+        m_narrow.resize(m_wide.size());
+        for (std::size_t i = 0; i < m_wide.size(); ++i)
+            m_narrow[i] = m_wide[i] == kProcessMask ? kNarrowNone : static_cast<std::uint8_t>(m_wide[i]);
+        std::vector<std::uint32_t>().swap(m_wide);
+    }
+    if (collapse(m_narrow, [](std::uint8_t x) { return x == kNarrowNone ? kProcessMask : std::uint32_t{x}; }))
+        std::vector<std::uint8_t>().swap(m_narrow);
+    shrinkSlack(m_level);
+    shrinkSlack(m_narrow);
+    shrinkSlack(m_wide);
+    m_stamps.shrink();
 }
 
 LineStamp SourceLines::stamp(std::size_t i) const
@@ -1654,16 +1701,16 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         }
         a.processes = std::move(sorted);
     }
-    std::size_t environmentHits = 0;
+    std::size_t environmentHits = 0, fingerprintHits = 0;
     // Renumber every line's process and count the lines that will become events, on every core.
-    // Reserving the events up front spares a doubling vector of hundreds of thousands of events
+    // Reserving the events (and hits) up front spares a doubling vector of hundreds of thousands
     // briefly holding two copies.
     {
-        // Per source: (events at most, environment hits).
-        std::vector<std::pair<std::size_t, std::size_t>> counts(a.sources.size());
+        // Per source: events at most, environment hits, fingerprint hits at most.
+        std::vector<std::array<std::size_t, 3>> counts(a.sources.size());
         parallelFor(a.sources.size(), workers, [&](std::size_t s) {
             SourceLines& sl = a.lines[s];
-            std::size_t events = 0, environment = scans[s].envText.size();
+            std::size_t events = 0, environment = scans[s].envText.size(), fingerprints = 0;
             for (std::uint32_t i = 0; i < sl.size(); ++i) {
                 const Level lv = sl.level(i);
                 sl.set(i, remap[sl.process(i).value], lv);
@@ -1675,17 +1722,20 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 events += pat.eventAtAnyLevel() ||
                           (pat.builtin == Builtin::None && sl.level(h.line) >= Level::Warn);
                 environment += environmentReadsCaptures(pat.builtin);
+                fingerprints += pat.builtin == Builtin::None;
             }
-            counts[s] = {events, environment};
+            counts[s] = {events, environment, fingerprints};
         });
         std::size_t n = 0;
-        for (const auto& [events, environment] : counts) {
+        for (const auto& [events, environment, fingerprints] : counts) {
             n += events;
             environmentHits += environment;
+            fingerprintHits += fingerprints;
         }
         a.events.reserve(n);
     }
     std::vector<Hit> hits;
+    hits.reserve(fingerprintHits);
     std::vector<EnvironmentHit> envHits; // read by collectEnvironment once events exist
     envHits.reserve(environmentHits);
     for (std::size_t s = 0; s < a.sources.size(); ++s) {

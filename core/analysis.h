@@ -112,22 +112,46 @@ private:
     std::size_t m_count = 0;
 };
 
-// Line facts for one source, kept small because a bundle can hold millions of lines: four bytes a
-// line (process and level) plus about six bytes per stamped line (StampStore). An unstamped line's
-// interval is computed from its stamped neighbours when asked.
+// Line facts for one source, kept small because a bundle can hold millions of lines: a byte a
+// line for its level, its process in the narrowest form that holds it (none when every line has
+// the same process, as in a file one rank wrote; a byte while the scan numbers a file's few
+// processes; else four bytes), and about six bytes per stamped line (StampStore). An unstamped
+// line's interval is computed from its stamped neighbours when asked.
 class SourceLines
 {
 public:
     static constexpr std::uint32_t kProcessMask = 0x00FFFFFF;
 
-    std::size_t size() const { return m_meta.size(); }
-    void resize(std::size_t n) { m_meta.assign(n, kProcessMask); }
+    std::size_t size() const { return m_level.size(); }
+    void resize(std::size_t n)
+    {
+        m_level.assign(n, 0);
+        m_narrow.clear();
+        m_wide.clear();
+        m_same = kProcessMask;
+    }
     void set(std::uint32_t line, ProcessId p, Level level)
     {
-        m_meta[line] = (p.value & kProcessMask) | (static_cast<std::uint32_t>(level) << 24);
+        m_level[line] = static_cast<std::uint8_t>(level);
+        const std::uint32_t v = p.value & kProcessMask;
+        if (!m_wide.empty())
+            m_wide[line] = v;
+        else if (!m_narrow.empty() && (v < kNarrowNone || v == kProcessMask))
+            m_narrow[line] = v == kProcessMask ? kNarrowNone : static_cast<std::uint8_t>(v);
+        else if (m_narrow.empty() && v == m_same)
+            return;
+        else
+            widen(line, v);
     }
-    ProcessId process(std::uint32_t line) const { return ProcessId(m_meta[line] & kProcessMask); }
-    Level level(std::uint32_t line) const { return static_cast<Level>(m_meta[line] >> 24); }
+    ProcessId process(std::uint32_t line) const
+    {
+        if (!m_wide.empty())
+            return ProcessId(m_wide[line]);
+        if (!m_narrow.empty())
+            return ProcessId(m_narrow[line] == kNarrowNone ? kProcessMask : m_narrow[line]);
+        return ProcessId(m_same);
+    }
+    Level level(std::uint32_t line) const { return static_cast<Level>(m_level[line]); }
     // Stamps must be added in line order. A resolution that is not a power of ten is widened to
     // the next one (parsed stamps only have powers of ten).
     void addStamp(const LineStamp& s);
@@ -141,18 +165,26 @@ public:
     LineStamp stamp(std::size_t i) const;
     TimeInterval time(std::uint32_t line, TimeSource* source = nullptr) const;
     LineInfo info(std::uint32_t line) const;
-    void shrink() // see shrinkSlack
+    // Gives back growth slack (see shrinkSlack), and puts the per-line processes in the narrowest
+    // form that holds them.
+    void shrink();
+    std::size_t bytesUsed() const
     {
-        shrinkSlack(m_meta);
-        m_stamps.shrink();
+        return m_level.capacity() + m_narrow.capacity() + m_wide.capacity() * 4 + m_stamps.bytesUsed();
     }
-    std::size_t bytesUsed() const { return m_meta.capacity() * 4 + m_stamps.bytesUsed(); }
 
 private:
     // Microseconds shifted left, the resolution's power of ten in the low bits: 2^59 us is
     // eighteen thousand years, so nothing real is lost.
     static constexpr int kCodeBits = 4;
-    std::vector<std::uint32_t> m_meta;
+    // In the byte form: no process (kProcessMask); processes 0..254 are themselves.
+    static constexpr std::uint8_t kNarrowNone = 255;
+    // Stores `v` for `line` where the present form cannot hold it.
+    void widen(std::uint32_t line, std::uint32_t v);
+    std::vector<std::uint8_t> m_level;
+    std::vector<std::uint8_t> m_narrow;  // empty unless the byte form is in use
+    std::vector<std::uint32_t> m_wide;   // empty unless the four-byte form is in use
+    std::uint32_t m_same = kProcessMask; // every line's process while both forms are empty
     StampStore m_stamps;
 };
 

@@ -2,6 +2,9 @@
 // merged order across sources.
 #include <QTest>
 
+#include <algorithm>
+#include <random>
+
 #include "analysis.h"
 
 using namespace rl;
@@ -177,6 +180,58 @@ private slots:
         QCOMPARE(sl.process(1).value, 0x00ABCDEFu);
         QCOMPARE(int(sl.level(1)), int(Level::Warn));
         QCOMPARE(int(sl.level(0)), int(Level::None));
+    }
+
+    // Per-line processes in every form the storage takes (one for all lines, a byte, four bytes)
+    // and every change between them, against a plain array: random sequences of sets, with
+    // shrinks between them, read back line by line.
+    void processFormsMatchAPlainArray()
+    {
+        std::mt19937 rng(20261130);
+        // Values that fit a byte, the byte form's "none", and wide ones.
+        const std::vector<std::uint32_t> values = {0, 1, 7, 254, 255, 256, 70000, SourceLines::kProcessMask};
+        int forms[3] = {0, 0, 0}; // bytes used per line after the last shrink: 0, 1 or 4
+        for (int round = 0; round < 400; ++round) {
+            const std::uint32_t n = 1 + rng() % 40;
+            SourceLines sl;
+            sl.resize(n);
+            std::vector<std::uint32_t> want(n, SourceLines::kProcessMask);
+            std::vector<Level> levels(n, Level::None);
+            // Most rounds use few values, as files do: one process, or a few.
+            const std::size_t pick = 1 + rng() % 3;
+            std::vector<std::uint32_t> pool;
+            for (std::size_t k = 0; k < pick; ++k)
+                pool.push_back(values[rng() % values.size()]);
+            const int sets = static_cast<int>(rng() % (3 * n));
+            for (int k = 0; k < sets; ++k) {
+                const std::uint32_t line = rng() % n;
+                const std::uint32_t v = pool[rng() % pool.size()];
+                const Level lv = static_cast<Level>(rng() % 5);
+                sl.set(line, ProcessId(v), lv);
+                want[line] = v;
+                levels[line] = lv;
+                if (rng() % 8 == 0)
+                    sl.shrink();
+                for (std::uint32_t i = 0; i < n; ++i) {
+                    QCOMPARE(sl.process(i).value, want[i]);
+                    QCOMPARE(int(sl.level(i)), int(levels[i]));
+                }
+            }
+            sl.shrink();
+            for (std::uint32_t i = 0; i < n; ++i)
+                QCOMPARE(sl.process(i).value, want[i]);
+            const std::size_t perLine = (sl.bytesUsed() - n) / n;
+            const bool same =
+                std::adjacent_find(want.begin(), want.end(), std::not_equal_to<>()) == want.end();
+            const bool narrow = std::all_of(want.begin(), want.end(), [](std::uint32_t v) {
+                return v < 255 || v == SourceLines::kProcessMask;
+            });
+            // The narrowest form that holds the lines (slack is given back by shrink).
+            QCOMPARE(perLine, same ? std::size_t{0} : narrow ? std::size_t{1} : std::size_t{4});
+            ++forms[perLine == 0 ? 0 : perLine == 1 ? 1 : 2];
+        }
+        for (int f : forms)
+            QVERIFY(f > 20); // every form was exercised
     }
 
     void intervals_data()

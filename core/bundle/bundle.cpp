@@ -727,7 +727,7 @@ void indexLines(Source& source)
 {
     std::string_view t = source.text();
     source.lineStarts.clear();
-    source.lineStarts.reserve(t.size() / 80 + 1);
+    source.lineStarts.reserve(t.size() / 80 + 1, t.size());
     if (t.empty()) {
         source.lineStarts.shrink_to_fit();
         return;
@@ -757,7 +757,7 @@ void indexLines(Source& source, std::vector<LineStartsPiece>&& pieces)
     std::size_t n = 1;
     for (const auto& p : pieces)
         n += p.starts.size();
-    source.lineStarts.reserve(n);
+    source.lineStarts.reserve(n, source.text().size());
     source.lineStarts.push_back(0);
     for (auto& p : pieces) {
         for (std::uint32_t at : p.starts)

@@ -42,28 +42,52 @@ public:
     }
 };
 
-// Byte offsets of line starts, four bytes a line: offsets are stored modulo 4 GiB and the lines
-// where the upper half steps up are remembered, so sources larger than 4 GiB still work.
+// Byte offsets of line starts: two bytes a line while every offset is below 64 KiB (a small
+// file's), else four: offsets are stored modulo 4 GiB and the lines where the upper half steps up
+// are remembered, so sources larger than 4 GiB still work.
 class LineOffsets
 {
 public:
-    std::size_t size() const { return m_low.size(); }
-    bool empty() const { return m_low.empty(); }
+    std::size_t size() const { return m_short.size() + m_low.size(); }
+    bool empty() const { return size() == 0; }
     void clear()
     {
+        m_short.clear();
         m_low.clear();
         m_blockStart.clear();
     }
-    void reserve(std::size_t n) { m_low.reserve(n); }
-    void shrink_to_fit() { m_low.shrink_to_fit(); }
+    // Room for `n` line starts of a text of `bytes` bytes, in the form its offsets need.
+    void reserve(std::size_t n, std::uint64_t bytes)
+    {
+        if (bytes <= kShortLimit && m_low.empty())
+            m_short.reserve(n);
+        else
+            m_low.reserve(n);
+    }
+    void shrink_to_fit()
+    {
+        m_short.shrink_to_fit();
+        m_low.shrink_to_fit();
+    }
     void push_back(std::uint64_t offset)
     {
+        if (m_low.empty() && offset < kShortLimit) {
+            m_short.push_back(static_cast<std::uint16_t>(offset));
+            return;
+        }
+        if (!m_short.empty()) {
+            m_low.reserve(m_short.size() + 1);
+            m_low.assign(m_short.begin(), m_short.end());
+            std::vector<std::uint16_t>().swap(m_short);
+        }
         while (m_blockStart.size() < (offset >> 32))
             m_blockStart.push_back(static_cast<std::uint32_t>(m_low.size()));
         m_low.push_back(static_cast<std::uint32_t>(offset));
     }
     std::uint64_t operator[](std::size_t i) const
     {
+        if (!m_short.empty())
+            return m_short[i];
         std::uint64_t block = 0;
         while (block < m_blockStart.size() && m_blockStart[block] <= i)
             ++block;
@@ -72,7 +96,7 @@ public:
     // The line that contains byte `offset` (the last line starting at or before it).
     std::size_t lineOf(std::uint64_t offset) const
     {
-        std::size_t lo = 0, hi = m_low.size();
+        std::size_t lo = 0, hi = size();
         while (lo < hi) {
             std::size_t mid = lo + (hi - lo) / 2;
             if ((*this)[mid] <= offset)
@@ -82,10 +106,15 @@ public:
         }
         return lo == 0 ? 0 : lo - 1;
     }
-    std::size_t bytesUsed() const { return m_low.capacity() * 4 + m_blockStart.capacity() * 4; }
+    std::size_t bytesUsed() const
+    {
+        return m_short.capacity() * 2 + m_low.capacity() * 4 + m_blockStart.capacity() * 4;
+    }
 
 private:
-    std::vector<std::uint32_t> m_low;
+    static constexpr std::uint64_t kShortLimit = 65536;
+    std::vector<std::uint16_t> m_short; // all offsets, while every one is below kShortLimit
+    std::vector<std::uint32_t> m_low;   // else: all offsets modulo 4 GiB
     std::vector<std::uint32_t> m_blockStart;
 };
 

@@ -172,6 +172,45 @@ private slots:
         QCOMPARE(o.lineOf(3 * g + 100), std::size_t{5});
     }
 
+    // A small file's offsets take two bytes a line; the first offset past 64 KiB moves them all to
+    // four, with nothing lost, whether the room was reserved for the small form or not.
+    void shortOffsetsWidenWhenNeeded_data()
+    {
+        QTest::addColumn<qulonglong>("reserveBytes");
+        QTest::newRow("reserved small") << qulonglong(65536);
+        QTest::newRow("reserved large") << qulonglong(1048576);
+        QTest::newRow("not reserved") << qulonglong(0);
+    }
+    void shortOffsetsWidenWhenNeeded()
+    {
+        QFETCH(qulonglong, reserveBytes);
+        LineOffsets o;
+        if (reserveBytes)
+            o.reserve(100, reserveBytes);
+        std::vector<std::uint64_t> want;
+        for (std::uint64_t at = 0; at < 65536; at += 997)
+            want.push_back(at);
+        want.push_back(65535);
+        for (auto x : want)
+            o.push_back(x);
+        QCOMPARE(o.size(), want.size());
+        if (reserveBytes <= 65536)                    // (room reserved for the large form is counted too)
+            QVERIFY(o.bytesUsed() < want.size() * 4); // still two bytes a line
+        for (std::uint64_t at : {std::uint64_t{65536}, std::uint64_t{70000}, std::uint64_t{5} << 32})
+            want.push_back(at), o.push_back(at);
+        QCOMPARE(o.size(), want.size());
+        for (std::size_t i = 0; i < want.size(); ++i)
+            QCOMPARE(o[i], want[i]);
+        QCOMPARE(o.lineOf(65535), want.size() - 4);
+        QCOMPARE(o.lineOf(65536), want.size() - 3);
+        QCOMPARE(o.lineOf(std::uint64_t{6} << 32), want.size() - 1);
+        o.clear();
+        QVERIFY(o.empty());
+        o.push_back(0);
+        o.push_back(10);
+        QCOMPARE(o[1], std::uint64_t{10});
+    }
+
     void processAndLevelPacked()
     {
         SourceLines sl;

@@ -18,9 +18,10 @@ namespace rl
 // A range of NCCL versions that the form of one line implies (which releases print that text, at
 // that source line, with that prefix): facts from shared/docs/nccl-log-formats.md.
 struct VersionClue {
-    std::string id;      // the rule: "bootstrap-space", "init-nvmldev", "connect-abort-lines", ...
-    VersionRange range;  // open ends are 0.0.0 and 999.0.0
-    std::string display; // "2.18.3–2.20.5", "≥ 2.24.3", "2.16.2–2.28.x"
+    // The rule: "bootstrap-space", "init-nvmldev", "connect-abort-lines", ... (static text: every
+    // rank of a job of thousands shows the same few, so none is copied for each).
+    std::string_view id;
+    VersionRange range; // open ends are 0.0.0 and 999.0.0
     // What in the line says so: a rule's wording (static text, the same on every rank that shows
     // the clue, so not copied for each of thousands of ranks), or this clue's own.
     const char* staticBasis = nullptr;
@@ -32,6 +33,7 @@ struct VersionClue {
     {
         return staticBasis ? std::string_view(staticBasis) : std::string_view(ownBasis);
     }
+    std::string display() const; // "2.18.3–2.20.5", "≥ 2.24.3", "2.16.2–2.28.x"
 };
 
 // An interface and address a rank announced ("Bootstrap : Using eth0:10.0.0.11<0>").

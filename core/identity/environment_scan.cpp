@@ -253,6 +253,11 @@ std::vector<EnvironmentLine::Setting> settingsOfLine(std::string_view text, bool
     return out;
 }
 
+std::string VersionClue::display() const
+{
+    return rangeDisplay(range);
+}
+
 bool EnvironmentLine::operator==(const EnvironmentLine& o) const
 {
     auto sameSetting = [](const Setting& x, const Setting& y) {
@@ -481,7 +486,7 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
         // The first line of each kind is evidence enough; a rank repeats the same forms many times.
         if (std::none_of(re.clues.begin(), re.clues.end(),
                          [&](const VersionClue& v) { return v.id == c.id; }))
-            re.clues.push_back({c.id, c.range, c.display(), c.staticBasis,
+            re.clues.push_back({c.id, c.range, c.staticBasis,
                                 c.staticBasis ? std::string{} : std::move(c.ownBasis), where, true});
     };
     auto addAddress = [](RankEnvironment& re, std::string ifname, std::string ip, const char* via,
@@ -796,6 +801,9 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
 
     // 3. Each rank's version: stated, or what its clues leave open.
     for (auto& re : env.ranks) {
+        // A rank's clues are all in: no growth slack kept for each of thousands of ranks.
+        if (re.clues.capacity() > re.clues.size())
+            re.clues.shrink_to_fit();
         if (!re.ncclVersion) {
             for (const auto& c : re.clues)
                 if (c.id == "version-code") {

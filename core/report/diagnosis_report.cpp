@@ -474,10 +474,23 @@ bool cluesShown(const RankEnvironment& re)
     return !re.clues.empty() && (!re.ncclVersion || contradicted);
 }
 
-// `clueRules` holds each rule's wording as the first rank shown with it states it; a clue gives its
-// own only where it differs.
-void writeProcess(JsonWriter& w, const Analysis& a, const Process& p,
-                  const std::map<std::string, std::string>& clueRules)
+// What the ranks' version clues print, worked out once per document: `rules` holds each rule's
+// wording as the first rank shown with it states it (a clue gives its own only where it differs),
+// `ranges` each distinct range as people read it (thousands of ranks show the same few).
+struct ClueTexts {
+    std::map<std::string, std::string, std::less<>> rules;
+    std::map<std::pair<Version, Version>, std::string> ranges;
+
+    const std::string& display(const VersionClue& c)
+    {
+        auto [it, added] = ranges.try_emplace({c.range.from, c.range.to});
+        if (added)
+            it->second = c.display();
+        return it->second;
+    }
+};
+
+void writeProcess(JsonWriter& w, const Analysis& a, const Process& p, ClueTexts& clueTexts)
 {
     const RankEnvironment* re =
         p.id.value < a.environment.ranks.size() ? &a.environment.ranks[p.id.value] : nullptr;
@@ -531,9 +544,9 @@ void writeProcess(JsonWriter& w, const Analysis& a, const Process& p,
         for (const auto& c : re->clues) {
             w.beginObject();
             w.key("agrees").boolean(c.agrees);
-            if (clueRules.at(c.id) != c.basis())
+            if (clueTexts.rules.find(c.id)->second != c.basis())
                 w.key("basis").string(c.basis());
-            w.key("display").string(c.display);
+            w.key("display").string(clueTexts.display(c));
             w.key("file").string(pathOf(a, c.where));
             w.key("id").string(c.id);
             w.key("line").integer(c.where.line + 1);
@@ -565,11 +578,11 @@ void writeProcess(JsonWriter& w, const Analysis& a, const Process& p,
     w.endObject();
 }
 
-void writeEnvironment(JsonWriter& w, const Analysis& a, const std::map<std::string, std::string>& clueRules)
+void writeEnvironment(JsonWriter& w, const Analysis& a, const ClueTexts& clueTexts)
 {
     w.beginObject();
     w.key("clue_rules").beginObject();
-    for (const auto& [id, basis] : clueRules)
+    for (const auto& [id, basis] : clueTexts.rules)
         w.key(id).string(basis);
     w.endObject();
 
@@ -830,17 +843,18 @@ void writeDiagnosis(JsonWriter& w, const Analysis& a)
 {
     // Each rule's wording, as the first rank whose clues are shown states it: printed under
     // environment, before the ranks.
-    std::map<std::string, std::string> clueRules;
+    ClueTexts clueTexts;
     for (const auto& p : a.processes)
         if (p.id.value < a.environment.ranks.size() && cluesShown(a.environment.ranks[p.id.value]))
             for (const auto& c : a.environment.ranks[p.id.value].clues)
-                clueRules.emplace(c.id, std::string(c.basis()));
+                if (clueTexts.rules.find(c.id) == clueTexts.rules.end())
+                    clueTexts.rules.emplace(std::string(c.id), std::string(c.basis()));
 
     w.beginObject();
     w.key("clock");
     writeClock(w, a);
     w.key("environment");
-    writeEnvironment(w, a, clueRules);
+    writeEnvironment(w, a, clueTexts);
     w.key("findings").beginArray();
     for (const auto& f : a.findings)
         writeFinding(w, a, f);
@@ -865,7 +879,7 @@ void writeDiagnosis(JsonWriter& w, const Analysis& a)
     writeNccl(w, a);
     w.key("ranks").beginArray();
     for (const auto& p : a.processes)
-        writeProcess(w, a, p, clueRules);
+        writeProcess(w, a, p, clueTexts);
     w.endArray();
     w.key("schema_version").integer(kDiagnosisSchemaVersion);
     w.key("skipped").beginArray();

@@ -1647,7 +1647,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 held.push_back(p);
             }
         };
-        for (std::uint32_t i = 0; i < n; ++i) {
+        sl.assignProcesses([&](std::uint32_t i) {
             std::uint32_t k = sl.process(i).value;
             ProcessId pid = k == kNoKey ? ProcessId{} : keyProcess[s][k];
             if (!pid.valid() && ncclKeys[s] > 1 &&
@@ -1662,11 +1662,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                     }
                 }
             }
-            if (!pid.valid())
-                pid = defaultProcess[s];
-            sl.set(i, pid, sl.level(i));
-            hold(pid.value);
-        }
+            return pid.valid() ? pid : defaultProcess[s];
+        });
+        for (std::uint32_t i = 0; i < n; ++i)
+            hold(sl.process(i).value);
         std::sort(held.begin(), held.end());
         sl.shrink();
         a.lines[s] = std::move(sl);
@@ -1711,11 +1710,9 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         parallelFor(a.sources.size(), workers, [&](std::size_t s) {
             SourceLines& sl = a.lines[s];
             std::size_t events = 0, environment = scans[s].envText.size(), fingerprints = 0;
-            for (std::uint32_t i = 0; i < sl.size(); ++i) {
-                const Level lv = sl.level(i);
-                sl.set(i, remap[sl.process(i).value], lv);
-                events += lv >= Level::Warn;
-            }
+            sl.assignProcesses([&](std::uint32_t i) { return remap[sl.process(i).value]; });
+            for (std::uint32_t i = 0; i < sl.size(); ++i)
+                events += sl.level(i) >= Level::Warn;
             for (const auto& h : scans[s].hits) {
                 const ScanPattern& pat = scanner.patterns()[static_cast<std::size_t>(h.pattern)];
                 // Context lines below WARN are not events (see below).

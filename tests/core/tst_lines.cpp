@@ -273,6 +273,50 @@ private slots:
             QVERIFY(f > 20); // every form was exercised
     }
 
+    // Giving every line a new process (identity, then the renumbering by rank) goes straight to the
+    // narrowest form, reading the processes as they were, whatever the form before.
+    void assignProcessesTakesTheNarrowestForm()
+    {
+        std::mt19937 rng(7);
+        const std::vector<std::uint32_t> values = {0, 3, 254, 300, 70000, SourceLines::kProcessMask};
+        for (int round = 0; round < 300; ++round) {
+            const std::uint32_t n = 1 + rng() % 30;
+            SourceLines sl;
+            sl.resize(n);
+            std::vector<std::uint32_t> before(n);
+            for (std::uint32_t i = 0; i < n; ++i) {
+                before[i] = values[rng() % values.size()];
+                sl.set(i, ProcessId(before[i]), Level::Info);
+            }
+            // New processes from the old ones and the next line's, as the blank-line rule reads them.
+            std::vector<std::uint32_t> map(values.size());
+            for (auto& m : map)
+                m = round % 3 == 0 ? 77 : values[rng() % values.size()];
+            auto index = [&](std::uint32_t v) {
+                return static_cast<std::size_t>(std::find(values.begin(), values.end(), v) - values.begin());
+            };
+            std::vector<std::uint32_t> want(n);
+            for (std::uint32_t i = 0; i < n; ++i)
+                want[i] = map[index(before[i])] ^ (i + 1 < n && before[i + 1] == 0 && round % 2 ? 1u : 0u);
+            sl.assignProcesses([&](std::uint32_t i) {
+                const std::uint32_t next = i + 1 < n ? sl.process(i + 1).value : 1;
+                return ProcessId(map[index(sl.process(i).value)] ^ (next == 0 && round % 2 ? 1u : 0u));
+            });
+            for (std::uint32_t i = 0; i < n; ++i) {
+                QCOMPARE(sl.process(i).value, want[i]);
+                QCOMPARE(int(sl.level(i)), int(Level::Info));
+            }
+            const bool same =
+                std::adjacent_find(want.begin(), want.end(), std::not_equal_to<>()) == want.end();
+            const bool narrow = std::all_of(want.begin(), want.end(), [](std::uint32_t v) {
+                return v < 255 || v == SourceLines::kProcessMask;
+            });
+            QCOMPARE((sl.bytesUsed() - sl.size()) / n, same     ? std::size_t{0}
+                                                       : narrow ? std::size_t{1}
+                                                                : std::size_t{4});
+        }
+    }
+
     void intervals_data()
     {
         QTest::addColumn<int>("line");

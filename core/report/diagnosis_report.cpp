@@ -152,30 +152,7 @@ public:
     }
 
 private:
-    void quote(std::string_view s)
-    {
-        // Most text is printable ASCII; anything else (control bytes, UTF-8, invalid bytes) is escaped
-        // or replaced by nlohmann itself, so that the bytes stay dump's.
-        const bool plain = std::all_of(s.begin(), s.end(), [](char ch) {
-            auto c = static_cast<unsigned char>(ch);
-            return c >= 0x20 && c < 0x7f;
-        });
-        if (!plain) {
-            m_out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
-            return;
-        }
-        m_out += '"';
-        std::size_t from = 0;
-        for (std::size_t i = 0; i < s.size(); ++i) {
-            if (s[i] == '"' || s[i] == '\\') {
-                m_out.append(s.data() + from, i - from);
-                m_out += '\\';
-                from = i;
-            }
-        }
-        m_out.append(s.data() + from, s.size() - from);
-        m_out += '"';
-    }
+    void quote(std::string_view s) { appendJsonString(m_out, s); }
 
     struct Level {
         bool object;
@@ -232,6 +209,31 @@ private:
     std::vector<Level> m_levels;
     bool m_afterKey = false;
 };
+
+// The length of the well-formed UTF-8 sequence at s[i] that is not a control character (the
+// byte sequences of Unicode's table 3-7: no overlong forms, surrogates or code points past
+// U+10FFFF, as nlohmann's decoder), or 0.
+std::size_t printableUtf8At(std::string_view s, std::size_t i)
+{
+    auto at = [&s](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = at(i);
+    if (c < 0x80)
+        return c >= 0x20 ? 1 : 0;
+    auto inRange = [&](std::size_t k, unsigned char lo, unsigned char hi) {
+        return k < s.size() && at(k) >= lo && at(k) <= hi;
+    };
+    if (c >= 0xC2 && c <= 0xDF)
+        return inRange(i + 1, 0x80, 0xBF) ? 2 : 0;
+    if (c >= 0xE0 && c <= 0xEF) {
+        const unsigned char lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+        return inRange(i + 1, lo, hi) && inRange(i + 2, 0x80, 0xBF) ? 3 : 0;
+    }
+    if (c >= 0xF0 && c <= 0xF4) {
+        const unsigned char lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+        return inRange(i + 1, lo, hi) && inRange(i + 2, 0x80, 0xBF) && inRange(i + 3, 0x80, 0xBF) ? 4 : 0;
+    }
+    return 0;
+}
 
 // displayFile without the copy.
 const std::string& pathOf(const Analysis& a, LineRef where)
@@ -902,6 +904,34 @@ void writeDiagnosis(JsonWriter& w, const Analysis& a)
 }
 
 } // namespace
+
+void appendJsonString(std::string& out, std::string_view s)
+{
+    // Printable text, ASCII or well-formed UTF-8 (the en dash and the signs of version ranges), is
+    // copied with only quotes and backslashes escaped, as dump copies it; anything else (a control
+    // byte, a broken sequence) goes through nlohmann itself, so the bytes stay dump's.
+    const std::size_t start = out.size();
+    out += '"';
+    std::size_t from = 0;
+    for (std::size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c == '"' || c == '\\') {
+            out.append(s.data() + from, i - from);
+            out += '\\';
+            from = i++;
+        } else if (c >= 0x20 && c < 0x80) {
+            ++i;
+        } else if (const std::size_t n = c >= 0x80 ? printableUtf8At(s, i) : 0; n > 0) {
+            i += n;
+        } else {
+            out.resize(start);
+            out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+            return;
+        }
+    }
+    out.append(s.data() + from, s.size() - from);
+    out += '"';
+}
 
 std::string diagnosisJson(const Analysis& a, int indent)
 {

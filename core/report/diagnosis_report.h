@@ -21,6 +21,10 @@ void writeDiagnosisJson(const Analysis& analysis, const JsonSink& sink, int inde
                         std::size_t chunkBytes = std::size_t{1} << 16);
 std::string diagnosisText(const Analysis& analysis);
 
+// Appends `text` as a JSON string, exactly as nlohmann's dump (no ASCII escaping, invalid UTF-8
+// replaced by U+FFFD) would: the diagnosis is written by hand for speed, but its bytes are dump's.
+void appendJsonString(std::string& out, std::string_view text);
+
 // Path shown for a line's file: relative to the opened folder, or the file's name.
 std::string displayFile(const Analysis& analysis, LineRef where);
 

@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "analysis.h"
 #include "report/diagnosis_report.h"
@@ -412,6 +413,46 @@ private slots:
         QCOMPARE(reportFormatFromName("pdf"), std::optional<ReportFormat>(ReportFormat::Pdf));
         QCOMPARE(reportFormatFromName("a.b.json"), std::optional<ReportFormat>(ReportFormat::Json));
         QVERIFY(!reportFormatFromName("report.docx"));
+    }
+
+    // The hand-written string quoting gives nlohmann's bytes for any input: printable ASCII, quotes
+    // and backslashes, control bytes and DEL, well-formed UTF-8 of every length, and every kind of
+    // broken sequence (overlong, surrogate, past U+10FFFF, cut short, stray continuation byte).
+    void jsonStringsAreDumps()
+    {
+        const std::vector<std::string> pieces = {
+            // printable: dump copies them, escaping only quotes and backslashes
+            "a", "NCCL", " ", "\"", "\\", "\x7f",
+            "\xc3\xa9",                                                                 // é
+            "\xe2\x80\x93",                                                             // en dash
+            "\xe2\x89\xa4",                                                             // ≤
+            "\xf0\x9f\x98\x80",                                                         // 4 bytes
+            "\xc2\x80", "\xdf\xbf", "\xe0\xa0\x80", "\xef\xbf\xbf", "\xf4\x8f\xbf\xbf", // range ends
+            // control bytes
+            "\n", "\t", std::string(1, '\0'), "\x1f",
+            // broken
+            "\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xf0\x80\x80\x80", // overlong
+            "\xed\xa0\x80", "\xed\xbf\xbf",                             // surrogates
+            "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xff", "\xfe",     // past U+10FFFF
+            "\xe2\x80", "\xf0\x9f\x98", "\xc3", "\x80", "\xbf",         // cut short, stray
+        };
+        constexpr std::size_t kPrintable = 15;
+        auto dump = [](const std::string& t) {
+            return nlohmann::json(t).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        };
+        std::mt19937 rng(20261130);
+        for (int n = 0; n < 20000; ++n) {
+            std::string t;
+            const int parts = static_cast<int>(rng() % 8);
+            // Half the strings from the printable pieces only, so the fast path is well covered.
+            const std::size_t span = n % 2 ? pieces.size() : kPrintable;
+            for (int k = 0; k < parts; ++k)
+                t += pieces[rng() % span];
+            std::string got = "x"; // appended to what is there
+            appendJsonString(got, t);
+            const std::string want = "x" + dump(t);
+            QVERIFY2(got == want, QByteArray::fromStdString(t).toHex().constData());
+        }
     }
 };
 

@@ -422,8 +422,15 @@ void keepEarliestEnd(std::optional<PhaseLine>& slot, const PhaseLine& p)
         slot = p;
 }
 
+// What the scan keeps once per distinct value rather than once per line (util/intern_pool.h). Lives
+// until the analysis is built: the environment's hits and the init phases point into it.
+struct ScanPools {
+    EnvironmentLinePool environment;
+    StringPool commIds;
+};
+
 struct InitPhases {
-    std::string commId;
+    const std::string* commId = nullptr; // in the run's pool (ScanPools)
     std::optional<PhaseLine> start;
     std::optional<PhaseLine> complete;
 };
@@ -518,7 +525,7 @@ struct SourcePiece {
     // are kept as the earliest such line, and every candidate's time is taken again once the
     // source's stamps are whole.
     struct Phases {
-        std::string commId;
+        const std::string* commId = nullptr;
         std::uint32_t key = kNoKey;
         std::optional<PhaseLine> start, complete;
         std::optional<std::uint32_t> startBeforeStamps, completeAfterStamps;
@@ -595,7 +602,7 @@ void readEventLines(const Source& source, const Scanner& scanner, const SourceLi
 // which covers the whole source and is shared by the pieces, each writing only its own range),
 // then run the fingerprints over the piece.
 SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_t first, std::uint32_t last,
-                      int year, SourceLines& lines, EnvironmentLinePool& pool)
+                      int year, SourceLines& lines, ScanPools& pools)
 {
     SourcePiece out;
     out.first = first;
@@ -645,12 +652,13 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
         if (p.stamp)
             out.stamps.addStamp({i, p.stamp->us, p.stamp->resolutionUs});
     }
-    std::map<std::pair<std::string, std::uint32_t>, std::size_t> phaseIndex; // (commId, key)
+    // (commId, key): interned, so the pointer names the communicator
+    std::map<std::pair<const std::string*, std::uint32_t>, std::size_t> phaseIndex;
     // A rank keeps the first version clue of each kind (collectEnvironment), and its Init lines
     // all have the same form: a clue an earlier line of the same key gave is not kept twice.
     std::unordered_set<std::string> clueSeen; // key, NUL, clue id
-    auto readEnvironmentText = [&clueSeen, &pool](Builtin b, std::string_view line,
-                                                  std::uint32_t key) -> const EnvironmentLine* {
+    auto readEnvironmentText = [&clueSeen, &pools](Builtin b, std::string_view line,
+                                                   std::uint32_t key) -> const EnvironmentLine* {
         auto text = readEnvironmentLine(b, line);
         if (text && !text->clues.empty()) {
             const std::string prefix = std::to_string(key) + '\0';
@@ -659,10 +667,10 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
             if (text->empty())
                 text.reset();
         }
-        return text ? pool.intern(std::move(*text)) : nullptr;
+        return text ? pools.environment.intern(std::move(*text)) : nullptr;
     };
     auto addInitPhase = [&](const ScanHit& h) {
-        const std::string comm = captureOf(h, "commid");
+        const std::string* comm = pools.commIds.intern(h.captures.get("commid"));
         const std::uint32_t key = lines.process(h.line).value;
         auto [it, inserted] = phaseIndex.emplace(std::make_pair(comm, key), out.phases.size());
         if (inserted)
@@ -779,7 +787,7 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
     out.lines = std::move(lines);
     // Hits and phases once every line has its key and the stamps are whole.
     std::unordered_map<std::uint64_t, std::uint16_t> kept; // pattern << 32 | key -> hits kept
-    std::map<std::pair<std::string, std::uint32_t>, std::size_t> phaseIndex;
+    std::map<std::pair<const std::string*, std::uint32_t>, std::size_t> phaseIndex;
     if (pieces.size() == 1) {
         // A source scanned whole (every small file): its piece is the scan. Its keys are the
         // source's, its stamps were whole when its phases were timed, and a phase before the first
@@ -793,7 +801,7 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
         out.initPhases.reserve(piece.phases.size());
         for (auto& ph : piece.phases)
             if (ph.start || ph.complete)
-                out.initPhases.push_back({std::move(ph.commId), ph.start, ph.complete});
+                out.initPhases.push_back({ph.commId, ph.start, ph.complete});
         pieces.clear();
     }
     for (std::size_t pi = 0; pi < pieces.size(); ++pi) {
@@ -833,7 +841,7 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
             const std::uint32_t key = ph.key == kNoKey ? kNoKey : piece.remap[ph.key];
             auto [it, inserted] = phaseIndex.emplace(std::make_pair(ph.commId, key), out.initPhases.size());
             if (inserted)
-                out.initPhases.push_back({std::move(ph.commId), {}, {}});
+                out.initPhases.push_back({ph.commId, {}, {}});
             InitPhases& ip = out.initPhases[it->second];
             auto at = [&out](std::uint32_t line) {
                 return PhaseLine{{SourceId(0), line}, out.lines.time(line)};
@@ -909,7 +917,7 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
     return out;
 }
 
-SourceScan scanSource(Source& source, const Scanner& scanner, EnvironmentLinePool& pool)
+SourceScan scanSource(Source& source, const Scanner& scanner, ScanPools& pools)
 {
     // A small file is read into this thread's buffer for the scan, not mapped (SourcePass).
     thread_local std::string scratch;
@@ -920,7 +928,7 @@ SourceScan scanSource(Source& source, const Scanner& scanner, EnvironmentLinePoo
     lines.resize(src.lineCount());
     std::vector<SourcePiece> pieces;
     pieces.push_back(
-        scanPiece(src, scanner, 0, static_cast<std::uint32_t>(src.lineCount()), yearHint(src), lines, pool));
+        scanPiece(src, scanner, 0, static_cast<std::uint32_t>(src.lineCount()), yearHint(src), lines, pools));
     PieceJoin join;
     joinPiece(join, pieces.front(), lines);
     if (pass.read())
@@ -1066,7 +1074,7 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
         std::uint32_t host;
         std::optional<PhaseLine> start, complete;
     };
-    std::unordered_map<std::string_view, std::size_t> commNumber; // views of SourceScan::initPhases
+    std::unordered_map<const std::string*, std::size_t> commNumber; // interned commIds
     std::vector<std::string_view> commName;
     std::vector<std::vector<HostPhases>> byComm;
     std::unordered_map<std::uint64_t, std::size_t> slotOf; // comm << 32 | host -> index in byComm[comm]
@@ -1084,7 +1092,7 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
                 continue;
             auto [c, newComm] = commNumber.try_emplace(ip.commId, commName.size());
             if (newComm) {
-                commName.push_back(ip.commId);
+                commName.push_back(*ip.commId);
                 byComm.emplace_back();
             }
             const std::uint32_t h = numberOf(host);
@@ -1267,7 +1275,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     // Stage: index + parse + scan on every core: a task per source, and per piece of a large
     // source (see scanPiece), whose pages are given back piece by piece.
     std::vector<SourceScan> scans(a.sources.size());
-    EnvironmentLinePool environmentPool; // what the environment hits' texts point into
+    ScanPools pools; // what the environment hits' texts and the init phases' commIds point into
     {
         std::atomic<std::uint64_t> doneBytes{0}, doneFiles{0}, doneLines{0};
         std::uint64_t totalBytes = 0;
@@ -1369,7 +1377,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             const Task& task = tasks[t];
             Source& src = a.sources[task.source];
             if (!task.pieces) {
-                scans[task.source] = scanSource(src, scanner, environmentPool);
+                scans[task.source] = scanSource(src, scanner, pools);
                 if (src.buffer)
                     src.buffer->dropResident();
                 doneBytes += src.size;
@@ -1380,7 +1388,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             }
             Pieces& p = *task.pieces;
             const std::uint32_t first = p.bounds[task.piece], last = p.bounds[task.piece + 1];
-            p.done[task.piece] = scanPiece(src, scanner, first, last, p.year, p.lines, environmentPool);
+            p.done[task.piece] = scanPiece(src, scanner, first, last, p.year, p.lines, pools);
             const std::uint64_t from = src.lineStarts[first];
             const std::uint64_t to = last < src.lineCount() ? src.lineStarts[last] : src.size;
             if (src.buffer)

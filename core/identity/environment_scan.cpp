@@ -272,47 +272,25 @@ bool EnvironmentLine::operator==(const EnvironmentLine& o) const
            std::equal(clues.begin(), clues.end(), o.clues.begin(), o.clues.end(), sameClue) && cuda == o.cuda;
 }
 
-std::size_t EnvironmentLinePool::Hash::operator()(const EnvironmentLine* l) const
+std::size_t EnvironmentLineInternTraits::hash(const EnvironmentLine& l)
 {
     std::size_t h = 0;
     auto mix = [&h](std::string_view s) {
         h = (h ^ std::hash<std::string_view>{}(s)) * 0x100000001b3ULL + s.size();
     };
-    for (const auto& st : l->settings) {
+    for (const auto& st : l.settings) {
         mix(st.name);
         mix(st.value);
     }
-    for (const auto& [ifname, address] : l->listed) {
+    for (const auto& [ifname, address] : l.listed) {
         mix(ifname);
         mix(address);
     }
-    for (const auto& c : l->clues)
+    for (const auto& c : l.clues)
         mix(c.id);
-    if (l->cuda)
-        mix(*l->cuda);
+    if (l.cuda)
+        mix(*l.cuda);
     return h;
-}
-
-const EnvironmentLine* EnvironmentLinePool::intern(EnvironmentLine&& line)
-{
-    const std::size_t h = Hash{}(&line);
-    Shard& shard = m_shards[(h >> 7) % m_shards.size()];
-    std::lock_guard<std::mutex> lock(shard.mutex);
-    if (auto it = shard.index.find(&line); it != shard.index.end())
-        return *it;
-    const EnvironmentLine* kept = &shard.lines.emplace_back(std::move(line));
-    shard.index.insert(kept);
-    return kept;
-}
-
-std::size_t EnvironmentLinePool::size() const
-{
-    std::size_t n = 0;
-    for (const auto& shard : m_shards) {
-        std::lock_guard<std::mutex> lock(shard.mutex);
-        n += shard.lines.size();
-    }
-    return n;
 }
 
 std::unique_ptr<EnvironmentLine> readEnvironmentLine(Builtin builtin, std::string_view text)

@@ -2,19 +2,16 @@
 // Fills Analysis::environment and the NCCL version disagreement (Analysis::nccl.mismatch) from
 // the scanner's built-in hits and the events, once processes are known (see analysis.cpp).
 
-#include <array>
-#include <deque>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "engine/scanner.h"
 #include "identity/version_clues.h"
 #include "parse/line_parser.h"
+#include "util/intern_pool.h"
 #include "util/strong_id.h"
 
 namespace rl
@@ -38,31 +35,18 @@ struct EnvironmentLine {
     bool operator==(const EnvironmentLine& o) const;
 };
 
-// Each distinct environment line of a run, kept once. Every rank of a job prints the same
-// settings, the same version forms and its host's interfaces, so ten thousand ranks' lines are a
-// few thousand distinct ones; kept per line they were most of what the scan held. Any thread may
-// intern; what intern() returns is valid, and never changes, for as long as the pool lives.
-class EnvironmentLinePool
-{
-public:
-    const EnvironmentLine* intern(EnvironmentLine&& line);
-    std::size_t size() const;
-
-private:
-    struct Hash {
-        std::size_t operator()(const EnvironmentLine* l) const;
-    };
-    struct Equal {
-        bool operator()(const EnvironmentLine* x, const EnvironmentLine* y) const { return *x == *y; }
-    };
-    // Sharded by hash, so that the scan's threads seldom wait for each other.
-    struct Shard {
-        mutable std::mutex mutex;
-        std::unordered_set<const EnvironmentLine*, Hash, Equal> index;
-        std::deque<EnvironmentLine> lines; // stable addresses
-    };
-    std::array<Shard, 16> m_shards;
+struct EnvironmentLineInternTraits {
+    using View = const EnvironmentLine&;
+    static const EnvironmentLine& view(const EnvironmentLine& l) { return l; }
+    static std::size_t hash(const EnvironmentLine& l);
+    static bool equal(const EnvironmentLine& l, const EnvironmentLine& kept) { return l == kept; }
+    static EnvironmentLine make(EnvironmentLine&& l) { return std::move(l); }
 };
+
+// Each distinct environment line of a run, kept once: every rank of a job prints the same
+// settings, the same version forms and its host's interfaces, so ten thousand ranks' lines are a
+// few thousand distinct ones; kept per line they were most of what the scan held.
+using EnvironmentLinePool = InternPool<EnvironmentLine, EnvironmentLineInternTraits>;
 
 struct EnvironmentHit {
     LineRef where;

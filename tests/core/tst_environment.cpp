@@ -543,6 +543,35 @@ private slots:
                  qPrintable(QString::number(withSettings))); // the comparison is not idle
     }
 
+    // Communicator ids are kept once: the same pointer for equal text, from any thread, whatever
+    // the view it was given as; different text (case and leading zeros included) stays apart.
+    void stringPoolKeepsEachDistinctStringOnce()
+    {
+        const std::vector<std::string> ids = {"0x98cb53c1551b2438",
+                                              "0x98CB53C1551B2438",
+                                              "0x098cb53c1551b2438",
+                                              "0x9d863df94287ac38",
+                                              "",
+                                              "0x1"};
+        StringPool pool;
+        std::vector<const std::string*> got(ids.size() * 50);
+        auto work = [&](std::size_t from) {
+            for (std::size_t k = from; k < got.size(); k += 2) {
+                // A view into a longer line, as the scanner's captures are.
+                const std::string line = "commId " + ids[k % ids.size()] + " - Init START";
+                got[k] = pool.intern(std::string_view(line).substr(7, ids[k % ids.size()].size()));
+            }
+        };
+        std::thread other(work, 1);
+        work(0);
+        other.join();
+        QCOMPARE(pool.size(), ids.size());
+        for (std::size_t k = 0; k < got.size(); ++k) {
+            QCOMPARE(*got[k], ids[k % ids.size()]);
+            QCOMPARE(got[k], got[k % ids.size()]);
+        }
+    }
+
     // Equal lines share one copy, whichever thread read them; lines that differ anywhere do not.
     void poolKeepsEachDistinctLineOnce()
     {

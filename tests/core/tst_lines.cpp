@@ -94,14 +94,23 @@ private slots:
                     QCOMPARE(out.us, in[i].us);
                     QCOMPARE(out.resolutionUs, in[i].resolutionUs);
                 }
-                for (int probe = 0; probe < 50; ++probe) {
-                    const std::uint32_t at = next() % (line + 2);
+                // Random lines, and the lines around stamps at block ends (128 a block), where
+                // the search moves from one block to the next.
+                std::vector<std::uint32_t> probes;
+                for (int probe = 0; probe < 50; ++probe)
+                    probes.push_back(next() % (line + 2));
+                for (std::size_t i = 0; i < in.size(); ++i)
+                    if (i % 128 == 0 || i % 128 == 127 || i + 1 == in.size() || next() % 16 == 0)
+                        for (std::uint32_t d : {0u, 1u, 2u})
+                            probes.push_back(in[i].line + d - 1);
+                for (const std::uint32_t at : probes) {
                     const auto it =
                         std::lower_bound(in.begin(), in.end(), at,
                                          [](const LineStamp& s, std::uint32_t l) { return s.line < l; });
                     const TimeInterval t = sl->time(at);
                     if (it != in.end() && it->line == at) {
                         QCOMPARE(t.lo, it->us);
+                        QCOMPARE(t.hi, it->us + it->resolutionUs);
                     } else {
                         if (it != in.begin())
                             QCOMPARE(t.lo, std::prev(it)->us);

@@ -1351,7 +1351,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                     p.bounds.push_back(next);
             }
             p.bounds.push_back(n);
-            p.lines.resize(n);
+            p.lines.resizeForThreads(n); // its pieces set their lines on several threads
             p.done.resize(p.bounds.size() - 1);
             p.finished.assign(p.done.size(), 0);
         }

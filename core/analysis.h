@@ -138,6 +138,8 @@ public:
         resize(n);
         m_wide.assign(n, kProcessMask);
     }
+    // Moves every line to a wider form when `p` does not fit the present one: not for several
+    // threads at once on one source, unless it was sized by resizeForThreads.
     void set(std::uint32_t line, ProcessId p, Level level)
     {
         m_level[line] = static_cast<std::uint8_t>(level);

@@ -190,18 +190,16 @@ void SourceLines::reserveStamps(std::size_t n)
 void SourceLines::widen(std::uint32_t line, std::uint32_t v)
 {
     const std::size_t n = m_level.size();
-    if (m_narrow.empty() && (v < kNarrowNone || v == kProcessMask) &&
-        (m_same < kNarrowNone || m_same == kProcessMask)) {
-        m_narrow.assign(n, m_same == kProcessMask ? kNarrowNone : static_cast<std::uint8_t>(m_same));
-        m_narrow[line] = v == kProcessMask ? kNarrowNone : static_cast<std::uint8_t>(v);
+    if (m_narrow.empty() && fitsByte(v) && fitsByte(m_same)) {
+        m_narrow.assign(n, toByte(m_same));
+        m_narrow[line] = toByte(v);
         return;
     }
     if (m_narrow.empty()) {
         m_wide.assign(n, m_same);
     } else {
         m_wide.resize(n);
-        for (std::size_t i = 0; i < n; ++i)
-            m_wide[i] = m_narrow[i] == kNarrowNone ? kProcessMask : m_narrow[i];
+        std::transform(m_narrow.begin(), m_narrow.end(), m_wide.begin(), fromByte);
         std::vector<std::uint8_t>().swap(m_narrow);
     }
     m_wide[line] = v;
@@ -217,15 +215,12 @@ void SourceLines::shrink()
     };
     if (collapse(m_wide, [](std::uint32_t x) { return x; })) {
         std::vector<std::uint32_t>().swap(m_wide);
-    } else if (!m_wide.empty() && std::all_of(m_wide.begin(), m_wide.end(), [](std::uint32_t x) {
-                   return x < kNarrowNone || x == kProcessMask;
-               })) {
+    } else if (!m_wide.empty() && std::all_of(m_wide.begin(), m_wide.end(), fitsByte)) {
         m_narrow.resize(m_wide.size());
-        for (std::size_t i = 0; i < m_wide.size(); ++i)
-            m_narrow[i] = m_wide[i] == kProcessMask ? kNarrowNone : static_cast<std::uint8_t>(m_wide[i]);
+        std::transform(m_wide.begin(), m_wide.end(), m_narrow.begin(), toByte);
         std::vector<std::uint32_t>().swap(m_wide);
     }
-    if (collapse(m_narrow, [](std::uint8_t x) { return x == kNarrowNone ? kProcessMask : std::uint32_t{x}; }))
+    if (collapse(m_narrow, fromByte))
         std::vector<std::uint8_t>().swap(m_narrow);
     shrinkSlack(m_level);
     shrinkSlack(m_narrow);

@@ -146,8 +146,8 @@ public:
         const std::uint32_t v = p.value & kProcessMask;
         if (!m_wide.empty())
             m_wide[line] = v;
-        else if (!m_narrow.empty() && (v < kNarrowNone || v == kProcessMask))
-            m_narrow[line] = v == kProcessMask ? kNarrowNone : static_cast<std::uint8_t>(v);
+        else if (!m_narrow.empty() && fitsByte(v))
+            m_narrow[line] = toByte(v);
         else if (m_narrow.empty() && v == m_same)
             return;
         else
@@ -161,13 +161,12 @@ public:
         const auto n = static_cast<std::uint32_t>(size());
         if (n == 0)
             return;
-        auto narrow = [](std::uint32_t v) { return v < kNarrowNone || v == kProcessMask; };
         const std::uint32_t first = pidOf(0).value & kProcessMask;
-        bool same = true, allNarrow = narrow(first);
+        bool same = true, allNarrow = fitsByte(first);
         for (std::uint32_t i = 1; i < n; ++i) {
             const std::uint32_t v = pidOf(i).value & kProcessMask;
             same = same && v == first;
-            allNarrow = allNarrow && narrow(v);
+            allNarrow = allNarrow && fitsByte(v);
         }
         std::vector<std::uint8_t> nextNarrow;
         std::vector<std::uint32_t> nextWide;
@@ -175,10 +174,8 @@ public:
             // nothing per line
         } else if (allNarrow) {
             nextNarrow.resize(n);
-            for (std::uint32_t i = 0; i < n; ++i) {
-                const std::uint32_t v = pidOf(i).value & kProcessMask;
-                nextNarrow[i] = v == kProcessMask ? kNarrowNone : static_cast<std::uint8_t>(v);
-            }
+            for (std::uint32_t i = 0; i < n; ++i)
+                nextNarrow[i] = toByte(pidOf(i).value & kProcessMask);
         } else {
             nextWide.resize(n);
             for (std::uint32_t i = 0; i < n; ++i)
@@ -193,7 +190,7 @@ public:
         if (!m_wide.empty())
             return ProcessId(m_wide[line]);
         if (!m_narrow.empty())
-            return ProcessId(m_narrow[line] == kNarrowNone ? kProcessMask : m_narrow[line]);
+            return ProcessId(fromByte(m_narrow[line]));
         return ProcessId(m_same);
     }
     Level level(std::uint32_t line) const { return static_cast<Level>(m_level[line]); }
@@ -224,6 +221,12 @@ private:
     static constexpr int kCodeBits = 4;
     // In the byte form: no process (kProcessMask); processes 0..254 are themselves.
     static constexpr std::uint8_t kNarrowNone = 255;
+    static bool fitsByte(std::uint32_t v) { return v < kNarrowNone || v == kProcessMask; }
+    static std::uint8_t toByte(std::uint32_t v)
+    {
+        return v == kProcessMask ? kNarrowNone : static_cast<std::uint8_t>(v);
+    }
+    static std::uint32_t fromByte(std::uint8_t b) { return b == kNarrowNone ? kProcessMask : b; }
     // Stores `v` for `line` where the present form cannot hold it.
     void widen(std::uint32_t line, std::uint32_t v);
     std::vector<std::uint8_t> m_level;

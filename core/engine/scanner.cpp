@@ -50,12 +50,6 @@ const BuiltinDef kBuiltins[] = {
     {Builtin::IbOob, R"(NET/IB : Using .*; OOB (?P<if>[^\s:]+):(?P<ip>[^\s<]+)<\d+>)"},
 };
 
-template <class Is> std::size_t runEnd(std::string_view s, std::size_t p, Is is)
-{
-    while (p < s.size() && is(s[p]))
-        ++p;
-    return p;
-}
 // `text` at `p` (which is at most s.size()).
 bool at(std::string_view s, std::size_t p, std::string_view text)
 {

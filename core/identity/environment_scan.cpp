@@ -164,9 +164,7 @@ bool nameChar(char c)
 // The end of "NCCL_[A-Z0-9_]+" starting at `at`, or npos when no name character follows "NCCL_".
 std::size_t ncclNameEnd(std::string_view s, std::size_t at)
 {
-    std::size_t p = at + 5;
-    while (p < s.size() && nameChar(s[p]))
-        ++p;
+    const std::size_t p = runEnd(s, at + 5, nameChar);
     return p == at + 5 ? std::string_view::npos : p;
 }
 
@@ -205,12 +203,10 @@ bool nextAssignment(std::string_view& rest, std::string& name, std::string& valu
             if (const std::size_t q = rest.find(rest[v], v + 1); q != std::string_view::npos)
                 end = q + 1;
         }
-        if (end == std::string_view::npos) {
-            end = v;
-            while (end < rest.size() &&
-                   std::string_view(" \t\n\f\r;'\")]}").find(rest[end]) == std::string_view::npos)
-                ++end;
-        }
+        if (end == std::string_view::npos)
+            end = runEnd(rest, v, [](char c) {
+                return std::string_view(" \t\n\f\r;'\")]}").find(c) == std::string_view::npos;
+            });
         name.assign(rest.substr(j, e - j));
         value.assign(rest.substr(v, end - v));
         rest.remove_prefix(end);

@@ -30,6 +30,14 @@ inline bool isWord(char c)
 {
     return isAlnum(c) || c == '_';
 }
+// The end of the run of characters `is` accepts that starts at `p` (p itself when none does).
+template <class Is> std::size_t runEnd(std::string_view s, std::size_t p, Is is)
+{
+    while (p < s.size() && is(s[p]))
+        ++p;
+    return p;
+}
+
 // ASCII without a line break: text where a form read by hand gives what its regex gives (the
 // regexes read UTF-8 characters where the hand-written readers read bytes).
 inline bool isPlainAscii(std::string_view s)

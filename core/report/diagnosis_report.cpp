@@ -210,31 +210,6 @@ private:
     bool m_afterKey = false;
 };
 
-// The length of the well-formed UTF-8 sequence at s[i] that is not a control character (the
-// byte sequences of Unicode's table 3-7: no overlong forms, surrogates or code points past
-// U+10FFFF, as nlohmann's decoder), or 0.
-std::size_t printableUtf8At(std::string_view s, std::size_t i)
-{
-    auto at = [&s](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-    const unsigned char c = at(i);
-    if (c < 0x80)
-        return c >= 0x20 ? 1 : 0;
-    auto inRange = [&](std::size_t k, unsigned char lo, unsigned char hi) {
-        return k < s.size() && at(k) >= lo && at(k) <= hi;
-    };
-    if (c >= 0xC2 && c <= 0xDF)
-        return inRange(i + 1, 0x80, 0xBF) ? 2 : 0;
-    if (c >= 0xE0 && c <= 0xEF) {
-        const unsigned char lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
-        return inRange(i + 1, lo, hi) && inRange(i + 2, 0x80, 0xBF) ? 3 : 0;
-    }
-    if (c >= 0xF0 && c <= 0xF4) {
-        const unsigned char lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
-        return inRange(i + 1, lo, hi) && inRange(i + 2, 0x80, 0xBF) && inRange(i + 3, 0x80, 0xBF) ? 4 : 0;
-    }
-    return 0;
-}
-
 // displayFile without the copy.
 const std::string& pathOf(const Analysis& a, LineRef where)
 {
@@ -921,7 +896,7 @@ void appendJsonString(std::string& out, std::string_view s)
             from = i++;
         } else if (c >= 0x20 && c < 0x80) {
             ++i;
-        } else if (const std::size_t n = c >= 0x80 ? printableUtf8At(s, i) : 0; n > 0) {
+        } else if (const std::size_t n = c >= 0x80 ? wellFormedUtf8At(s, i) : 0; n > 0) {
             i += n;
         } else {
             out.resize(start);

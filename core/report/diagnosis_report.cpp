@@ -456,11 +456,11 @@ bool cluesShown(const RankEnvironment& re)
 // `ranges` each distinct range as people read it (thousands of ranks show the same few).
 struct ClueTexts {
     std::map<std::string, std::string, std::less<>> rules;
-    std::map<std::pair<Version, Version>, std::string> ranges;
+    std::map<VersionRange, std::string> ranges;
 
     const std::string& display(const VersionClue& c)
     {
-        auto [it, added] = ranges.try_emplace({c.range.from, c.range.to});
+        auto [it, added] = ranges.try_emplace(c.range);
         if (added)
             it->second = c.display();
         return it->second;

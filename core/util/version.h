@@ -27,6 +27,7 @@ struct VersionRange {
     Version from;
     Version to;
     bool contains(const Version& v) const { return from <= v && v <= to; }
+    auto operator<=>(const VersionRange&) const = default;
     std::string toString() const
     {
         return from == to ? from.toString() : from.toString() + "–" + to.toString();

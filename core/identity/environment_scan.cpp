@@ -288,7 +288,7 @@ std::size_t EnvironmentLineInternTraits::hash(const EnvironmentLine& l)
     return h;
 }
 
-std::unique_ptr<EnvironmentLine> readEnvironmentLine(Builtin builtin, std::string_view text)
+std::optional<EnvironmentLine> readEnvironmentLine(Builtin builtin, std::string_view text)
 {
     const Patterns& pat = patterns();
     const re2::StringPiece line(text.data(), text.size());
@@ -323,7 +323,9 @@ std::unique_ptr<EnvironmentLine> readEnvironmentLine(Builtin builtin, std::strin
     default:
         break;
     }
-    return out.empty() ? nullptr : std::make_unique<EnvironmentLine>(std::move(out));
+    if (out.empty())
+        return std::nullopt;
+    return out;
 }
 
 EventLineText readEventLine(std::string_view text)

@@ -64,8 +64,9 @@ bool environmentReadsCaptures(Builtin b);
 // pairs as jobs print their environment. `byRegex`: by the regexes alone, which the hand-written
 // reading of ASCII lines is compared with in tests.
 std::vector<EnvironmentLine::Setting> settingsOfLine(std::string_view text, bool byRegex = false);
-// The text of a line that matched `builtin`; null when it says nothing beyond the captures.
-std::unique_ptr<EnvironmentLine> readEnvironmentLine(Builtin builtin, std::string_view text);
+// The text of a line that matched `builtin`; nothing when it says nothing beyond the captures.
+// A value, not an allocation: the scan interns it (EnvironmentLinePool) and lets it go.
+std::optional<EnvironmentLine> readEnvironmentLine(Builtin builtin, std::string_view text);
 
 // What an event's line says about the NCCL version (collectEnvironment's step 2).
 struct EventLineText {

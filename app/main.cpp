@@ -1,17 +1,19 @@
-#include <QApplication>
-#include <QCommandLineParser>
-#include <QCoreApplication>
-#include <QFileInfo>
-#include <QGuiApplication>
-#include <QIcon>
-#include <QMessageBox>
-#include <QTimer>
-
+// The `rankline` binary. The headless commands (diagnose, probe, encyclopedia) run here without Qt:
+// mapping Qt's libraries costs about 13 MiB of resident memory and 30 ms before the first line is
+// read, more than a small bundle's whole analysis, on the login nodes and in the scripts where
+// these commands run. The window and `report` (whose PDF is painted with QPainter) live in the Qt
+// module beside it, loaded only for them: one program for users, `rankline`, either way.
 #include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <dlfcn.h>
+#include <string>
 #include <sys/resource.h>
+#include <unistd.h>
+#include <vector>
 
 #include "cli/cli.h"
-#include "window/mainwindow.h"
+#include "gui_main.h"
 
 namespace
 {
@@ -29,55 +31,49 @@ void raiseDescriptorLimit()
     ::setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-int runWindow(int argc, char** argv)
+std::string executableDir()
 {
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("Rankline"));
-    QApplication::setApplicationVersion(QStringLiteral(RANKLINE_VERSION));
-    // The installed desktop file and icon are named after the application id (packaging/).
-    QApplication::setDesktopFileName(QStringLiteral(RANKLINE_APP_ID));
-    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral(RANKLINE_APP_ID)));
+    char buf[PATH_MAX];
+    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0)
+        return ".";
+    const std::string path(buf, static_cast<std::size_t>(n));
+    const std::size_t slash = path.rfind('/');
+    return slash == std::string::npos ? "." : path.substr(0, slash);
+}
 
-    QCommandLineParser p;
-    p.setApplicationDescription(QStringLiteral("Offline investigator for failed distributed-training jobs."));
-    p.addPositionalArgument(QStringLiteral("paths"), QStringLiteral("Folders, files or archives to open."),
-                            QStringLiteral("[PATH...]"));
-    QCommandLineOption screenshot(
-        QStringLiteral("screenshot"),
-        QStringLiteral("After loading, save a picture of the window to FILE and quit."),
-        QStringLiteral("FILE"));
-    QCommandLineOption sample(QStringLiteral("sample"), QStringLiteral("Open the bundled sample incident."));
-    p.addOptions({screenshot, sample});
-    p.process(app);
-
-    auto enc = rl::loadEncyclopedia(rl::resourcesDir() + "/encyclopedia");
-    if (!enc) {
-        QMessageBox::critical(nullptr, QStringLiteral("Rankline"),
-                              QStringLiteral("Cannot load the encyclopedia: %1")
-                                  .arg(QString::fromStdString(enc.error().message())));
-        return 3;
+// The module sits beside the binary in a build tree, and in rankline's library folder once
+// installed (packaging/CMakeLists.txt).
+int runQtModule(int argc, char** argv)
+{
+    const std::string dir = executableDir();
+    const std::vector<std::string> candidates = {dir + "/" RANKLINE_GUI_MODULE,
+                                                 dir + "/" RANKLINE_GUI_MODULE_INSTALLED};
+    std::string problem;
+    for (const auto& path : candidates) {
+        if (::access(path.c_str(), F_OK) != 0)
+            continue;
+        void* module = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!module) {
+            problem = path + " did not load: " + ::dlerror();
+            break;
+        }
+        using Entry = int (*)(int, char**);
+        auto entry = reinterpret_cast<Entry>(::dlsym(module, RANKLINE_GUI_ENTRY));
+        if (!entry) {
+            problem = path + " is not rankline's Qt module (no " RANKLINE_GUI_ENTRY ")";
+            break;
+        }
+        return entry(argc, argv);
     }
-    rl::MainWindow window(std::make_shared<const rl::Encyclopedia>(std::move(*enc)));
-    window.show();
-
-    const QString shot = p.value(screenshot);
-    if (!shot.isEmpty()) {
-        auto save = [&window, shot] {
-            QTimer::singleShot(300, &window, [&window, shot] {
-                bool ok = window.grab().save(shot);
-                QCoreApplication::exit(ok ? 0 : 1);
-            });
-        };
-        QObject::connect(&window, &rl::MainWindow::analysisReady, &window, save);
-        QObject::connect(&window, &rl::MainWindow::loadFailed, &window, save);
-        if (p.positionalArguments().isEmpty() && !p.isSet(sample))
-            save();
-    }
-    if (p.isSet(sample))
-        window.openSample();
-    else if (!p.positionalArguments().isEmpty())
-        window.openPaths(p.positionalArguments());
-    return app.exec();
+    if (problem.empty())
+        problem = "it is not installed (looked for " + candidates[0] + " and " + candidates[1] + ")";
+    std::fprintf(stderr,
+                 "rankline: the window and `rankline report` need rankline's Qt module, and %s.\n"
+                 "The headless commands (diagnose, probe, encyclopedia) work without it; reinstall "
+                 "rankline (or build the rankline_gui target) for the rest.\n",
+                 problem.c_str());
+    return 3;
 }
 
 } // namespace
@@ -85,24 +81,8 @@ int runWindow(int argc, char** argv)
 int main(int argc, char** argv)
 {
     raiseDescriptorLimit();
-    QStringList args;
-    for (int i = 0; i < argc; ++i)
-        args << QString::fromLocal8Bit(argv[i]);
-    if (rl::cli::isSubcommand(args) && rl::cli::needsGui(args)) {
-        // A PDF report is painted with QPainter, which needs a QGuiApplication, but never a display.
-        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-            qputenv("QT_QPA_PLATFORM", "offscreen");
-        QGuiApplication app(argc, argv);
-        QCoreApplication::setApplicationName(QStringLiteral("rankline"));
-        QCoreApplication::setApplicationVersion(QStringLiteral(RANKLINE_VERSION));
+    const std::vector<std::string> args(argv, argv + argc);
+    if (rl::cli::isHeadless(args))
         return rl::cli::run(args);
-    }
-    if (rl::cli::isSubcommand(args)) {
-        // Headless: no QApplication, so no display is needed and none is touched.
-        QCoreApplication app(argc, argv);
-        QCoreApplication::setApplicationName(QStringLiteral("rankline"));
-        QCoreApplication::setApplicationVersion(QStringLiteral(RANKLINE_VERSION));
-        return rl::cli::run(args);
-    }
-    return runWindow(argc, argv);
+    return runQtModule(argc, argv);
 }

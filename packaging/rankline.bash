@@ -47,10 +47,10 @@ _rankline()
 
     local opts
     case "$cmd" in
-    diagnose) opts="--json --no-local-nccl --nccl-lib --all-attempts --clock-offset --timings --help --help-all" ;;
+    diagnose) opts="--json --no-local-nccl --nccl-lib --all-attempts --clock-offset --timings --help" ;;
     report) opts="-o --output --format --no-redact --paper --time --no-local-nccl --nccl-lib --help --help-all" ;;
-    probe) opts="--json --nccl-lib --socket-retry --help --help-all" ;;
-    encyclopedia) opts="--list --export-patterns --help --help-all" ;;
+    probe) opts="--json --nccl-lib --socket-retry --help" ;;
+    encyclopedia) opts="--list --export-patterns --help" ;;
     *) opts="--sample --screenshot --help --version" ;;
     esac
 

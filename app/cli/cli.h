@@ -1,15 +1,16 @@
 #pragma once
+// The commands that run without Qt: diagnose, probe, encyclopedia, --help, --version. `report` and
+// the window live in the Qt module the binary loads for them (app/main.cpp).
 
-#include <QStringList>
+#include <string>
+#include <vector>
 
 namespace rl::cli
 {
 
-// True when argv names a headless sub-command (diagnose, probe, report).
-bool isSubcommand(const QStringList& args);
-// True when the sub-command paints (a PDF report): it then needs a QGuiApplication.
-bool needsGui(const QStringList& args);
-// Runs the sub-command on a QCoreApplication; returns the process exit status.
-int run(const QStringList& args);
+// True when args (argv as given) name one of the commands above.
+bool isHeadless(const std::vector<std::string>& args);
+// Runs it; returns the process exit status.
+int run(const std::vector<std::string>& args);
 
 } // namespace rl::cli

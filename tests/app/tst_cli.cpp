@@ -114,6 +114,75 @@ private slots:
         QCOMPARE(run({QStringLiteral("--version")}).code, 0);
     }
 
+    // The headless commands parse their options without Qt (app/cli/args.h), the way
+    // QCommandLineParser does for `report`: every spelling users type, and its mistakes.
+    void optionSyntax()
+    {
+        auto initiating = [](const Run& r) {
+            return r.code == 0 ? json::parse(r.out.toStdString())["initiating"] : json();
+        };
+        // --name value, --name=value, repeated options, "--" before a path that looks like one.
+        Run spaced =
+            run({QStringLiteral("diagnose"), QStringLiteral("--clock-offset"), QStringLiteral("gpu-a=0.5"),
+                 sample, QStringLiteral("--json"), QStringLiteral("--no-local-nccl")});
+        QVERIFY2(spaced.code == 0, spaced.err.constData());
+        Run joined = run({QStringLiteral("diagnose"), QStringLiteral("--clock-offset=gpu-a=0.5"),
+                          QStringLiteral("--clock-offset=gpu-b=0"), QStringLiteral("--json"),
+                          QStringLiteral("--no-local-nccl"), QStringLiteral("--"), sample});
+        QVERIFY2(joined.code == 0, joined.err.constData());
+        QCOMPARE(initiating(spaced)["rank"].get<int>(), 5);
+        QCOMPARE(initiating(joined)["rank"].get<int>(), 5);
+        // Both spellings set gpu-a's offset to the half second typed in.
+        for (const Run* r : {&spaced, &joined}) {
+            const json hosts = json::parse(r->out.toStdString())["clock"]["hosts"];
+            double offset = -1;
+            for (const json& h : hosts)
+                if (h["host"] == "gpu-a")
+                    offset = h["offset_ms"].get<double>();
+            QVERIFY2(offset == 500.0, hosts.dump().c_str());
+        }
+
+        struct Bad {
+            QStringList args;
+            int code;
+            const char* message;
+        };
+        const Bad bad[] = {
+            {{QStringLiteral("diagnose"), QStringLiteral("--bogus"), sample}, 1, "Unknown option 'bogus'."},
+            {{QStringLiteral("diagnose"), QStringLiteral("-x"), QStringLiteral("--nope"), sample},
+             1,
+             "Unknown options: x, nope."},
+            {{QStringLiteral("diagnose"), sample, QStringLiteral("--nccl-lib")},
+             1,
+             "Missing value after '--nccl-lib'."},
+            {{QStringLiteral("diagnose"), QStringLiteral("--json=yes"), sample},
+             1,
+             "Unexpected value after '--json'."},
+            {{QStringLiteral("diagnose"), QStringLiteral("--clock-offset=gpu-a=soon"), sample},
+             2,
+             "--clock-offset wants HOST=SECONDS, got 'gpu-a=soon'"},
+            {{QStringLiteral("probe"), QStringLiteral("--socket-retry=1")},
+             1,
+             "Unexpected value after '--socket-retry'."},
+        };
+        for (const Bad& b : bad) {
+            Run r = run(b.args);
+            QVERIFY2(r.code == b.code && r.err.contains(b.message) && r.out.isEmpty(),
+                     qPrintable(b.args.join(QLatin1Char(' ')) + QStringLiteral(" -> ") +
+                                QString::number(r.code) + QLatin1Char(' ') + QString::fromUtf8(r.err)));
+        }
+
+        // -h and --help, anywhere after the command, print the command's help and nothing else.
+        for (const QString& h : {QStringLiteral("-h"), QStringLiteral("--help")}) {
+            Run r = run({QStringLiteral("diagnose"), sample, h});
+            QCOMPARE(r.code, 0);
+            QVERIFY(r.out.startsWith("Usage: "));
+            QVERIFY(r.out.contains("[options] diagnose PATH..."));
+            QVERIFY(r.out.contains("\n  --clock-offset <HOST=SECONDS>  Shift HOST's clock"));
+            QVERIFY(r.out.contains("\nArguments:\n  diagnose "));
+        }
+    }
+
     void probe()
     {
         Run r = run({QStringLiteral("probe"), QStringLiteral("--json")});

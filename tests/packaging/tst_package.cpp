@@ -43,6 +43,8 @@ QString str(const QByteArray& b)
 
 const QString kVersion = QStringLiteral(RANKLINE_VERSION);
 const QString kAppId = QStringLiteral(RANKLINE_APP_ID);
+// Where the package puts the window's Qt module (app/CMakeLists.txt), relative to the root.
+const QString kModule = QStringLiteral("usr/" RANKLINE_GUI_MODULE_DIR "/rankline-gui.so");
 } // namespace
 
 class TestPackage : public QObject
@@ -118,6 +120,8 @@ private slots:
         for (const QString& line : lines) {
             const QString path = line.section(QLatin1Char(' '), -1);
             QVERIFY2(path.startsWith(QLatin1String("./usr/")), qPrintable(line));
+            if (path == QLatin1String("./") + kModule)
+                continue; // the one library: the window's Qt module, which the binary loads
             for (const char* bad : {"tst_", "libnccl", "svgtopng", "CMake", "/build/", ".so"})
                 QVERIFY2(!path.contains(QLatin1String(bad)), qPrintable(line));
             for (const char* bad : {".a", ".h", ".o"})
@@ -125,6 +129,7 @@ private slots:
         }
         const QStringList expected = {
             QStringLiteral("usr/bin/rankline"),
+            kModule,
             QStringLiteral("usr/share/rankline/encyclopedia/nccl-socket-connect-abort.json"),
             QStringLiteral("usr/share/rankline/samples/connect-abort-2x4/gpu-b/rank5.log"),
             QStringLiteral("usr/share/rankline/samples/connect-abort-2x4.md"),
@@ -154,9 +159,51 @@ private slots:
 
     void noRunpath()
     {
-        Run r = run(QStringLiteral("readelf"), {QStringLiteral("-d"), exe()});
-        QCOMPARE(r.code, 0);
-        QVERIFY2(!r.out.contains("RUNPATH") && !r.out.contains("RPATH"), r.out.constData());
+        for (const QString& file : {exe(), root(kModule)}) {
+            Run r = run(QStringLiteral("readelf"), {QStringLiteral("-d"), file});
+            QCOMPARE(r.code, 0);
+            QVERIFY2(!r.out.contains("RUNPATH") && !r.out.contains("RPATH"), r.out.constData());
+        }
+    }
+
+    // The binary needs no Qt library itself: the headless commands never map one (the loader
+    // lists what it loads under LD_DEBUG=libs), and the window and `report` find the installed
+    // module that brings Qt in.
+    void qtOnlyWhereNeeded()
+    {
+        Run needed = run(QStringLiteral("readelf"), {QStringLiteral("-d"), exe()});
+        QCOMPARE(needed.code, 0);
+        QVERIFY2(!needed.out.contains("libQt6"), needed.out.constData());
+        QProcessEnvironment env = userEnv();
+        env.insert(QStringLiteral("LD_DEBUG"), QStringLiteral("libs"));
+        Run headless =
+            run(exe(), {QStringLiteral("diagnose"), sample(), QStringLiteral("--no-local-nccl")}, env);
+        QCOMPARE(headless.code, 0);
+        QVERIFY2(headless.err.contains("calling init:"), "LD_DEBUG=libs printed nothing");
+        QVERIFY2(!headless.err.contains("libQt6"), "diagnose mapped a Qt library");
+
+        QTemporaryDir out;
+        QVERIFY(out.isValid());
+        const QString pdf = out.filePath(QStringLiteral("report.pdf"));
+        Run report = run(exe(),
+                         {QStringLiteral("report"), sample(), QStringLiteral("-o"), pdf,
+                          QStringLiteral("--no-local-nccl")},
+                         env);
+        QVERIFY2(report.code == 0, report.err.right(2000).constData());
+        QVERIFY2(report.err.contains(kModule.section(QLatin1Char('/'), -1).toUtf8()),
+                 "report did not load the module");
+        QVERIFY2(report.err.contains("libQt6Gui"), "report did not map Qt");
+        QFile f(pdf);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.read(5) == "%PDF-");
+
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.remove(QStringLiteral("LD_DEBUG"));
+        const QString shot = out.filePath(QStringLiteral("window.png"));
+        Run window = run(exe(), {QStringLiteral("--sample"), QStringLiteral("--screenshot"), shot}, env);
+        QVERIFY2(window.code == 0, window.err.constData());
+        QImage img(shot);
+        QVERIFY2(!img.isNull() && img.width() > 600, qPrintable(shot));
     }
 
     void version()

@@ -1,0 +1,88 @@
+#include "cli/common.h"
+
+#include <cstdio>
+#include <iostream>
+#include <iterator>
+#include <unistd.h>
+
+namespace rl::cli
+{
+
+void printErr(const std::string& line)
+{
+    std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+std::future<Expected<Encyclopedia>> startLoadingEntries()
+{
+    return std::async(std::launch::async, [] { return loadEncyclopedia(resourcesDir() + "/encyclopedia"); });
+}
+
+std::shared_ptr<const Encyclopedia> loadEntries(Expected<Encyclopedia> loaded)
+{
+    if (!loaded) {
+        printErr("rankline: cannot load the encyclopedia: " + loaded.error().message());
+        return nullptr;
+    }
+    return std::make_shared<const Encyclopedia>(std::move(*loaded));
+}
+
+std::shared_ptr<const Encyclopedia> loadEntries()
+{
+    return loadEntries(loadEncyclopedia(resourcesDir() + "/encyclopedia"));
+}
+
+ProgressSink terminalProgress()
+{
+    ProgressSink sink;
+    if (::isatty(STDERR_FILENO)) {
+        sink.report = [](const Progress& pr) {
+            if (pr.stage == "done") {
+                std::fprintf(stderr, "\r%78s\r", "");
+                std::fflush(stderr);
+                return;
+            }
+            int pct = pr.bytesTotal ? static_cast<int>(pr.bytesDone * 100 / pr.bytesTotal) : 100;
+            std::string bar(static_cast<std::size_t>(pct / 4), '#');
+            std::fprintf(stderr, "\r%-10s [%-25s] %3d%%  %llu/%llu files  %llu MB  %llu lines",
+                         pr.stage.c_str(), bar.c_str(), pct, static_cast<unsigned long long>(pr.filesDone),
+                         static_cast<unsigned long long>(pr.filesTotal),
+                         static_cast<unsigned long long>(pr.bytesDone >> 20),
+                         static_cast<unsigned long long>(pr.lines));
+            std::fflush(stderr);
+        };
+    }
+    return sink;
+}
+
+bool readInputs(const char* command, const std::vector<std::string>& paths, const AnalyzeOptions& options,
+                Bundle& bundle)
+{
+    std::vector<std::string> files;
+    for (const auto& path : paths) {
+        if (path == "-") {
+            std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+            bundle.sources.push_back(sourceFromText("<stdin>", std::move(text)));
+        } else {
+            files.push_back(path);
+        }
+    }
+    if (!files.empty()) {
+        Bundle read = readBundle(files, options.limits);
+        for (auto& s : read.sources)
+            bundle.sources.push_back(std::move(s));
+        for (auto& s : read.skipped)
+            bundle.skipped.push_back(std::move(s));
+    }
+    for (std::size_t i = 0; i < bundle.sources.size(); ++i)
+        bundle.sources[i].id = SourceId(static_cast<std::uint32_t>(i));
+    for (const auto& s : bundle.skipped)
+        printErr("rankline: skipped " + s.file + ": " + s.reason);
+    if (bundle.sources.empty()) {
+        printErr(std::string(command) + ": nothing could be read from the given paths");
+        return false;
+    }
+    return true;
+}
+
+} // namespace rl::cli

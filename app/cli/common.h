@@ -1,0 +1,36 @@
+#pragma once
+// What the commands share, without Qt: the headless commands (cli.cpp) and `report`, which runs
+// in the Qt module (report/reportcommand.cpp).
+
+#include <future>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analysis.h"
+#include "bundle/bundle.h"
+#include "encyclopedia/encyclopedia.h"
+#include "util/expected.h"
+
+namespace rl::cli
+{
+
+// One line on standard error.
+void printErr(const std::string& line);
+
+// Loading the encyclopedia (parsing, compiling and self-checking every entry) takes as long as
+// diagnosing a small bundle: start it while the bundle is read, and collect it with loadEntries.
+std::future<Expected<Encyclopedia>> startLoadingEntries();
+// Null, having said why on standard error, when it does not load.
+std::shared_ptr<const Encyclopedia> loadEntries(Expected<Encyclopedia> loaded);
+std::shared_ptr<const Encyclopedia> loadEntries();
+
+// A progress bar on standard error, only when it is a terminal.
+ProgressSink terminalProgress();
+
+// Reads PATHs (and standard input for "-") into one bundle; says on standard error what was
+// skipped. Returns false, having said why, when nothing could be read.
+bool readInputs(const char* command, const std::vector<std::string>& paths, const AnalyzeOptions& options,
+                Bundle& bundle);
+
+} // namespace rl::cli

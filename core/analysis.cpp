@@ -430,8 +430,9 @@ struct InitPhases {
     std::optional<PhaseLine> complete;
 };
 
+// What the scan of a source found besides its per-line facts, which it writes straight into the
+// analysis's SourceLines (no second copy of them per source while identity runs).
 struct SourceScan {
-    SourceLines lines; // during the scan the "process" field holds a local key index
     std::vector<LocalKey> keys;
     std::vector<int> keyDecoRank; // per key: a launcher rank seen on its NCCL lines, or -1
     std::vector<std::string>
@@ -775,11 +776,12 @@ void joinPiece(PieceJoin& join, SourcePiece& piece, SourceLines& lines)
 
 // The joined pieces as one scan: the per-process cap on repeated hits applied across pieces, and
 // init phases reduced with the times the whole source gives.
-SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<SourcePiece>&& pieces,
+// `lines` (the source's, whose "process" field holds a local key index until identity) are read and
+// shrunk in place.
+SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourcePiece>&& pieces,
                        const Scanner& scanner)
 {
     SourceScan out = std::move(join.out);
-    out.lines = std::move(lines);
     // Hits and phases once every line has its key and the stamps are whole.
     std::unordered_map<std::uint64_t, std::uint16_t> kept; // pattern << 32 | key -> hits kept
     std::map<std::pair<const std::string*, std::uint32_t>, std::size_t> phaseIndex;
@@ -810,8 +812,8 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
             if (pieces.size() > 1 &&
                 cappedPerProcess(scanner.patterns()[static_cast<std::size_t>(h.pattern)])) {
                 // A piece keeps at most the cap per key; across pieces, the first ones in line order.
-                const std::uint64_t slot = std::uint64_t{static_cast<std::uint32_t>(h.pattern)} << 32 |
-                                           out.lines.process(h.line).value;
+                const std::uint64_t slot =
+                    std::uint64_t{static_cast<std::uint32_t>(h.pattern)} << 32 | lines.process(h.line).value;
                 std::uint16_t& n = kept[slot];
                 if (n >= kKeepHitsPerProcess)
                     continue;
@@ -838,8 +840,8 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
             if (inserted)
                 out.initPhases.push_back({ph.commId, {}, {}});
             InitPhases& ip = out.initPhases[it->second];
-            auto at = [&out](std::uint32_t line) {
-                return PhaseLine{{SourceId(0), line}, out.lines.time(line)};
+            auto at = [&lines](std::uint32_t line) {
+                return PhaseLine{{SourceId(0), line}, lines.time(line)};
             };
             if (ph.start)
                 keepLatestStart(ip.start, at(ph.start->where.line));
@@ -866,7 +868,7 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
             const Builtin b = scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin;
             if (b != Builtin::InitLine && b != Builtin::TorchRank)
                 continue;
-            const std::uint32_t key = out.lines.process(h.line).value;
+            const std::uint32_t key = lines.process(h.line).value;
             Seen& k = seen[key == kNoKey ? out.keys.size() : key];
             if (b == Builtin::InitLine) {
                 const int nranks = std::atoi(captureOf(h, "nranks").c_str());
@@ -903,7 +905,7 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
     }
     // Every source is held until the identity stage: give back the growth slack of its vectors
     // now, not after all of them have been scanned.
-    out.lines.shrink();
+    lines.shrink();
     out.tids.shrink_to_fit();
     out.hits.shrink_to_fit();
     out.envText.shrink_to_fit();
@@ -912,14 +914,13 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines&& lines, std::vector<Source
     return out;
 }
 
-SourceScan scanSource(Source& source, const Scanner& scanner, ScanPools& pools)
+SourceScan scanSource(Source& source, const Scanner& scanner, ScanPools& pools, SourceLines& lines)
 {
     // A small file is read into this thread's buffer for the scan, not mapped (SourcePass).
     thread_local std::string scratch;
     SourcePass pass(source, scratch);
     Source& src = pass.read() ? pass.copy() : source;
     indexLines(src);
-    SourceLines lines;
     lines.resize(src.lineCount());
     std::vector<SourcePiece> pieces;
     pieces.push_back(
@@ -928,7 +929,7 @@ SourceScan scanSource(Source& source, const Scanner& scanner, ScanPools& pools)
     joinPiece(join, pieces.front(), lines);
     if (pass.read())
         source.lineStarts = std::move(src.lineStarts);
-    return mergePieces(std::move(join), std::move(lines), std::move(pieces), scanner);
+    return mergePieces(std::move(join), lines, std::move(pieces), scanner);
 }
 
 // Happened-before constraints between hosts, found in the logs (see timeline/clock.h), then the
@@ -1220,6 +1221,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     Analysis& a = *result;
     a.encyclopedia = encyclopedia;
     a.sources = std::move(bundle.sources);
+    shrinkSlack(a.sources); // read one by one: up to half of a large bundle's array is growth slack
     a.skipped = std::move(bundle.skipped);
     auto stageStart = std::chrono::steady_clock::now();
     auto stageDone = [&a, &stageStart](const char* name) {
@@ -1270,6 +1272,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     // Stage: index + parse + scan on every core: a task per source, and per piece of a large
     // source (see scanPiece), whose pages are given back piece by piece.
     std::vector<SourceScan> scans(a.sources.size());
+    a.lines.resize(a.sources.size());
     ScanPools pools; // what the environment hits' texts and the init phases' commIds point into
     {
         std::atomic<std::uint64_t> doneBytes{0}, doneFiles{0}, doneLines{0};
@@ -1372,7 +1375,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             const Task& task = tasks[t];
             Source& src = a.sources[task.source];
             if (!task.pieces) {
-                scans[task.source] = scanSource(src, scanner, pools);
+                scans[task.source] = scanSource(src, scanner, pools, a.lines[task.source]);
                 if (src.buffer)
                     src.buffer->dropResident();
                 doneBytes += src.size;
@@ -1403,8 +1406,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 allJoined = p.joined == p.done.size() && before < p.joined;
             }
             if (allJoined) {
-                scans[task.source] =
-                    mergePieces(std::move(p.join), std::move(p.lines), std::move(p.done), scanner);
+                scans[task.source] = mergePieces(std::move(p.join), p.lines, std::move(p.done), scanner);
+                a.lines[task.source] = std::move(p.lines);
                 if (src.buffer)
                     src.buffer->dropResident();
                 ++doneFiles;
@@ -1459,7 +1462,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         }
     }
     auto keyedProcess = [&](std::size_t s, std::uint32_t line) -> ProcessId {
-        std::uint32_t k = scans[s].lines.process(line).value;
+        std::uint32_t k = a.lines[s].process(line).value;
         return k == kNoKey ? ProcessId{} : keyProcess[s][k];
     };
     // Ranks from Init lines: the communicator with the most ranks is the world.
@@ -1595,7 +1598,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             if (r.init)
                 continue;
             ProcessId pid = keyedProcess(s, r.line);
-            if (!pid.valid() && scans[s].lines.process(r.line).value == kNoKey)
+            if (!pid.valid() && a.lines[s].process(r.line).value == kNoKey)
                 pid = defaultProcess[s];
             if (!pid.valid())
                 continue;
@@ -1629,10 +1632,9 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         }
     }
     // Assign every line, source by source on every core; note which processes each source holds.
-    a.lines.resize(a.sources.size());
     std::vector<std::vector<std::uint32_t>> sourceProcesses(a.sources.size());
     parallelFor(a.sources.size(), workers, [&](std::size_t s) {
-        SourceLines& sl = scans[s].lines;
+        SourceLines& sl = a.lines[s];
         const std::uint32_t n = static_cast<std::uint32_t>(sl.size());
         std::vector<std::uint32_t>& held = sourceProcesses[s];
         // The processes seen, each once: a combined stream changes process every few lines, and
@@ -1671,7 +1673,6 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             hold(sl.process(i).value);
         std::sort(held.begin(), held.end());
         sl.shrink();
-        a.lines[s] = std::move(sl);
     });
     for (const auto& sl : a.lines)
         a.totalLines += sl.size();

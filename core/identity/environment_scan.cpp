@@ -730,6 +730,10 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
         }
     }
 
+    // Their captures were the last thing read from them: given back before the steps below
+    // allocate for every rank.
+    std::vector<EnvironmentHit>().swap(hits);
+
     // 2. Versions the logs state, and clues from the form of WARN and symptom lines.
     for (const auto& p : a.processes) {
         RankEnvironment& re = env.ranks[p.id.value];

@@ -4,6 +4,7 @@
 // the choices that commonly break multi-host jobs. Plain data for the command line and the window;
 // filled by collectEnvironment (identity/environment_scan.h) during analyze().
 
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,23 +17,32 @@ namespace rl
 {
 
 // A range of NCCL versions that the form of one line implies (which releases print that text, at
-// that source line, with that prefix): facts from shared/docs/nccl-log-formats.md.
-struct VersionClue {
-    // The rule: "bootstrap-space", "init-nvmldev", "connect-abort-lines", ... (static text: every
-    // rank of a job of thousands shows the same few, so none is copied for each).
+// that source line, with that prefix): facts from shared/docs/nccl-log-formats.md. What a clue says
+// is the same on every rank that shows it: kept once per distinct clue (Environment::clueFacts),
+// which each rank's clues point to.
+struct ClueFact {
+    // The rule: "bootstrap-space", "init-nvmldev", "connect-abort-lines", ... (static text).
     std::string_view id;
     VersionRange range; // open ends are 0.0.0 and 999.0.0
-    // What in the line says so: a rule's wording (static text, the same on every rank that shows
-    // the clue, so not copied for each of thousands of ranks), or this clue's own.
+    // What in the line says so: a rule's wording (static text), or this clue's own.
     const char* staticBasis = nullptr;
     std::string ownBasis; // when staticBasis is null
-    LineRef where;
-    bool agrees = true; // false when the rank's own version (line or exception) is outside
 
     std::string_view basis() const
     {
         return staticBasis ? std::string_view(staticBasis) : std::string_view(ownBasis);
     }
+};
+
+// One rank's clue: the fact and the line that shows it. Thousands of ranks show the same few.
+struct VersionClue {
+    const ClueFact* fact = nullptr; // in Environment::clueFacts
+    LineRef where;
+    bool agrees = true; // false when the rank's own version (line or exception) is outside
+
+    std::string_view id() const { return fact->id; }
+    const VersionRange& range() const { return fact->range; }
+    std::string_view basis() const { return fact->basis(); }
     std::string display() const; // "2.18.3–2.20.5", "≥ 2.24.3", "2.16.2–2.28.x"
 };
 
@@ -89,10 +99,18 @@ struct EnvironmentFlag {
 };
 
 struct Environment {
+    Environment() = default;
+    // The ranks' clues point into clueFacts: moved, never copied.
+    Environment(Environment&&) = default;
+    Environment& operator=(Environment&&) = default;
+    Environment(const Environment&) = delete;
+    Environment& operator=(const Environment&) = delete;
+
     std::vector<RankEnvironment> ranks; // per process, same order as Analysis::processes
     std::vector<NcclSetting> settings;
     std::vector<EnvironmentFlag> flags;
-    std::string subnetNote; // how subnets were compared (NCCL prints no netmask)
+    std::string subnetNote;         // how subnets were compared (NCCL prints no netmask)
+    std::deque<ClueFact> clueFacts; // every distinct clue once (a deque: its elements never move)
 };
 
 // Processes that agree on one NCCL version (or range); two or more groups are a mismatch.

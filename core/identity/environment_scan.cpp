@@ -251,7 +251,7 @@ std::vector<EnvironmentLine::Setting> settingsOfLine(std::string_view text, bool
 
 std::string VersionClue::display() const
 {
-    return rangeDisplay(range);
+    return rangeDisplay(fact->range);
 }
 
 bool EnvironmentLine::operator==(const EnvironmentLine& o) const
@@ -457,12 +457,22 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
         ProcessId p = a.lines[r.source.value].process(r.line);
         return p.value < a.processes.size() ? p : ProcessId{};
     };
-    auto addClue = [](RankEnvironment& re, LineClue c, LineRef where) {
+    // Each distinct clue once: (id, range, wording) -> its fact. Ids and static wordings are
+    // literals; an own wording is compared by text.
+    std::map<std::tuple<std::string_view, VersionRange, std::string_view>, const ClueFact*> clueFactOf;
+    auto addClue = [&env, &clueFactOf](RankEnvironment& re, LineClue c, LineRef where) {
         // The first line of each kind is evidence enough; a rank repeats the same forms many times.
-        if (std::none_of(re.clues.begin(), re.clues.end(),
-                         [&](const VersionClue& v) { return v.id == c.id; }))
-            re.clues.push_back({c.id, c.range, c.staticBasis,
-                                c.staticBasis ? std::string{} : std::move(c.ownBasis), where, true});
+        if (std::any_of(re.clues.begin(), re.clues.end(),
+                        [&](const VersionClue& v) { return v.id() == c.id; }))
+            return;
+        const std::string_view basis = c.staticBasis ? std::string_view(c.staticBasis) : c.ownBasis;
+        auto it = clueFactOf.find({c.id, c.range, basis});
+        if (it == clueFactOf.end()) {
+            const ClueFact& fact = env.clueFacts.emplace_back(ClueFact{
+                c.id, c.range, c.staticBasis, c.staticBasis ? std::string{} : std::move(c.ownBasis)});
+            it = clueFactOf.emplace(std::make_tuple(fact.id, fact.range, fact.basis()), &fact).first;
+        }
+        re.clues.push_back({it->second, where, true});
     };
     auto addAddress = [](RankEnvironment& re, std::string ifname, std::string ip, const char* via,
                          LineRef where) {
@@ -785,8 +795,8 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
             re.clues.shrink_to_fit();
         if (!re.ncclVersion) {
             for (const auto& c : re.clues)
-                if (c.id == "version-code") {
-                    re.ncclVersion = c.range.from;
+                if (c.id() == "version-code") {
+                    re.ncclVersion = c.range().from;
                     re.ncclVersionLine = c.where;
                     re.ncclVersionSource = "mismatch-warn";
                     break;
@@ -794,7 +804,7 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
         }
         if (re.ncclVersion) {
             for (auto& c : re.clues)
-                c.agrees = c.range.contains(*re.ncclVersion);
+                c.agrees = c.range().contains(*re.ncclVersion);
             continue;
         }
         if (re.clues.empty())
@@ -802,7 +812,7 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
         std::optional<VersionRange> r = VersionRange{{0, 0, 0}, {999, 0, 0}};
         for (const auto& c : re.clues)
             if (r)
-                r = intersect(*r, c.range);
+                r = intersect(*r, c.range());
         if (r) {
             re.ncclRange = r;
             re.ncclRangeDisplay = rangeDisplay(*r);

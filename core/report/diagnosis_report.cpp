@@ -460,7 +460,7 @@ struct ClueTexts {
 
     const std::string& display(const VersionClue& c)
     {
-        auto [it, added] = ranges.try_emplace(c.range);
+        auto [it, added] = ranges.try_emplace(c.range());
         if (added)
             it->second = c.display();
         return it->second;
@@ -521,14 +521,14 @@ void writeProcess(JsonWriter& w, const Analysis& a, const Process& p, ClueTexts&
         for (const auto& c : re->clues) {
             w.beginObject();
             w.key("agrees").boolean(c.agrees);
-            if (clueTexts.rules.find(c.id)->second != c.basis())
+            if (clueTexts.rules.find(c.id())->second != c.basis())
                 w.key("basis").string(c.basis());
             w.key("display").string(clueTexts.display(c));
             w.key("file").string(pathOf(a, c.where));
-            w.key("id").string(c.id);
+            w.key("id").string(c.id());
             w.key("line").integer(c.where.line + 1);
             w.key("range");
-            writeRange(w, c.range);
+            writeRange(w, c.range());
             w.endObject();
         }
         w.endArray();
@@ -824,8 +824,8 @@ void writeDiagnosis(JsonWriter& w, const Analysis& a)
     for (const auto& p : a.processes)
         if (p.id.value < a.environment.ranks.size() && cluesShown(a.environment.ranks[p.id.value]))
             for (const auto& c : a.environment.ranks[p.id.value].clues)
-                if (clueTexts.rules.find(c.id) == clueTexts.rules.end())
-                    clueTexts.rules.emplace(std::string(c.id), std::string(c.basis()));
+                if (clueTexts.rules.find(c.id()) == clueTexts.rules.end())
+                    clueTexts.rules.emplace(std::string(c.id()), std::string(c.basis()));
 
     w.beginObject();
     w.key("clock");

@@ -22,6 +22,7 @@
 #include "engine/scanner.h"
 #include "identity/environment_scan.h"
 #include "identity/path_identity.h"
+#include "util/mapped_file.h"
 #include "util/parallel.h"
 
 namespace fs = std::filesystem;
@@ -1417,6 +1418,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         if (progress.isCancelled())
             return nullptr;
         report("diagnosing");
+        // The last small files read are still marked, not given back (MappedFile::flushDropped).
+        MappedFile::flushDropped();
         stageDone("index, parse, scan");
         a.totalBytes = totalBytes;
         // Every byte has been read by now: say which files changed under us while they were open.
@@ -1894,6 +1897,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     if (options.probeLocalNccl)
         a.nccl.local = probeNccl(options.ncclLibrary);
     collectEnvironment(a, std::move(envHits), std::move(scannedEvents), workers);
+    MappedFile::flushDropped();
     stageDone("versions, environment, local NCCL");
 
     // Stage: merged order over every line on the aligned clock, and the span of parsed time.
@@ -1923,6 +1927,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     for (const auto& src : a.sources)
         if (src.buffer)
             src.buffer->dropResident();
+    MappedFile::flushDropped();
     stageDone("findings");
     if (progress.report)
         progress.report(

@@ -142,6 +142,14 @@ public:
         return true;
     }
 
+    // Gives back what is marked now, however little.
+    void flush()
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        if (m_pending > 0)
+            flushLocked();
+    }
+
 private:
     static constexpr std::size_t kSlabBytes = std::size_t{64} << 20;
     static constexpr std::size_t kFlushBytes = std::size_t{8} << 20;
@@ -182,8 +190,12 @@ private:
         }
         it->pending += size;
         m_pending += size;
-        if (m_pending < kFlushBytes)
-            return;
+        if (m_pending >= kFlushBytes)
+            flushLocked();
+    }
+
+    void flushLocked()
+    {
         for (Slab& s : m_slabs) {
             if (s.pending > 0 && !s.holed)
                 ::madvise(const_cast<char*>(s.lo), static_cast<std::size_t>(s.hi - s.lo), MADV_DONTNEED);
@@ -288,6 +300,11 @@ void MappedFile::dropResident() const
     // Only a memory map can give its pages back; a copied (damaged or small) file keeps its buffer.
     if (m_data && m_mapped && !SmallMaps::instance().drop(m_data, m_size))
         ::madvise(const_cast<char*>(m_data), m_size, MADV_DONTNEED);
+}
+
+void MappedFile::flushDropped()
+{
+    SmallMaps::instance().flush();
 }
 
 void MappedFile::dropResident(std::uint64_t offset, std::uint64_t length) const

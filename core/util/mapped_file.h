@@ -44,6 +44,10 @@ public:
     void dropResident() const;
     // Bytes [offset, offset + length) only, in whole pages inside that range.
     void dropResident(std::uint64_t offset, std::uint64_t length) const;
+    // Small files' dropResident() is deferred until their marked pages add up to several MiB, so
+    // that one madvise gives back many: a pass over a bundle calls this when it is done, so that
+    // what it read last is not kept for the rest of the run.
+    static void flushDropped();
     // Whether the first kHeadBytes of the file hold a NUL byte (binary files do), as read with pread
     // when the file was mapped: a look at the head through the map would map its pages, which
     // then have to be given back until the scan. nullopt when not known that way (copied files,

@@ -1837,8 +1837,12 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                     text = (envText++)->second;
                 // Most Init lines say nothing new to the environment (their clues were kept once
                 // per process by the scan): only hits that tell it something go on.
-                if (text || environmentReadsCaptures(pat.builtin))
-                    envHits.push_back({where, pat.builtin, std::move(h.captures), text});
+                // Their captures go with them only where the environment reads them: the others'
+                // are freed with the scan's hits, long before the environment stage.
+                const bool captures = environmentReadsCaptures(pat.builtin);
+                if (text || captures)
+                    envHits.push_back(
+                        {where, pat.builtin, captures ? std::move(h.captures) : Captures{}, text});
             }
         }
         std::vector<ScanHit>().swap(scans[s].hits);

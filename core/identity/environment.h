@@ -54,25 +54,26 @@ struct RankAddress {
     LineRef where;
 };
 
-// Per process (index = ProcessId).
+// Per process (index = ProcessId). Its texts are views of static text or of Environment::texts:
+// thousands of ranks print the same few versions.
 struct RankEnvironment {
-    std::string ncclVersionSource;      // version-line, pytorch-exception, mismatch-warn, line-forms
+    std::string_view ncclVersionSource; // version-line, pytorch-exception, mismatch-warn, line-forms
     std::optional<Version> ncclVersion; // exact: Process::ncclVersion, or pinned by the lines' forms
     std::optional<LineRef> ncclVersionLine;
     std::optional<VersionRange> ncclRange; // what the clues that agree leave open, when not exact
-    std::string ncclRangeDisplay;
+    std::string_view ncclRangeDisplay;
     std::vector<VersionClue> clues;
-    std::string ncclCuda; // "+cuda12.2" of the version line: the CUDA toolkit NCCL was built with
+    std::string_view ncclCuda; // "+cuda12.2" of the version line: the CUDA toolkit NCCL was built with
     std::optional<LineRef> ncclCudaLine;
-    int cudaDriverCode = 0; // "cudaDriverVersion 12020"
-    std::string cudaDriver; // "12.2"
+    int cudaDriverCode = 0;      // "cudaDriverVersion 12020"
+    std::string_view cudaDriver; // "12.2"
     std::optional<LineRef> cudaDriverLine;
-    std::string torchVersion; // "2.1.0a0+29c30b1"
+    std::string_view torchVersion; // "2.1.0a0+29c30b1"
     std::optional<LineRef> torchLine;
-    std::string torchCuda; // CUDA printed with PyTorch ("CUDA 12.2" on its line, "+cu121", collect_env)
+    std::string_view torchCuda; // CUDA printed with PyTorch ("CUDA 12.2" on its line, "+cu121", collect_env)
     std::optional<LineRef> torchCudaLine;
     std::vector<RankAddress> addresses;
-    std::vector<std::string> flags; // kinds of the EnvironmentFlags that name this rank
+    std::vector<std::string_view> flags; // kinds of the EnvironmentFlags that name this rank
 };
 
 // One NCCL_* setting with the ranks that showed it.
@@ -111,6 +112,7 @@ struct Environment {
     std::vector<EnvironmentFlag> flags;
     std::string subnetNote;         // how subnets were compared (NCCL prints no netmask)
     std::deque<ClueFact> clueFacts; // every distinct clue once (a deque: its elements never move)
+    std::deque<std::string> texts;  // every distinct text the ranks' views show, once
 };
 
 // Processes that agree on one NCCL version (or range); two or more groups are a mismatch.

@@ -457,6 +457,15 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
         ProcessId p = a.lines[r.source.value].process(r.line);
         return p.value < a.processes.size() ? p : ProcessId{};
     };
+    // Each distinct text of the ranks once (RankEnvironment's views).
+    std::unordered_set<std::string_view> textSet;
+    auto intern = [&env, &textSet](std::string_view v) -> std::string_view {
+        if (v.empty())
+            return {};
+        if (auto it = textSet.find(v); it != textSet.end())
+            return *it;
+        return *textSet.insert(env.texts.emplace_back(v)).first;
+    };
     // Each distinct clue once: (id, range, wording) -> its fact. Ids and static wordings are
     // literals; an own wording is compared by text.
     std::map<std::tuple<std::string_view, VersionRange, std::string_view>, const ClueFact*> clueFactOf;
@@ -678,29 +687,30 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
         switch (h.builtin) {
         case Builtin::NcclVersion:
             if (re.ncclCuda.empty() && ht && ht->cuda) {
-                re.ncclCuda = *ht->cuda;
+                re.ncclCuda = intern(*ht->cuda);
                 re.ncclCudaLine = h.where;
             }
             break;
         case Builtin::CudaDriver:
             if (!re.cudaDriverLine) {
                 re.cudaDriverCode = std::atoi(captureOf(h, "code").c_str());
-                re.cudaDriver = cudaVersionString(re.cudaDriverCode);
+                re.cudaDriver = intern(cudaVersionString(re.cudaDriverCode));
                 re.cudaDriverLine = h.where;
             }
             break;
         case Builtin::TorchVersion: {
             if (!re.torchVersion.empty())
                 break;
-            re.torchVersion = captureOf(h, "torch");
+            re.torchVersion = intern(captureOf(h, "torch"));
             re.torchLine = h.where;
             std::string major, minor;
             if (re.torchCuda.empty()) {
                 if (ht && ht->cuda) {
-                    re.torchCuda = *ht->cuda;
+                    re.torchCuda = intern(*ht->cuda);
                     re.torchCudaLine = h.where;
-                } else if (RE2::PartialMatch(re.torchVersion, pat.cuSuffix, &major, &minor)) {
-                    re.torchCuda = major + "." + minor; // "+cu121" is CUDA 12.1
+                } else if (RE2::PartialMatch(re2::StringPiece(re.torchVersion.data(), re.torchVersion.size()),
+                                             pat.cuSuffix, &major, &minor)) {
+                    re.torchCuda = intern(major + "." + minor); // "+cu121" is CUDA 12.1
                     re.torchCudaLine = h.where;
                 }
             }
@@ -708,7 +718,7 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
         }
         case Builtin::TorchCuda:
             if (re.torchCuda.empty() || (re.torchCudaLine && *re.torchCudaLine == re.torchLine)) {
-                re.torchCuda = captureOf(h, "cuda");
+                re.torchCuda = intern(captureOf(h, "cuda"));
                 re.torchCudaLine = h.where;
             }
             break;
@@ -738,6 +748,7 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
         default:
             break;
         }
+        h.captures = Captures{}; // read: freed now, for the clues and addresses allocated next
     }
 
     // Their captures were the last thing read from them: given back before the steps below
@@ -815,7 +826,7 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
                 r = intersect(*r, c.range());
         if (r) {
             re.ncclRange = r;
-            re.ncclRangeDisplay = rangeDisplay(*r);
+            re.ncclRangeDisplay = intern(rangeDisplay(*r));
             re.ncclVersionSource = "line-forms";
         } else {
             re.ncclRangeDisplay = "the line forms contradict each other";
@@ -864,7 +875,7 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
             const VersionClue& first = re.clues.front();
             groups.push_back({std::nullopt,
                               *re.ncclRange,
-                              re.ncclRangeDisplay,
+                              std::string(re.ncclRangeDisplay),
                               "the form of its log lines: " + std::string(first.basis()),
                               {p.id},
                               first.where});
@@ -1018,7 +1029,7 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
         for (ProcessId id : f.processes) {
             auto& kinds = env.ranks[id.value].flags;
             if (std::find(kinds.begin(), kinds.end(), f.kind) == kinds.end())
-                kinds.push_back(f.kind);
+                kinds.push_back(intern(f.kind));
         }
 }
 

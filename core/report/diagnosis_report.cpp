@@ -143,7 +143,7 @@ public:
         else
             string(s);
     }
-    void stringArray(const std::vector<std::string>& v)
+    template <class Strings> void stringArray(const Strings& v)
     {
         beginArray();
         for (const auto& s : v)
@@ -285,7 +285,7 @@ template <typename Get> std::vector<ValueGroup> groupBy(const Analysis& a, Get g
     for (const auto& p : a.processes) {
         if (p.id.value >= a.environment.ranks.size())
             continue;
-        std::string v = get(a.environment.ranks[p.id.value]);
+        std::string v(get(a.environment.ranks[p.id.value]));
         if (v.empty())
             continue;
         auto it = std::find_if(out.begin(), out.end(), [&](const ValueGroup& g) { return g.value == v; });
@@ -661,7 +661,7 @@ void writeEnvironment(JsonWriter& w, const Analysis& a, const ClueTexts& clueTex
     w.key("nccl").beginArray();
     for (const auto& g : groupBy(a, [](const RankEnvironment& r) {
              return r.ncclVersion ? r.ncclVersion->toString()
-                    : r.ncclRange ? "range " + r.ncclRangeDisplay
+                    : r.ncclRange ? "range " + std::string(r.ncclRangeDisplay)
                                   : std::string{};
          })) {
         const bool range = g.value.rfind("range ", 0) == 0;
@@ -1005,9 +1005,10 @@ std::string diagnosisText(const Analysis& a)
             lines.push_back(l);
         };
         versions("NCCL", [](const RankEnvironment& r) {
-            return r.ncclVersion                ? r.ncclVersion->toString()
-                   : r.ncclRangeDisplay.empty() ? std::string{}
-                                                : r.ncclRangeDisplay + " (from the form of its log lines)";
+            return r.ncclVersion ? r.ncclVersion->toString()
+                   : r.ncclRangeDisplay.empty()
+                       ? std::string{}
+                       : std::string(r.ncclRangeDisplay) + " (from the form of its log lines)";
         });
         versions("NCCL built with CUDA", [](const RankEnvironment& r) { return r.ncclCuda; });
         versions("CUDA driver", [](const RankEnvironment& r) { return r.cudaDriver; });

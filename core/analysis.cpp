@@ -1707,16 +1707,17 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         }
         a.processes = std::move(sorted);
     }
-    std::size_t environmentHits = 0, fingerprintHits = 0;
+    std::size_t environmentHits = 0, fingerprintHits = 0, environmentCaptures = 0;
     // Renumber every line's process and count the lines that will become events, on every core.
     // Reserving the events (and hits) up front spares a doubling vector of hundreds of thousands
     // briefly holding two copies.
     {
-        // Per source: events at most, environment hits, fingerprint hits at most.
-        std::vector<std::array<std::size_t, 3>> counts(a.sources.size());
+        // Per source: events at most, environment hits, fingerprint hits at most, environment hits
+        // whose captures are read.
+        std::vector<std::array<std::size_t, 4>> counts(a.sources.size());
         parallelFor(a.sources.size(), workers, [&](std::size_t s) {
             SourceLines& sl = a.lines[s];
-            std::size_t events = 0, environment = scans[s].envText.size(), fingerprints = 0;
+            std::size_t events = 0, environment = scans[s].envText.size(), fingerprints = 0, withCaptures = 0;
             sl.assignProcesses([&](std::uint32_t i) { return remap[sl.process(i).value]; });
             for (std::uint32_t i = 0; i < sl.size(); ++i)
                 events += sl.level(i) >= Level::Warn;
@@ -1726,22 +1727,25 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 events += pat.eventAtAnyLevel() ||
                           (pat.builtin == Builtin::None && sl.level(h.line) >= Level::Warn);
                 environment += environmentReadsCaptures(pat.builtin);
+                withCaptures += environmentReadsCaptures(pat.builtin);
                 fingerprints += pat.builtin == Builtin::None;
             }
-            counts[s] = {events, environment, fingerprints};
+            counts[s] = {events, environment, fingerprints, withCaptures};
         });
         std::size_t n = 0;
-        for (const auto& [events, environment, fingerprints] : counts) {
+        for (const auto& [events, environment, fingerprints, withCaptures] : counts) {
             n += events;
             environmentHits += environment;
             fingerprintHits += fingerprints;
+            environmentCaptures += withCaptures;
         }
         a.events.reserve(n);
     }
     std::vector<Hit> hits;
     hits.reserve(fingerprintHits);
-    std::vector<EnvironmentHit> envHits; // read by collectEnvironment once events exist
-    envHits.reserve(environmentHits);
+    EnvironmentHits envHits; // read by collectEnvironment once events exist
+    envHits.hits.reserve(environmentHits);
+    envHits.captures.reserve(environmentCaptures);
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
         const SourceId sid(static_cast<std::uint32_t>(s));
         auto makeEvent = [&](std::uint32_t line, EventKind kind) {
@@ -1841,8 +1845,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 // are freed with the scan's hits, long before the environment stage.
                 const bool captures = environmentReadsCaptures(pat.builtin);
                 if (text || captures)
-                    envHits.push_back(
-                        {where, pat.builtin, captures ? std::move(h.captures) : Captures{}, text});
+                    envHits.add(where, pat.builtin, text, captures ? &h.captures : nullptr);
             }
         }
         std::vector<ScanHit>().swap(scans[s].hits);

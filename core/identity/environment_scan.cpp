@@ -40,9 +40,10 @@ std::string trimmed(std::string_view s)
     return std::string(s);
 }
 
-std::string captureOf(const EnvironmentHit& h, const char* name)
+std::string captureOf(const EnvironmentHits& all, const EnvironmentHit& h, const char* name)
 {
-    return std::string(h.captures.get(name));
+    return h.captures == EnvironmentHit::kNoCaptures ? std::string{}
+                                                     : std::string(all.captures[h.captures].get(name));
 }
 
 struct Patterns {
@@ -445,7 +446,7 @@ std::string describeProcesses(const Analysis& a, const std::vector<ProcessId>& p
     return s.empty() ? "no identified process" : s;
 }
 
-void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vector<ScannedEventLines> scanned,
+void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<ScannedEventLines> scanned,
                         unsigned workers)
 {
     const Patterns& pat = patterns();
@@ -670,8 +671,9 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
     });
 
     // 1. The scanner's built-in lines (in source order, as the scan produced them).
-    for (std::size_t k = 0; k < hits.size(); ++k) {
-        EnvironmentHit& h = hits[k];
+    for (std::size_t k = 0; k < envHits.hits.size(); ++k) {
+        const EnvironmentHit& h = envHits.hits[k];
+        auto captureOf = [&envHits, &h](const char* name) { return rl::captureOf(envHits, h, name); };
         const ProcessId pid = processAt(h.where);
         // Shared with every other rank that printed the same line (EnvironmentLinePool): read only.
         const EnvironmentLine* ht = h.text;
@@ -693,7 +695,7 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
             break;
         case Builtin::CudaDriver:
             if (!re.cudaDriverLine) {
-                re.cudaDriverCode = std::atoi(captureOf(h, "code").c_str());
+                re.cudaDriverCode = std::atoi(captureOf("code").c_str());
                 re.cudaDriver = intern(cudaVersionString(re.cudaDriverCode));
                 re.cudaDriverLine = h.where;
             }
@@ -701,7 +703,7 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
         case Builtin::TorchVersion: {
             if (!re.torchVersion.empty())
                 break;
-            re.torchVersion = intern(captureOf(h, "torch"));
+            re.torchVersion = intern(captureOf("torch"));
             re.torchLine = h.where;
             std::string major, minor;
             if (re.torchCuda.empty()) {
@@ -718,7 +720,7 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
         }
         case Builtin::TorchCuda:
             if (re.torchCuda.empty() || (re.torchCudaLine && *re.torchCudaLine == re.torchLine)) {
-                re.torchCuda = intern(captureOf(h, "cuda"));
+                re.torchCuda = intern(captureOf("cuda"));
                 re.torchCudaLine = h.where;
             }
             break;
@@ -727,7 +729,7 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
                 for (const auto& [ifname, ip] : ht->listed)
                     addAddress(re, ifname, ip, "bootstrap", h.where);
             else
-                addAddress(re, captureOf(h, "if"), captureOf(h, "ip"), "bootstrap", h.where);
+                addAddress(re, captureOf("if"), captureOf("ip"), "bootstrap", h.where);
             if (ht)
                 for (const auto& c : ht->clues)
                     addClue(re, c, h.where);
@@ -738,7 +740,7 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
                     addAddress(re, ifname, ip, "net-socket", h.where);
             break;
         case Builtin::IbOob:
-            addAddress(re, captureOf(h, "if"), captureOf(h, "ip"), "net-ib-oob", h.where);
+            addAddress(re, captureOf("if"), captureOf("ip"), "net-ib-oob", h.where);
             break;
         case Builtin::InitLine:
             if (ht)
@@ -748,12 +750,13 @@ void collectEnvironment(Analysis& a, std::vector<EnvironmentHit> hits, std::vect
         default:
             break;
         }
-        h.captures = Captures{}; // read: freed now, for the clues and addresses allocated next
+        if (h.captures != EnvironmentHit::kNoCaptures) // read: freed now, for the clues and addresses next
+            envHits.captures[h.captures] = Captures{};
     }
 
     // Their captures were the last thing read from them: given back before the steps below
     // allocate for every rank.
-    std::vector<EnvironmentHit>().swap(hits);
+    envHits = EnvironmentHits{};
 
     // 2. Versions the logs state, and clues from the form of WARN and symptom lines.
     for (const auto& p : a.processes) {

@@ -48,11 +48,29 @@ struct EnvironmentLineInternTraits {
 // few thousand distinct ones; kept per line they were most of what the scan held.
 using EnvironmentLinePool = InternPool<EnvironmentLine, EnvironmentLineInternTraits>;
 
+// A built-in line the environment reads. Tens of thousands on a large job, most of them read
+// through their text alone: the few whose captures are read (environmentReadsCaptures) keep them
+// in EnvironmentHits::captures, so the others carry no room for them.
 struct EnvironmentHit {
+    static constexpr std::uint32_t kNoCaptures = UINT32_MAX;
     LineRef where;
-    Builtin builtin = Builtin::None;
-    Captures captures;
     const EnvironmentLine* text = nullptr; // in the run's pool; null when the text says nothing more
+    std::uint32_t captures = kNoCaptures;  // index in EnvironmentHits::captures
+    Builtin builtin = Builtin::None;
+};
+
+struct EnvironmentHits {
+    std::vector<EnvironmentHit> hits; // in source order, as the scan produced them
+    std::vector<Captures> captures;
+    void add(LineRef where, Builtin builtin, const EnvironmentLine* text, Captures* withCaptures)
+    {
+        std::uint32_t at = EnvironmentHit::kNoCaptures;
+        if (withCaptures) {
+            at = static_cast<std::uint32_t>(captures.size());
+            captures.push_back(std::move(*withCaptures));
+        }
+        hits.push_back({where, text, at, builtin});
+    }
 };
 
 // The built-in patterns whose hits collectEnvironment reads.
@@ -106,8 +124,8 @@ struct ScannedEventLines {
 
 // `scanned`: per source (may be empty). `workers`: threads for reading the lines' text that the
 // scan did not read (source by source).
-void collectEnvironment(Analysis& analysis, std::vector<EnvironmentHit> hits,
-                        std::vector<ScannedEventLines> scanned, unsigned workers);
+void collectEnvironment(Analysis& analysis, EnvironmentHits hits, std::vector<ScannedEventLines> scanned,
+                        unsigned workers);
 
 // Why an interface or address is suspicious: loopback, docker, veth, link-local (any of them).
 std::vector<std::string> addressKinds(const std::string& interface, const std::string& address);

@@ -4,17 +4,20 @@
 // the choices that commonly break multi-host jobs. Plain data for the command line and the window;
 // filled by collectEnvironment (identity/environment_scan.h) during analyze().
 
-#include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "util/intern_pool.h"
 #include "util/strong_id.h"
 #include "util/version.h"
 
 namespace rl
 {
+
+struct LineClue;
 
 // A range of NCCL versions that the form of one line implies (which releases print that text, at
 // that source line, with that prefix): facts from shared/docs/nccl-log-formats.md. What a clue says
@@ -27,12 +30,30 @@ struct ClueFact {
     // What in the line says so: a rule's wording (static text), or this clue's own.
     const char* staticBasis = nullptr;
     std::string ownBasis; // when staticBasis is null
+    std::string display;  // "2.18.3–2.20.5", "≥ 2.24.3", "2.16.2–2.28.x"
 
     std::string_view basis() const
     {
         return staticBasis ? std::string_view(staticBasis) : std::string_view(ownBasis);
     }
 };
+
+// How the environment's pool looks a clue up (util/intern_pool.h): by rule, range and wording.
+struct ClueFactInternTraits {
+    struct View {
+        std::string_view id;
+        VersionRange range;
+        std::string_view basis;
+    };
+    static View view(const LineClue& c);
+    static std::size_t hash(const View& v);
+    static bool equal(const View& v, const ClueFact& kept)
+    {
+        return v.id == kept.id && v.range == kept.range && v.basis == kept.basis();
+    }
+    static ClueFact make(LineClue&& c);
+};
+using ClueFactPool = InternPool<ClueFact, ClueFactInternTraits>;
 
 // One rank's clue: the fact and the line that shows it. Thousands of ranks show the same few.
 struct VersionClue {
@@ -43,7 +64,7 @@ struct VersionClue {
     std::string_view id() const { return fact->id; }
     const VersionRange& range() const { return fact->range; }
     std::string_view basis() const { return fact->basis(); }
-    std::string display() const; // "2.18.3–2.20.5", "≥ 2.24.3", "2.16.2–2.28.x"
+    const std::string& display() const { return fact->display; }
 };
 
 // An interface and address a rank announced ("Bootstrap : Using eth0:10.0.0.11<0>").
@@ -100,19 +121,14 @@ struct EnvironmentFlag {
 };
 
 struct Environment {
-    Environment() = default;
-    // The ranks' clues point into clueFacts: moved, never copied.
-    Environment(Environment&&) = default;
-    Environment& operator=(Environment&&) = default;
-    Environment(const Environment&) = delete;
-    Environment& operator=(const Environment&) = delete;
-
     std::vector<RankEnvironment> ranks; // per process, same order as Analysis::processes
     std::vector<NcclSetting> settings;
     std::vector<EnvironmentFlag> flags;
-    std::string subnetNote;         // how subnets were compared (NCCL prints no netmask)
-    std::deque<ClueFact> clueFacts; // every distinct clue once (a deque: its elements never move)
-    std::deque<std::string> texts;  // every distinct text the ranks' views show, once
+    std::string subnetNote; // how subnets were compared (NCCL prints no netmask)
+    // Every distinct clue and every distinct text the ranks' views show, once. The ranks point
+    // into them, so an Environment is moved, never copied (the pools themselves do not move).
+    std::unique_ptr<ClueFactPool> clueFacts = std::make_unique<ClueFactPool>();
+    std::unique_ptr<StringPool> texts = std::make_unique<StringPool>();
 };
 
 // Processes that agree on one NCCL version (or range); two or more groups are a mismatch.

@@ -250,9 +250,24 @@ std::vector<EnvironmentLine::Setting> settingsOfLine(std::string_view text, bool
     return out;
 }
 
-std::string VersionClue::display() const
+ClueFactInternTraits::View ClueFactInternTraits::view(const LineClue& c)
 {
-    return rangeDisplay(fact->range);
+    return {c.id, c.range, c.staticBasis ? std::string_view(c.staticBasis) : std::string_view(c.ownBasis)};
+}
+
+std::size_t ClueFactInternTraits::hash(const View& v)
+{
+    std::size_t h = std::hash<std::string_view>{}(v.id) ^ std::hash<std::string_view>{}(v.basis);
+    for (const Version& x : {v.range.from, v.range.to})
+        for (const int part : {x.major, x.minor, x.patch})
+            h = (h ^ static_cast<std::size_t>(part)) * 0x100000001b3ULL;
+    return h;
+}
+
+ClueFact ClueFactInternTraits::make(LineClue&& c)
+{
+    return {c.id, c.range, c.staticBasis, c.staticBasis ? std::string{} : std::move(c.ownBasis),
+            rangeDisplay(c.range)};
 }
 
 bool EnvironmentLine::operator==(const EnvironmentLine& o) const
@@ -459,30 +474,14 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
         return p.value < a.processes.size() ? p : ProcessId{};
     };
     // Each distinct text of the ranks once (RankEnvironment's views).
-    std::unordered_set<std::string_view> textSet;
-    auto intern = [&env, &textSet](std::string_view v) -> std::string_view {
-        if (v.empty())
-            return {};
-        if (auto it = textSet.find(v); it != textSet.end())
-            return *it;
-        return *textSet.insert(env.texts.emplace_back(v)).first;
+    auto intern = [&env](std::string_view v) -> std::string_view {
+        return v.empty() ? std::string_view{} : std::string_view(*env.texts->intern(v));
     };
-    // Each distinct clue once: (id, range, wording) -> its fact. Ids and static wordings are
-    // literals; an own wording is compared by text.
-    std::map<std::tuple<std::string_view, VersionRange, std::string_view>, const ClueFact*> clueFactOf;
-    auto addClue = [&env, &clueFactOf](RankEnvironment& re, LineClue c, LineRef where) {
+    auto addClue = [&env](RankEnvironment& re, LineClue c, LineRef where) {
         // The first line of each kind is evidence enough; a rank repeats the same forms many times.
-        if (std::any_of(re.clues.begin(), re.clues.end(),
-                        [&](const VersionClue& v) { return v.id() == c.id; }))
-            return;
-        const std::string_view basis = c.staticBasis ? std::string_view(c.staticBasis) : c.ownBasis;
-        auto it = clueFactOf.find({c.id, c.range, basis});
-        if (it == clueFactOf.end()) {
-            const ClueFact& fact = env.clueFacts.emplace_back(ClueFact{
-                c.id, c.range, c.staticBasis, c.staticBasis ? std::string{} : std::move(c.ownBasis)});
-            it = clueFactOf.emplace(std::make_tuple(fact.id, fact.range, fact.basis()), &fact).first;
-        }
-        re.clues.push_back({it->second, where, true});
+        if (std::none_of(re.clues.begin(), re.clues.end(),
+                         [&](const VersionClue& v) { return v.id() == c.id; }))
+            re.clues.push_back({env.clueFacts->intern(std::move(c)), where, true});
     };
     auto addAddress = [](RankEnvironment& re, std::string ifname, std::string ip, const char* via,
                          LineRef where) {

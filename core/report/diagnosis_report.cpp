@@ -451,23 +451,11 @@ bool cluesShown(const RankEnvironment& re)
     return !re.clues.empty() && (!re.ncclVersion || contradicted);
 }
 
-// What the ranks' version clues print, worked out once per document: `rules` holds each rule's
-// wording as the first rank shown with it states it (a clue gives its own only where it differs),
-// `ranges` each distinct range as people read it (thousands of ranks show the same few).
-struct ClueTexts {
-    std::map<std::string, std::string, std::less<>> rules;
-    std::map<VersionRange, std::string> ranges;
+// Each rule's wording as the first rank shown with it states it (a clue gives its own only where it
+// differs).
+using ClueRules = std::map<std::string, std::string, std::less<>>;
 
-    const std::string& display(const VersionClue& c)
-    {
-        auto [it, added] = ranges.try_emplace(c.range());
-        if (added)
-            it->second = c.display();
-        return it->second;
-    }
-};
-
-void writeProcess(JsonWriter& w, const Analysis& a, const Process& p, ClueTexts& clueTexts)
+void writeProcess(JsonWriter& w, const Analysis& a, const Process& p, const ClueRules& clueRules)
 {
     const RankEnvironment* re =
         p.id.value < a.environment.ranks.size() ? &a.environment.ranks[p.id.value] : nullptr;
@@ -521,9 +509,9 @@ void writeProcess(JsonWriter& w, const Analysis& a, const Process& p, ClueTexts&
         for (const auto& c : re->clues) {
             w.beginObject();
             w.key("agrees").boolean(c.agrees);
-            if (clueTexts.rules.find(c.id())->second != c.basis())
+            if (clueRules.find(c.id())->second != c.basis())
                 w.key("basis").string(c.basis());
-            w.key("display").string(clueTexts.display(c));
+            w.key("display").string(c.display());
             w.key("file").string(pathOf(a, c.where));
             w.key("id").string(c.id());
             w.key("line").integer(c.where.line + 1);
@@ -555,11 +543,11 @@ void writeProcess(JsonWriter& w, const Analysis& a, const Process& p, ClueTexts&
     w.endObject();
 }
 
-void writeEnvironment(JsonWriter& w, const Analysis& a, const ClueTexts& clueTexts)
+void writeEnvironment(JsonWriter& w, const Analysis& a, const ClueRules& clueRules)
 {
     w.beginObject();
     w.key("clue_rules").beginObject();
-    for (const auto& [id, basis] : clueTexts.rules)
+    for (const auto& [id, basis] : clueRules)
         w.key(id).string(basis);
     w.endObject();
 
@@ -820,18 +808,18 @@ void writeDiagnosis(JsonWriter& w, const Analysis& a)
 {
     // Each rule's wording, as the first rank whose clues are shown states it: printed under
     // environment, before the ranks.
-    ClueTexts clueTexts;
+    ClueRules clueRules;
     for (const auto& p : a.processes)
         if (p.id.value < a.environment.ranks.size() && cluesShown(a.environment.ranks[p.id.value]))
             for (const auto& c : a.environment.ranks[p.id.value].clues)
-                if (clueTexts.rules.find(c.id()) == clueTexts.rules.end())
-                    clueTexts.rules.emplace(std::string(c.id()), std::string(c.basis()));
+                if (clueRules.find(c.id()) == clueRules.end())
+                    clueRules.emplace(std::string(c.id()), std::string(c.basis()));
 
     w.beginObject();
     w.key("clock");
     writeClock(w, a);
     w.key("environment");
-    writeEnvironment(w, a, clueTexts);
+    writeEnvironment(w, a, clueRules);
     w.key("findings").beginArray();
     for (const auto& f : a.findings)
         writeFinding(w, a, f);
@@ -856,7 +844,7 @@ void writeDiagnosis(JsonWriter& w, const Analysis& a)
     writeNccl(w, a);
     w.key("ranks").beginArray();
     for (const auto& p : a.processes)
-        writeProcess(w, a, p, clueTexts);
+        writeProcess(w, a, p, clueRules);
     w.endArray();
     w.key("schema_version").integer(kDiagnosisSchemaVersion);
     w.key("skipped").beginArray();

@@ -4,7 +4,6 @@
 // these commands run. The window and `report` (whose PDF is painted with QPainter) live in the Qt
 // module beside it, loaded only for them: one program for users, `rankline`, either way.
 #include <algorithm>
-#include <climits>
 #include <cstdio>
 #include <dlfcn.h>
 #include <string>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "analysis.h"
 #include "cli/cli.h"
 #include "gui_main.h"
 
@@ -31,22 +31,13 @@ void raiseDescriptorLimit()
     ::setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-std::string executableDir()
-{
-    char buf[PATH_MAX];
-    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n <= 0)
-        return ".";
-    const std::string path(buf, static_cast<std::size_t>(n));
-    const std::size_t slash = path.rfind('/');
-    return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
 // The module sits beside the binary in a build tree, and in rankline's library folder once
 // installed (packaging/CMakeLists.txt).
 int runQtModule(int argc, char** argv)
 {
-    const std::string dir = executableDir();
+    std::string dir = rl::executableDir();
+    if (dir.empty())
+        dir = ".";
     const std::vector<std::string> candidates = {dir + "/" RANKLINE_GUI_MODULE,
                                                  dir + "/" RANKLINE_GUI_MODULE_INSTALLED};
     std::string problem;

@@ -75,15 +75,21 @@ const char* roleName(Role r)
     return "";
 }
 
+std::string executableDir()
+{
+    char buf[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0)
+        return {};
+    return fs::path(std::string(buf, static_cast<std::size_t>(n))).parent_path().string();
+}
+
 std::string resourcesDir()
 {
     if (const char* env = std::getenv("RANKLINE_RESOURCES"); env && *env)
         return env;
-    char buf[4096];
-    ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n > 0) {
-        buf[n] = '\0';
-        fs::path installed = fs::path(buf).parent_path() / ".." / "share" / "rankline";
+    if (const std::string exe = executableDir(); !exe.empty()) {
+        fs::path installed = fs::path(exe) / ".." / "share" / "rankline";
         std::error_code ec;
         if (fs::is_directory(installed / "encyclopedia", ec))
             return fs::weakly_canonical(installed, ec).string();

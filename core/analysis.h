@@ -501,5 +501,7 @@ std::shared_ptr<const Analysis> analyzePaths(const std::vector<std::string>& pat
 
 // Where Rankline's data files are: $RANKLINE_RESOURCES, <exe>/../share/rankline, or the source tree.
 std::string resourcesDir();
+// The folder of the running program (/proc/self/exe, links resolved); empty where unknown.
+std::string executableDir();
 
 } // namespace rl

@@ -11,6 +11,8 @@
 #include <QMessageBox>
 #include <QTimer>
 
+#include <memory>
+
 #include "analysis.h"
 #include "report/reportcommand.h"
 #include "window/mainwindow.h"
@@ -74,17 +76,16 @@ int runReportCommand(int argc, char** argv)
     QStringList args;
     for (int i = 0; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
+    std::unique_ptr<QCoreApplication> app;
     if (rl::requestedReportFormat(args) == rl::ReportFormat::Pdf) {
         // A PDF report is painted with QPainter, which needs a QGuiApplication, but never a display.
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
-        QGuiApplication app(argc, argv);
-        QCoreApplication::setApplicationName(QStringLiteral("rankline"));
-        QCoreApplication::setApplicationVersion(QStringLiteral(RANKLINE_VERSION));
-        return rl::runReport(args);
+        app = std::make_unique<QGuiApplication>(argc, argv);
+    } else {
+        // Headless: no QGuiApplication, so no display is needed and none is touched.
+        app = std::make_unique<QCoreApplication>(argc, argv);
     }
-    // Headless: no QGuiApplication, so no display is needed and none is touched.
-    QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("rankline"));
     QCoreApplication::setApplicationVersion(QStringLiteral(RANKLINE_VERSION));
     return rl::runReport(args);

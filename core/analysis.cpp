@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <iterator>
@@ -189,6 +190,32 @@ void SourceLines::appendStamps(SourceLines&& later)
     later = SourceLines{};
 }
 
+void SourceLines::append(const SourceLines& piece, const std::vector<std::uint32_t>& remap,
+                         const SourceLines& stamps)
+{
+    const auto offset = static_cast<std::uint32_t>(size());
+    const std::size_t n = piece.size();
+    m_level.resize(offset + n);
+    // The new lines take the form's "no process" until set: set() widens the form where needed.
+    // The form's lines grow as the levels do (reserve()), not by doubling.
+    if (!m_wide.empty()) {
+        m_wide.reserve(m_level.capacity());
+        m_wide.resize(offset + n, kProcessMask);
+    } else if (!m_narrow.empty()) {
+        m_narrow.reserve(m_level.capacity());
+        m_narrow.resize(offset + n, kNarrowNone);
+    }
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const std::uint32_t local = piece.process(i).value;
+        const std::uint32_t v = local == kProcessMask || local >= remap.size() ? kProcessMask : remap[local];
+        if (offset == 0 && i == 0 && m_narrow.empty() && m_wide.empty())
+            m_same = v; // the first line sets the form's one process (no line had another)
+        set(offset + i, ProcessId(v), piece.level(i));
+    }
+    for (std::size_t i = 0; i < stamps.m_stamps.size(); ++i)
+        m_stamps.push_back(offset + stamps.m_stamps.line(i), stamps.m_stamps.packed(i));
+}
+
 void SourceLines::reserveStamps(std::size_t n)
 {
     m_stamps.reserve(n);
@@ -198,10 +225,12 @@ void SourceLines::widen(std::uint32_t line, std::uint32_t v)
 {
     const std::size_t n = m_level.size();
     if (m_narrow.empty() && fitsByte(v) && fitsByte(m_same)) {
+        m_narrow.reserve(m_level.capacity()); // as many lines as the levels have room for (append)
         m_narrow.assign(n, toByte(m_same));
         m_narrow[line] = toByte(v);
         return;
     }
+    m_wide.reserve(m_level.capacity());
     if (m_narrow.empty()) {
         m_wide.assign(n, m_same);
     } else {
@@ -483,12 +512,17 @@ int currentYear()
     return 1970 + static_cast<int>(now / 31556952);
 }
 
-// Python logging, ISO and collector stamps carry the year; glog stamps do not, so they borrow it.
-int yearHint(const Source& s)
+// Python logging, ISO and collector stamps carry the year; glog stamps do not, so they borrow it:
+// the first year the first 2,000 lines of `text` show near their start.
+int yearHint(std::string_view text)
 {
-    std::uint32_t n = static_cast<std::uint32_t>(std::min<std::size_t>(s.lineCount(), 2000));
-    for (std::uint32_t i = 0; i < n; ++i) {
-        std::string_view l = s.line(i);
+    std::size_t at = 0;
+    for (int i = 0; i < 2000 && at < text.size(); ++i) {
+        const std::size_t nl = text.find('\n', at);
+        std::string_view l = text.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
+        at = nl == std::string_view::npos ? text.size() : nl + 1;
+        while (!l.empty() && (l.back() == '\n' || l.back() == '\r'))
+            l.remove_suffix(1);
         for (std::size_t pos = 0; pos + 4 < l.size() && pos < 64; ++pos) {
             if (l[pos] >= '1' && l[pos] <= '2' && pos + 10 <= l.size() && l[pos + 4] == '-' &&
                 l[pos + 7] == '-') {
@@ -540,7 +574,9 @@ struct SourcePiece {
 // than by collectEnvironment, which would read the source again for them: WARN-or-worse lines and
 // symptom, traceback and exception hits, the first kEventLinesPerKey of each key (collectEnvironment
 // looks at 64 events per rank, and reads any it finds unread). The version lines' form too.
-void readEventLines(const Source& source, const Scanner& scanner, const SourceLines& lines, SourcePiece& out)
+// `sourceEndsHere`: the piece's last line is its source's (else the source goes on after it).
+void readEventLines(const Source& source, const Scanner& scanner, const SourceLines& lines, SourcePiece& out,
+                    bool sourceEndsHere)
 {
     constexpr std::uint16_t kEventLinesPerKey = 64;
     ScannedEventLines& read = out.eventLines;
@@ -575,8 +611,9 @@ void readEventLines(const Source& source, const Scanner& scanner, const SourceLi
                 // piece, the process is not known here: left to collectEnvironment.
                 if (w->host.empty())
                     continue;
-                const auto end = static_cast<std::uint32_t>(
-                    std::min<std::size_t>(line + kConnectAbortTrailLines, source.lineCount()));
+                const std::uint64_t trailEnd = std::uint64_t{line} + kConnectAbortTrailLines;
+                const std::uint64_t end =
+                    sourceEndsHere ? std::min<std::uint64_t>(trailEnd, out.last) : trailEnd;
                 bool decided = false;
                 std::uint32_t i = line + 1;
                 for (; i < end && i < out.last; ++i) {
@@ -601,11 +638,10 @@ void readEventLines(const Source& source, const Scanner& scanner, const SourceLi
     }
 }
 
-// Lines [first, last) of an indexed source: parse every line (its key and level go to `lines`,
-// which covers the whole source and is shared by the pieces, each writing only its own range),
-// then run the fingerprints over the piece.
+// Lines [first, last) of an indexed source: parse every line (its key and level go to `lines`),
+// then run the fingerprints over them. `sourceEndsHere` as for readEventLines.
 SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_t first, std::uint32_t last,
-                      int year, SourceLines& lines, ScanPools& pools)
+                      int year, SourceLines& lines, ScanPools& pools, bool sourceEndsHere)
 {
     SourcePiece out;
     out.first = first;
@@ -621,8 +657,12 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
         return it->second;
     };
     // NCCL lines come in runs from one process: the last key answers most of them without a
-    // string and a map lookup per line.
-    std::uint32_t lastNcclKey = kNoKey, lastRankKey = kNoKey;
+    // string and a map lookup per line. In a combined stream the processes take turns line by
+    // line: the key last seen for the line's pid (or launcher rank) answers those.
+    std::uint32_t lastNcclKey = kNoKey;
+    std::unordered_map<std::int64_t, std::uint32_t> keyOfPid;
+    std::vector<std::uint32_t> keyOfRank;
+    constexpr int kRanksCached = 1 << 16;
     for (std::uint32_t i = first; i < last; ++i) {
         ParsedLine p = parseLine(source.line(i), year);
         if (isBlank(p.text))
@@ -630,19 +670,29 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
         std::uint32_t key = kNoKey;
         if (p.nccl && !p.nccl->host.empty()) {
             if (lastNcclKey != kNoKey && out.keys[lastNcclKey].pid == p.nccl->pid &&
-                out.keys[lastNcclKey].host == p.nccl->host)
+                out.keys[lastNcclKey].host == p.nccl->host) {
                 key = lastNcclKey;
-            else
-                key = lastNcclKey = keyFor({std::string(p.nccl->host), p.nccl->pid, -1});
+            } else {
+                auto [seen, added] = keyOfPid.try_emplace(p.nccl->pid, kNoKey);
+                if (added || out.keys[seen->second].host != p.nccl->host)
+                    seen->second = keyFor({std::string(p.nccl->host), p.nccl->pid, -1});
+                key = lastNcclKey = seen->second;
+            }
             if (p.decorationRank >= 0 && out.keyDecoRank[key] < 0)
                 out.keyDecoRank[key] = p.decorationRank;
             if (!p.decorationHost.empty() && out.keyDecoHost[key].empty())
                 out.keyDecoHost[key] = std::string(p.decorationHost);
         } else if (p.decorationRank >= 0) {
-            // A combined stream's prefixed lines come in runs from one rank too.
-            if (lastRankKey == kNoKey || out.keys[lastRankKey].rank != p.decorationRank)
-                lastRankKey = keyFor({std::string{}, -1, p.decorationRank});
-            key = lastRankKey;
+            if (p.decorationRank < kRanksCached) {
+                if (static_cast<std::size_t>(p.decorationRank) >= keyOfRank.size())
+                    keyOfRank.resize(static_cast<std::size_t>(p.decorationRank) + 1, kNoKey);
+                std::uint32_t& k = keyOfRank[static_cast<std::size_t>(p.decorationRank)];
+                if (k == kNoKey)
+                    k = keyFor({std::string{}, -1, p.decorationRank});
+                key = k;
+            } else {
+                key = keyFor({std::string{}, -1, p.decorationRank});
+            }
         } else if (p.decoration == Decoration::Ray || p.decoration == Decoration::Journald ||
                    p.decoration == Decoration::HostPrefix) {
             // A collector or launcher prefix names the process (Ray, journald) or at least the host
@@ -738,7 +788,7 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
     }
     std::sort(out.tids.begin(), out.tids.end());
     out.tids.erase(std::unique(out.tids.begin(), out.tids.end()), out.tids.end());
-    readEventLines(source, scanner, lines, out);
+    readEventLines(source, scanner, lines, out, sourceEndsHere);
     return out;
 }
 
@@ -749,10 +799,9 @@ struct PieceJoin {
     std::map<LocalKey, std::uint32_t> keyIndex;
 };
 
-// The next piece in line order: its keys are renumbered in order of first appearance over the
-// source, its lines take the source's keys, and its stamps join the source's (so that they are not
-// held twice at the end).
-void joinPiece(PieceJoin& join, SourcePiece& piece, SourceLines& lines)
+// The piece's keys renumbered in order of first appearance over the source (piece.remap), in
+// line order of the pieces.
+void remapKeys(PieceJoin& join, SourcePiece& piece)
 {
     SourceScan& out = join.out;
     piece.remap.resize(piece.keys.size());
@@ -771,14 +820,90 @@ void joinPiece(PieceJoin& join, SourcePiece& piece, SourceLines& lines)
         if (!piece.keyDecoHost[k].empty() && out.keyDecoHost[g].empty())
             out.keyDecoHost[g] = std::move(piece.keyDecoHost[k]);
     }
-    bool identity = true;
-    for (std::size_t k = 0; k < piece.remap.size(); ++k)
-        identity = identity && piece.remap[k] == k;
-    if (!identity)
-        for (std::uint32_t i = piece.first; i < piece.last; ++i)
-            if (const std::uint32_t key = lines.process(i).value; key != kNoKey)
-                lines.set(i, ProcessId(piece.remap[key]), lines.level(i));
+}
+
+// A source scanned whole, as one piece: its lines already hold the piece's keys, which are the
+// source's (they are numbered in order of first appearance either way), and its stamps join the
+// source's.
+void joinWhole(PieceJoin& join, SourcePiece& piece, SourceLines& lines)
+{
+    remapKeys(join, piece);
     lines.appendStamps(std::move(piece.stamps));
+}
+
+// Bytes [begin, end) of a source's text as a source of their own, valid while that text is.
+struct PieceView {
+    struct Bytes final : TextBuffer {
+        std::string_view bytes;
+        std::string_view text() const override { return bytes; }
+    };
+    Bytes bytes;
+    Source source;
+
+    PieceView(const Source& of, std::uint64_t begin, std::uint64_t end)
+    {
+        bytes.bytes = of.text().substr(begin, end - begin);
+        source.id = of.id;
+        source.size = end - begin;
+        // Not owned: the source's buffer is this object's, which lives as long.
+        source.buffer = std::shared_ptr<const TextBuffer>(std::shared_ptr<const TextBuffer>(), &bytes);
+    }
+    PieceView(const PieceView&) = delete;
+    PieceView& operator=(const PieceView&) = delete;
+};
+
+// A piece of a large source, scanned as a source of its own: bytes [begin, end) of the source,
+// its lines numbered from 0 until it joins the pieces before it (joinPiece).
+struct ScannedPiece {
+    std::uint64_t begin = 0, end = 0;
+    LineOffsets starts; // from its first byte
+    SourceLines lines;  // its lines' levels and processes (its own keys)
+    SourcePiece scan;
+};
+
+// Moves what a piece found from its own line numbers to the source's: from line `offset` on.
+void shiftLines(SourcePiece& piece, std::uint32_t offset)
+{
+    piece.first += offset;
+    piece.last += offset;
+    for (auto& h : piece.hits)
+        h.line += offset;
+    for (auto& t : piece.tids)
+        t.first += offset;
+    for (auto& l : piece.eventLines.lines)
+        l += offset;
+    for (auto& t : piece.eventLines.texts)
+        t.first += offset;
+    for (auto& l : piece.eventLines.exceptionVersions)
+        l += offset;
+    for (auto& l : piece.blankLines)
+        l += offset;
+    for (auto& ph : piece.phases) {
+        if (ph.start)
+            ph.start->where.line += offset;
+        if (ph.complete)
+            ph.complete->where.line += offset;
+        if (ph.startBeforeStamps)
+            *ph.startBeforeStamps += offset;
+        if (ph.completeAfterStamps)
+            *ph.completeAfterStamps += offset;
+    }
+}
+
+// The next piece in line order joins the source: its keys take the source's numbers, its line
+// starts, lines and stamps follow those of the pieces before it, and what it found is numbered by
+// the source's lines. What it held on its own is let go.
+void joinPiece(PieceJoin& join, ScannedPiece& piece, Source& source, SourceLines& lines)
+{
+    const auto offset = static_cast<std::uint32_t>(lines.size());
+    remapKeys(join, piece.scan);
+    shiftLines(piece.scan, offset);
+    lines.append(piece.lines, piece.scan.remap, piece.scan.stamps);
+    for (std::size_t i = 0; i < piece.starts.size(); ++i)
+        source.lineStarts.push_back(piece.begin + piece.starts[i]);
+    piece.lines = SourceLines{};
+    piece.scan.stamps = SourceLines{};
+    piece.starts = LineOffsets{};
 }
 
 // The joined pieces as one scan: the per-process cap on repeated hits applied across pieces, and
@@ -930,10 +1055,10 @@ SourceScan scanSource(Source& source, const Scanner& scanner, ScanPools& pools, 
     indexLines(src);
     lines.resize(src.lineCount());
     std::vector<SourcePiece> pieces;
-    pieces.push_back(
-        scanPiece(src, scanner, 0, static_cast<std::uint32_t>(src.lineCount()), yearHint(src), lines, pools));
+    pieces.push_back(scanPiece(src, scanner, 0, static_cast<std::uint32_t>(src.lineCount()),
+                               yearHint(src.text()), lines, pools, true));
     PieceJoin join;
-    joinPiece(join, pieces.front(), lines);
+    joinWhole(join, pieces.front(), lines);
     if (pass.read())
         source.lineStarts = std::move(src.lineStarts);
     return mergePieces(std::move(join), lines, std::move(pieces), scanner);
@@ -1294,13 +1419,15 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             progress.report(
                 {stage, doneFiles.load(), a.sources.size(), doneBytes.load(), totalBytes, doneLines.load()});
         };
-        // A large source's pieces, and what they share until the last one done merges them.
+        // A large source is scanned in pieces of about pieceBytes, each cut at a line start and
+        // indexed and scanned on its own by one task while its bytes are fresh (a first pass to
+        // index the whole source would read every byte twice, and the second time from memory
+        // the first has given back). The pieces join the source in line order as they are done.
         struct Pieces {
             std::size_t source = 0;
-            std::vector<std::uint32_t> bounds; // first line of each piece, then the line count
             int year = 0;
             SourceLines lines;
-            std::vector<SourcePiece> done;
+            std::vector<ScannedPiece> done;
             // Pieces join (joinPiece) as soon as every piece before them has; the task that joins
             // the last one merges them.
             std::mutex joinMutex;
@@ -1309,58 +1436,19 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             std::size_t joined = 0;
         };
         std::vector<std::unique_ptr<Pieces>> large;
-        // Pieces index their lines with 32-bit offsets.
         const std::uint64_t pieceBytes =
             std::clamp<std::uint64_t>(options.pieceBytes, 1, std::uint64_t{1} << 30);
         for (std::size_t i = 0; i < a.sources.size(); ++i)
             if (a.sources[i].size >= 2 * pieceBytes) {
                 auto p = std::make_unique<Pieces>();
                 p->source = i;
+                Source& src = a.sources[i];
+                p->year = yearHint(src.text());
+                src.lineStarts.clear();
+                p->done.resize((src.size + pieceBytes - 1) / pieceBytes);
+                p->finished.assign(p->done.size(), 0);
                 large.push_back(std::move(p));
             }
-        // Their lines are indexed first, so that pieces can start at line starts: in byte ranges of
-        // a piece's size on every core too, each range's pages given back once it is read.
-        struct IndexTask {
-            Pieces* pieces;
-            std::uint64_t begin, end;
-            std::vector<std::uint32_t> starts;
-        };
-        std::vector<IndexTask> indexTasks;
-        for (auto& p : large)
-            for (std::uint64_t at = 0; at < a.sources[p->source].size; at += pieceBytes)
-                indexTasks.push_back({p.get(), at, std::min(at + pieceBytes, a.sources[p->source].size), {}});
-        parallelFor(indexTasks.size(), workers, [&](std::size_t k) {
-            if (progress.isCancelled())
-                return;
-            IndexTask& t = indexTasks[k];
-            const Source& src = a.sources[t.pieces->source];
-            t.starts = lineStartsIn(src.text(), t.begin, t.end);
-            if (src.buffer)
-                src.buffer->dropResident(t.begin, t.end - t.begin);
-        });
-        if (progress.isCancelled())
-            return nullptr;
-        for (std::size_t k = 0; k < indexTasks.size();) {
-            Pieces& p = *indexTasks[k].pieces;
-            Source& src = a.sources[p.source];
-            std::vector<LineStartsPiece> ranges;
-            for (; k < indexTasks.size() && indexTasks[k].pieces == &p; ++k)
-                ranges.push_back({indexTasks[k].begin, std::move(indexTasks[k].starts)});
-            indexLines(src, std::move(ranges));
-            p.year = yearHint(src);
-            const auto n = static_cast<std::uint32_t>(src.lineCount());
-            p.bounds.push_back(0);
-            for (std::uint64_t at = pieceBytes; at < src.size; at += pieceBytes) {
-                const auto next = static_cast<std::uint32_t>(src.lineStarts.lineOf(at) + 1);
-                if (next < n && next > p.bounds.back())
-                    p.bounds.push_back(next);
-            }
-            p.bounds.push_back(n);
-            p.lines.resizeForThreads(n); // its pieces set their lines on several threads
-            p.done.resize(p.bounds.size() - 1);
-            p.finished.assign(p.done.size(), 0);
-        }
-        std::vector<IndexTask>().swap(indexTasks);
         struct Task {
             std::size_t source;
             Pieces* pieces = nullptr; // null: the whole source
@@ -1370,12 +1458,21 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         std::vector<char> inPieces(a.sources.size(), 0);
         for (auto& p : large) {
             inPieces[p->source] = 1;
-            for (std::size_t k = 0; k + 1 < p->bounds.size(); ++k)
+            for (std::size_t k = 0; k < p->done.size(); ++k)
                 tasks.push_back({p->source, p.get(), k});
         }
         for (std::size_t i = 0; i < a.sources.size(); ++i)
             if (!inPieces[i])
                 tasks.push_back({i, nullptr, 0});
+        // Where the line after byte `at` starts: the byte after the first line break at or after
+        // it, or the end of the text.
+        auto lineStartAfter = [](std::string_view text, std::uint64_t at) -> std::uint64_t {
+            if (at >= text.size())
+                return text.size();
+            const void* nl = std::memchr(text.data() + at, '\n', text.size() - at);
+            return nl ? static_cast<std::uint64_t>(static_cast<const char*>(nl) - text.data()) + 1
+                      : text.size();
+        };
         parallelFor(tasks.size(), workers, [&](std::size_t t) {
             if (progress.isCancelled())
                 return; // the remaining sources are passed over at once
@@ -1392,28 +1489,62 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 return;
             }
             Pieces& p = *task.pieces;
-            const std::uint32_t first = p.bounds[task.piece], last = p.bounds[task.piece + 1];
-            p.done[task.piece] = scanPiece(src, scanner, first, last, p.year, p.lines, pools);
-            const std::uint64_t from = src.lineStarts[first];
-            const std::uint64_t to = last < src.lineCount() ? src.lineStarts[last] : src.size;
-            if (src.buffer)
-                src.buffer->dropResident(from, to - from);
-            doneBytes += to - from;
-            doneLines += last - first;
+            ScannedPiece& piece = p.done[task.piece];
+            const std::string_view text = src.text();
+            const std::uint64_t nominal = task.piece * pieceBytes;
+            piece.begin = task.piece == 0 ? 0 : lineStartAfter(text, nominal);
+            piece.end =
+                nominal + pieceBytes < text.size() ? lineStartAfter(text, nominal + pieceBytes) : text.size();
+            // A line longer than a piece leaves the pieces it covers empty.
+            if (piece.begin < piece.end) {
+                PieceView view(src, piece.begin, piece.end);
+                indexLines(view.source);
+                const auto n = static_cast<std::uint32_t>(view.source.lineCount());
+                piece.lines.resize(n);
+                piece.scan = scanPiece(view.source, scanner, 0, n, p.year, piece.lines, pools,
+                                       piece.end == text.size());
+                piece.starts = std::move(view.source.lineStarts);
+                if (src.buffer)
+                    src.buffer->dropResident(piece.begin, piece.end - piece.begin);
+                doneBytes += piece.end - piece.begin;
+                doneLines += n;
+            } else {
+                piece.end = piece.begin;
+            }
             bool allJoined = false;
             {
                 std::lock_guard<std::mutex> lock(p.joinMutex);
                 p.finished[task.piece] = 1;
-                if (p.joined == 0 && task.piece == 0) // the first piece tells how many stamps to expect
-                    p.lines.reserveStamps(p.done[0].stamps.stampCount() * p.done.size() * 9 / 8);
                 const std::size_t before = p.joined;
-                for (; p.joined < p.done.size() && p.finished[p.joined]; ++p.joined)
-                    joinPiece(p.join, p.done[p.joined], p.lines);
+                for (; p.joined < p.done.size() && p.finished[p.joined]; ++p.joined) {
+                    ScannedPiece& next = p.done[p.joined];
+                    if (p.joined == 0 && next.end > 0) {
+                        // The first piece tells how many lines and stamps to expect, with a margin
+                        // small enough that giving it back (shrinkSlack) does not copy them.
+                        auto expect = [&](std::size_t n) {
+                            return static_cast<std::size_t>(static_cast<double>(n) * 1.0625 *
+                                                            static_cast<double>(src.size) /
+                                                            static_cast<double>(next.end)) +
+                                   1;
+                        };
+                        src.lineStarts.reserve(expect(next.starts.size()), src.size);
+                        p.lines.reserve(expect(next.lines.size()));
+                        p.lines.reserveStamps(expect(next.scan.stamps.stampCount()));
+                    }
+                    joinPiece(p.join, next, src, p.lines);
+                }
                 // Only the task whose turn joins the last piece sees this, once.
                 allJoined = p.joined == p.done.size() && before < p.joined;
             }
             if (allJoined) {
-                scans[task.source] = mergePieces(std::move(p.join), p.lines, std::move(p.done), scanner);
+                src.lineStarts.shrinkSlack();
+                std::vector<SourcePiece> scanned;
+                scanned.reserve(p.done.size());
+                for (auto& d : p.done)
+                    if (d.begin < d.end)
+                        scanned.push_back(std::move(d.scan));
+                std::vector<ScannedPiece>().swap(p.done);
+                scans[task.source] = mergePieces(std::move(p.join), p.lines, std::move(scanned), scanner);
                 a.lines[task.source] = std::move(p.lines);
                 if (src.buffer)
                     src.buffer->dropResident();

@@ -197,9 +197,14 @@ public:
     // Stamps must be added in line order. A resolution that is not a power of ten is widened to
     // the next one (parsed stamps only have powers of ten).
     void addStamp(const LineStamp& s);
-    // The stamps of `later`, whose lines all follow this one's stamps (a piece of a large file
-    // scanned on its own); its per-line facts are not read.
+    // The stamps of `later`, whose lines all follow this one's stamps; its per-line facts are not
+    // read.
     void appendStamps(SourceLines&& later);
+    // The lines of `piece` (a piece of a large file scanned on its own, numbered from 0) after this
+    // one's, their processes renumbered by `remap` (the piece's own numbers: its index; none stays
+    // none), and the stamps of `stamps`, numbered as `piece` is, after this one's.
+    void append(const SourceLines& piece, const std::vector<std::uint32_t>& remap, const SourceLines& stamps);
+    void reserve(std::size_t lines) { m_level.reserve(lines); }
     void reserveStamps(std::size_t n);
     std::size_t stampCount() const { return m_stamps.size(); }
     std::uint32_t stampLine(std::size_t i) const { return m_stamps.line(i); }

@@ -69,6 +69,14 @@ public:
         m_short.shrink_to_fit();
         m_low.shrink_to_fit();
     }
+    // The same only where the room left is more than an eighth: shrinking copies the offsets, which
+    // for a large source costs more than a little room does.
+    void shrinkSlack()
+    {
+        if (m_low.capacity() - m_low.size() > m_low.size() / 8 ||
+            m_short.capacity() - m_short.size() > m_short.size() / 8)
+            shrink_to_fit();
+    }
     void push_back(std::uint64_t offset)
     {
         if (m_low.empty() && offset < kShortLimit) {

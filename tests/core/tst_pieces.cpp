@@ -140,6 +140,50 @@ private slots:
         compareAt(path, {1024, 4096, 30000}, true);
     }
 
+    // Pieces are cut at the first line start after every pieceBytes: a line longer than several
+    // pieces leaves those pieces with no line of their own, and the one connect-abort WARN, whose
+    // thread's trail line (which pins the NCCL release, "hints" in the JSON) lies a few lines
+    // later, is cut from its trail at some sizes: the WARN's piece cannot read the trail, and must
+    // leave the line for the environment to read rather than read it without one. Either must give
+    // what the whole scan gives.
+    void longLinesAndTrailsAcrossPieces()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const std::string path = (tmp.path() + QStringLiteral("/job.out")).toStdString();
+        std::uint64_t warnAt = 0;
+        {
+            std::ofstream out(path, std::ios::binary);
+            const int ranks = 4;
+            for (int r = 0; r < ranks; ++r)
+                out << r << ": gpu-" << r << ":" << 5000 + r << ":" << 5100 + r
+                    << " [0] NCCL INFO Bootstrap : Using eth0:10.0.0." << 20 + r << "<0>\n";
+            for (int step = 0; step < 40; ++step)
+                for (int r = 0; r < ranks; ++r) {
+                    out << r << ": 2025-06-12 14:03:" << 10 + step << ",5" << r << " INFO train.py:142 [rank"
+                        << r << "] step " << step << "\n";
+                    if (step == 10 && r == 1) {
+                        warnAt = static_cast<std::uint64_t>(out.tellp());
+                        const std::string prefix = "1: gpu-1:5001:5201 [0] ";
+                        out << prefix
+                            << "misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.22<43000> "
+                               "failed : Software caused connection abort\n";
+                        for (int k = 0; k < 3; ++k)
+                            out << "2: gpu-2:5002:5102 [0] NCCL INFO Channel 0" << k
+                                << " : 0[0] -> 1[0] via NET/Socket/0\n";
+                        out << prefix << "NCCL INFO misc/socket.cc:564 -> 2\n";
+                    }
+                    if (step == 25 && r == 2)
+                        out << "2: " << std::string(20000, 'x') << "\n"; // longer than four pieces of 4 KiB
+                }
+        }
+        const Run whole = diagnose(path, std::uint64_t{1} << 40);
+        QVERIFY2(whole.json.find("misc/socket.cc:564") != std::string::npos,
+                 "the whole scan did not pin the release from the WARN and its trail");
+        // warnAt + 1: the cut falls right after the WARN, so its trail is in the next piece.
+        compareAt(path, {warnAt + 1, warnAt + 80, 1000, 4096, 5000}, true);
+    }
+
     // Hundreds of processes in one stream: each piece numbers more of them than a byte holds, so the
     // lines' storage takes its widest form while pieces on other threads write their own lines
     // (a change of form under them once lost lines' processes: a rank named wrongly, now and then).

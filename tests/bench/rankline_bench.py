@@ -572,7 +572,10 @@ def generate_bundle(name: str, root: str, nranks: int, per_rank_bytes: int, seed
     os.makedirs(root, exist_ok=True)
     work = [(sc, rank, root) for rank in range(nranks)]
     if jobs > 1:
-        with multiprocessing.Pool(jobs) as pool:
+        # Fresh interpreters, not forks: the timers and samplers of runs measured before this
+        # bundle are threads, and a fork taken while one of them holds a lock can hang the child
+        # (seen: the writers of the third bundle waiting on a futex forever).
+        with multiprocessing.get_context("forkserver").Pool(jobs) as pool:
             results = pool.map(write_rank, work, chunksize=max(1, nranks // (jobs * 8)))
     else:
         results = [write_rank(j) for j in work]

@@ -130,16 +130,8 @@ public:
         m_wide.clear();
         m_same = kProcessMask;
     }
-    // The same, in the four-byte form from the start, which set() never changes: the pieces of a
-    // large source set their own lines from several threads at once, and a change of form under
-    // them would move every line's storage. shrink() narrows it once they are done.
-    void resizeForThreads(std::size_t n)
-    {
-        resize(n);
-        m_wide.assign(n, kProcessMask);
-    }
     // Moves every line to a wider form when `p` does not fit the present one: not for several
-    // threads at once on one source, unless it was sized by resizeForThreads.
+    // threads at once (the pieces of a large source each have their own, see append()).
     void set(std::uint32_t line, ProcessId p, Level level)
     {
         m_level[line] = static_cast<std::uint8_t>(level);

@@ -737,35 +737,6 @@ void indexLines(Source& source)
     source.lineStarts.shrink_to_fit();
 }
 
-std::vector<std::uint32_t> lineStartsIn(std::string_view text, std::uint64_t begin, std::uint64_t end)
-{
-    std::vector<std::uint32_t> out;
-    end = std::min<std::uint64_t>({end, text.size(), begin + UINT32_MAX});
-    if (begin < end)
-        eachLineStart(text, begin, end,
-                      [&](std::size_t at) { out.push_back(static_cast<std::uint32_t>(at - begin)); });
-    return out;
-}
-
-void indexLines(Source& source, std::vector<LineStartsPiece>&& pieces)
-{
-    source.lineStarts.clear();
-    if (source.text().empty()) {
-        source.lineStarts.shrink_to_fit();
-        return;
-    }
-    std::size_t n = 1;
-    for (const auto& p : pieces)
-        n += p.starts.size();
-    source.lineStarts.reserve(n, source.text().size());
-    source.lineStarts.push_back(0);
-    for (auto& p : pieces) {
-        for (std::uint32_t at : p.starts)
-            source.lineStarts.push_back(p.begin + at);
-        std::vector<std::uint32_t>().swap(p.starts); // the index grows as the pieces go
-    }
-}
-
 SourcePass::SourcePass(const Source& source, std::string& scratch) : m_source(&source)
 {
     if (!source.buffer || !source.buffer->readForPass(scratch))

@@ -202,14 +202,5 @@ std::optional<std::string> torchelasticErrorText(std::string_view json);
 
 // Fills `lineStarts`. Kept separate so the indexer can run it on a worker thread.
 void indexLines(Source& source);
-// The same in pieces, for a large source on several threads: lineStartsIn gives the line starts
-// that follow line breaks in bytes [begin, end) (at most 4 GiB), relative to `begin`; indexLines
-// joins the pieces of consecutive ranges that cover the text into the source's index.
-struct LineStartsPiece {
-    std::uint64_t begin = 0;
-    std::vector<std::uint32_t> starts;
-};
-std::vector<std::uint32_t> lineStartsIn(std::string_view text, std::uint64_t begin, std::uint64_t end);
-void indexLines(Source& source, std::vector<LineStartsPiece>&& pieces);
 
 } // namespace rl

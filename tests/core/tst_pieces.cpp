@@ -185,8 +185,9 @@ private slots:
     }
 
     // Hundreds of processes in one stream: each piece numbers more of them than a byte holds, so the
-    // lines' storage takes its widest form while pieces on other threads write their own lines
-    // (a change of form under them once lost lines' processes: a rank named wrongly, now and then).
+    // lines' storage takes its widest form, in the piece's own lines and in the source's as the
+    // pieces join while others are still scanning (when pieces wrote into the source's lines, a
+    // change of form under them once lost lines' processes: a rank named wrongly, now and then).
     // Threads outnumber the cores so that pieces interleave; repeated because a race shows now and
     // then, and the suite runs under AddressSanitizer too.
     void manyProcessesAcrossPiecesOnManyThreads()

@@ -833,11 +833,7 @@ void joinWhole(PieceJoin& join, SourcePiece& piece, SourceLines& lines)
 
 // Bytes [begin, end) of a source's text as a source of their own, valid while that text is.
 struct PieceView {
-    struct Bytes final : TextBuffer {
-        std::string_view bytes;
-        std::string_view text() const override { return bytes; }
-    };
-    Bytes bytes;
+    ViewBuffer bytes;
     Source source;
 
     PieceView(const Source& of, std::uint64_t begin, std::uint64_t end)
@@ -845,8 +841,7 @@ struct PieceView {
         bytes.bytes = of.text().substr(begin, end - begin);
         source.id = of.id;
         source.size = end - begin;
-        // Not owned: the source's buffer is this object's, which lives as long.
-        source.buffer = std::shared_ptr<const TextBuffer>(std::shared_ptr<const TextBuffer>(), &bytes);
+        source.buffer = bytes.unowned(); // this object's, which lives as long as the source
     }
     PieceView(const PieceView&) = delete;
     PieceView& operator=(const PieceView&) = delete;

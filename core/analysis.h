@@ -20,6 +20,7 @@
 #include "probe/nccl_probe.h"
 #include "timeline/clock.h"
 #include "util/strong_id.h"
+#include "util/vectors.h"
 #include "util/version.h"
 
 namespace rl
@@ -59,14 +60,6 @@ struct LineStamp {
     std::int64_t us = 0;
     std::int64_t resolutionUs = 1;
 };
-
-// Gives back a vector's growth slack beyond an eighth: shrinking copies the vector, which for a
-// large source costs more (for a moment, twice its size) than a little slack saves.
-template <class V> void shrinkSlack(V& v)
-{
-    if (v.capacity() - v.size() > v.size() / 8)
-        v.shrink_to_fit();
-}
 
 // A source's stamps as (line, packed time), appended in line order, read by index. Blocks of 128:
 // a block whose lines lie within 65,535 of its first stamp's and whose packed times within 2^31

@@ -742,11 +742,10 @@ SourcePass::SourcePass(const Source& source, std::string& scratch) : m_source(&s
     if (!source.buffer || !source.buffer->readForPass(scratch))
         return;
     m_read = true;
-    m_view.m_text = scratch;
+    m_view.bytes = scratch;
     m_copy.id = source.id;
     m_copy.size = source.size;
-    // Not owned: the copy lives as long as this pass, and the view with it.
-    m_copy.buffer = std::shared_ptr<const TextBuffer>(std::shared_ptr<const TextBuffer>(), &m_view);
+    m_copy.buffer = m_view.unowned(); // the copy lives as long as this pass, and the view with it
     m_copy.lineStarts = source.lineStarts;
 }
 

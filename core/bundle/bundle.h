@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "util/strong_id.h"
+#include "util/vectors.h"
 
 namespace rl
 {
@@ -69,13 +70,11 @@ public:
         m_short.shrink_to_fit();
         m_low.shrink_to_fit();
     }
-    // The same only where the room left is more than an eighth: shrinking copies the offsets, which
-    // for a large source costs more than a little room does.
+    // The same only where the room left is more than an eighth (rl::shrinkSlack).
     void shrinkSlack()
     {
-        if (m_low.capacity() - m_low.size() > m_low.size() / 8 ||
-            m_short.capacity() - m_short.size() > m_short.size() / 8)
-            shrink_to_fit();
+        rl::shrinkSlack(m_short);
+        rl::shrinkSlack(m_low);
     }
     void push_back(std::uint64_t offset)
     {
@@ -140,6 +139,19 @@ struct Source {
     std::string_view line(std::uint32_t index) const;
 };
 
+// Bytes someone else holds, as a source's text: for a Source that lives no longer than they and
+// this object do (its buffer from unowned(), which does not own this object).
+class ViewBuffer final : public TextBuffer
+{
+public:
+    std::string_view text() const override { return bytes; }
+    std::shared_ptr<const TextBuffer> unowned() const
+    {
+        return std::shared_ptr<const TextBuffer>(std::shared_ptr<const TextBuffer>(), this);
+    }
+    std::string_view bytes;
+};
+
 // A source as one thread's pass over it reads it: the source itself, or a copy whose text is the
 // file read into `scratch` (TextBuffer::readForPass) and whose line starts, when the source has
 // them, are copied (it is small). Valid while `scratch` and the source are.
@@ -156,14 +168,8 @@ public:
     Source& copy() { return m_copy; }
 
 private:
-    class View final : public TextBuffer
-    {
-    public:
-        std::string_view text() const override { return m_text; }
-        std::string_view m_text;
-    };
     const Source* m_source;
-    View m_view;
+    ViewBuffer m_view;
     Source m_copy;
     bool m_read = false;
 };

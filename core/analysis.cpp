@@ -1046,6 +1046,8 @@ SourceScan scanSource(Source& source, const Scanner& scanner, ScanPools& pools, 
     // A small file is read into this thread's buffer for the scan, not mapped (SourcePass).
     thread_local std::string scratch;
     SourcePass pass(source, scratch);
+    if (source.buffer && source.buffer->binary())
+        return {}; // found binary by this first read: analyze skips it
     Source& src = pass.read() ? pass.copy() : source;
     indexLines(src);
     lines.resize(src.lineCount());
@@ -1325,6 +1327,51 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
     });
 }
 
+// A small file is first read by the scan (see SmallFileBuffer in bundle.cpp), which is when it is
+// found binary: it leaves the analysis then, skipped where readBundle would have said so.
+void dropBinarySources(Analysis& a, std::vector<SourceScan>& scans, std::vector<PathIdentity>& pathIdentity,
+                       std::uint64_t& totalBytes)
+{
+    std::vector<std::pair<std::size_t, std::string>> binary; // (Source::skippedBefore, file)
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < a.sources.size(); ++i) {
+        Source& s = a.sources[i];
+        if (s.buffer && s.buffer->binary()) {
+            binary.emplace_back(s.skippedBefore, s.displayPath);
+            totalBytes -= s.size;
+            continue;
+        }
+        if (kept != i) {
+            a.sources[kept] = std::move(s);
+            a.lines[kept] = std::move(a.lines[i]);
+            scans[kept] = std::move(scans[i]);
+            pathIdentity[kept] = std::move(pathIdentity[i]);
+        }
+        a.sources[kept].id = SourceId(static_cast<std::uint32_t>(kept));
+        ++kept;
+    }
+    if (binary.empty())
+        return;
+    a.sources.resize(kept);
+    a.lines.resize(kept);
+    scans.resize(kept);
+    pathIdentity.resize(kept);
+    // Sources are in path order, skips in reading order: each binary file goes before the skip
+    // that was read after it.
+    std::stable_sort(binary.begin(), binary.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::vector<Skipped> merged;
+    merged.reserve(a.skipped.size() + binary.size());
+    std::size_t next = 0;
+    for (std::size_t k = 0; k <= a.skipped.size(); ++k) {
+        for (; next < binary.size() && binary[next].first <= k; ++next)
+            merged.push_back({std::move(binary[next].second), kBinaryReason});
+        if (k < a.skipped.size())
+            merged.push_back(std::move(a.skipped[k]));
+    }
+    a.skipped = std::move(merged);
+}
+
 void residentBytes(std::uint64_t& anon, std::uint64_t& file)
 {
     // statm: size resident shared ... in pages; "shared" is the file-backed part of resident.
@@ -1553,6 +1600,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         // The last small files read are still marked, not given back (MappedFile::flushDropped).
         MappedFile::flushDropped();
         stageDone("index, parse, scan");
+        dropBinarySources(a, scans, pathIdentity, totalBytes);
         a.totalBytes = totalBytes;
         // Every byte has been read by now: say which files changed under us while they were open.
         for (const auto& s : a.sources)

@@ -89,6 +89,8 @@ int diagnose(const std::vector<std::string>& args)
         return 1;
     const double readSeconds = secondsSince(start);
     auto analysis = analyze(std::move(bundle), enc, opts, terminalProgress());
+    if (!sayWhatWasSkipped("rankline diagnose", *analysis))
+        return 1;
     start = std::chrono::steady_clock::now();
     if (p.isSet("json")) {
         // Streamed: the document can be tens of megabytes, and held whole it would be the largest

@@ -76,9 +76,20 @@ bool readInputs(const char* command, const std::vector<std::string>& paths, cons
     }
     for (std::size_t i = 0; i < bundle.sources.size(); ++i)
         bundle.sources[i].id = SourceId(static_cast<std::uint32_t>(i));
-    for (const auto& s : bundle.skipped)
-        printErr("rankline: skipped " + s.file + ": " + s.reason);
     if (bundle.sources.empty()) {
+        for (const auto& s : bundle.skipped)
+            printErr("rankline: skipped " + s.file + ": " + s.reason);
+        printErr(std::string(command) + ": nothing could be read from the given paths");
+        return false;
+    }
+    return true;
+}
+
+bool sayWhatWasSkipped(const char* command, const Analysis& analysis)
+{
+    for (const auto& s : analysis.skipped)
+        printErr("rankline: skipped " + s.file + ": " + s.reason);
+    if (analysis.sources.empty()) {
         printErr(std::string(command) + ": nothing could be read from the given paths");
         return false;
     }

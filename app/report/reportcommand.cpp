@@ -121,6 +121,8 @@ int runReport(const QStringList& args)
     if (!cli::readInputs("rankline report", paths, opts, bundle))
         return 1;
     auto analysis = analyze(std::move(bundle), enc, opts, cli::terminalProgress());
+    if (!cli::sayWhatWasSkipped("rankline report", *analysis))
+        return 1;
 
     ExportRequest req;
     req.path = output;

@@ -53,6 +53,9 @@ private:
 // their own scratch buffer instead (readForPass), which costs a fraction of a map. text() maps it
 // rather than reading it into memory because a view of it must stay valid while anyone holds one,
 // also while another analysis of the same sources gives pages back (MainWindow::reanalyze).
+// Nobody reads it when it is opened: its first read, the scan's, is also where it is found binary.
+// A system call costs a microsecond or more on some virtual machines, and reading ten thousand
+// files twice was a tenth of the time a bundle of them took to diagnose.
 class SmallFileBuffer final : public TextBuffer
 {
 public:
@@ -66,10 +69,13 @@ public:
     {
         if (m_mapped.load(std::memory_order_acquire))
             return false;
-        if (!m_file.read(scratch))
+        if (m_file.read(scratch))
+            lookAt(scratch);
+        else
             m_shrank.store(true);
         return true;
     }
+    bool binary() const override { return m_binary.load(); }
     void dropResident() const override
     {
         if (m_mapped.load(std::memory_order_acquire))
@@ -89,13 +95,23 @@ private:
         if (f && f->size() >= m_file.size()) {
             m_map = std::move(*f);
             m_text = m_map.text().substr(0, m_file.size());
+            lookAt(m_text);
         } else {
             // Shorter now, or not mappable: read, and what it lost reads as NUL.
-            if (!m_file.read(m_lost))
+            if (m_file.read(m_lost))
+                lookAt(m_lost);
+            else
                 m_shrank.store(true);
             m_text = m_lost;
         }
         m_mapped.store(true, std::memory_order_release);
+    }
+    // Whole: a small file is shorter than the head readBundle looks at in others. Only a whole
+    // read is looked at: the NUL bytes standing for what a shrunken file lost are no evidence.
+    void lookAt(std::string_view text) const
+    {
+        if (std::memchr(text.data(), '\0', std::min(text.size(), MappedFile::kHeadBytes)) != nullptr)
+            m_binary.store(true);
     }
 
     std::string m_path;
@@ -106,6 +122,7 @@ private:
     mutable std::string_view m_text;
     mutable std::atomic<bool> m_mapped{false};
     mutable std::atomic<bool> m_shrank{false};
+    mutable std::atomic<bool> m_binary{false};
 };
 
 class OwnedBuffer final : public TextBuffer
@@ -242,31 +259,48 @@ struct Reader {
                " beyond the safety cap (possible decompression bomb); reading stopped after " + mib(expanded);
     }
 
-    // `nulInHead`: looksBinary's answer when already known without reading the text (MappedFile,
-    // a small file's look). `size`: the text's size, where asking for the text would read it (a
-    // small file, which is read when scanned).
+    // `nulInHead`: looksBinary's answer when already known without reading the text (MappedFile).
     void addText(std::string path, std::string display, std::shared_ptr<const TextBuffer> buf,
-                 std::optional<bool> nulInHead = std::nullopt, std::optional<std::size_t> size = std::nullopt)
+                 std::optional<bool> nulInHead = std::nullopt)
     {
-        const std::size_t n = size ? *size : buf->text().size();
+        const std::size_t n = buf->text().size();
         if (n == 0) {
             skip(display, "empty file: nothing to read");
             return;
         }
         if (nulInHead ? *nulInHead : looksBinary(buf->text())) {
-            skip(display, "binary file (contains NUL bytes): not a text log, skipped");
+            skip(display, kBinaryReason);
             return;
         }
         // The look at the head mapped its pages (a whole large folio on recent kernels, a
         // megabyte or more): give them back until the scan reads the file for real.
         if (!nulInHead)
             buf->dropResident();
+        keep(std::move(path), std::move(display), std::move(buf), n);
+    }
+
+    // A small file, unread: whether it is binary is known once the scan has read it
+    // (SmallFileBuffer), and the analysis skips it then.
+    void addSmall(std::string path, std::string display, SmallFile file)
+    {
+        const std::size_t n = file.size();
+        if (n == 0) {
+            skip(display, "empty file: nothing to read");
+            return;
+        }
+        auto buf = std::make_shared<SmallFileBuffer>(path, std::move(file));
+        keep(std::move(path), std::move(display), std::move(buf), n);
+    }
+
+    void keep(std::string path, std::string display, std::shared_ptr<const TextBuffer> buf, std::size_t n)
+    {
         kept += n;
         Source s;
         s.path = std::move(path);
         s.displayPath = std::move(display);
         s.size = n;
         s.buffer = std::move(buf);
+        s.skippedBefore = out.skipped.size();
         out.sources.push_back(std::move(s));
     }
 
@@ -487,9 +521,7 @@ struct Reader {
             return;
         }
         if (small) {
-            const std::size_t size = small->size();
-            const bool nul = small->nul();
-            addText(path, display, std::make_shared<SmallFileBuffer>(path, std::move(*small)), nul, size);
+            addSmall(path, display, std::move(*small));
             return;
         }
         MappedFile& mapped = std::get<MappedFile>(*file);

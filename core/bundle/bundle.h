@@ -41,6 +41,10 @@ public:
         (void)scratch;
         return false;
     }
+    // True when the text held a NUL byte within its first MappedFile::kHeadBytes when it was first
+    // read: said only by buffers that nobody looked at when they were opened (a small file, whose
+    // first read is the scan's). readBundle looks at every other text itself.
+    virtual bool binary() const { return false; }
 };
 
 // Byte offsets of line starts: two bytes a line while every offset is below 64 KiB (a small
@@ -132,6 +136,9 @@ struct Source {
     std::uint64_t size = 0;
     std::shared_ptr<const TextBuffer> buffer;
     LineOffsets lineStarts; // byte offset of each line's first character
+    // How many of Bundle::skipped came before this source in reading order: where the analysis
+    // puts it among them when its first read finds it binary (TextBuffer::binary).
+    std::size_t skippedBefore = 0;
 
     std::string_view text() const { return buffer ? buffer->text() : std::string_view{}; }
     std::size_t lineCount() const { return lineStarts.size(); }
@@ -178,6 +185,9 @@ struct Skipped {
     std::string file;
     std::string reason; // the cause and what to do, in one sentence
 };
+
+// Skipped::reason of a file that holds NUL bytes near its start.
+inline constexpr const char* kBinaryReason = "binary file (contains NUL bytes): not a text log, skipped";
 
 struct BundleLimits {
     std::uint64_t maxExpandedBytes = std::uint64_t{8} << 30; // for archives and .gz

@@ -356,7 +356,7 @@ SmallFile::~SmallFile()
     reset();
 }
 
-SmallFile::SmallFile(SmallFile&& other) noexcept : m_fd(other.m_fd), m_size(other.m_size), m_nul(other.m_nul)
+SmallFile::SmallFile(SmallFile&& other) noexcept : m_fd(other.m_fd), m_size(other.m_size)
 {
     other.m_fd = -1;
 }
@@ -367,7 +367,6 @@ SmallFile& SmallFile::operator=(SmallFile&& other) noexcept
         reset();
         m_fd = other.m_fd;
         m_size = other.m_size;
-        m_nul = other.m_nul;
         other.m_fd = -1;
     }
     return *this;
@@ -403,17 +402,7 @@ Expected<OpenedFile> openFile(const std::string& path)
         if (g_smallFilesHeld.fetch_add(1) < smallFileHoldLimit()) {
             SmallFile f;
             f.m_fd = fd; // counted above: from here on reset() closes it and gives the count back
-            thread_local std::vector<char> bytes(kSmallFileBytes);
-            const long long n = readInto(f.m_fd, bytes.data(), size);
-            if (n < 0) {
-                const int err = errno;
-                return Error{path, std::string("read error: ") + std::strerror(err),
-                             "check the disk and the file"};
-            }
-            // A file that shrank since the fstat: what is left is looked at, and its size is what
-            // was read.
-            f.m_size = static_cast<std::size_t>(n);
-            f.m_nul = std::memchr(bytes.data(), '\0', f.m_size) != nullptr;
+            f.m_size = size;
             return OpenedFile{std::move(f)};
         }
         g_smallFilesHeld.fetch_sub(1); // no descriptor to spare: mapped like any other file

@@ -95,9 +95,8 @@ public:
     // once (see mapped_file.cpp).
     static void expect(std::size_t count);
 
+    // As fstat saw it when the file was opened.
     std::size_t size() const { return m_size; }
-    // Whether its bytes held a NUL (binary files do) when it was opened.
-    bool nul() const { return m_nul; }
     // Reads its first size() bytes into `out` (resized to size()). False when the file is shorter
     // now or cannot be read: the bytes not read are NUL, as a truncated map's are.
     bool read(std::string& out) const;
@@ -109,12 +108,12 @@ private:
     void reset();
     int m_fd = -1;
     std::size_t m_size = 0;
-    bool m_nul = false;
 };
 
 // Opens `path` once, never blocking (a FIFO that slipped through) and only when it is a regular
-// file, with errors worded for people. A file smaller than kSmallFileBytes is held open and read
-// once to look at it (SmallFile) while descriptors allow; any other is mapped (MappedFile).
+// file, with errors worded for people. A file smaller than kSmallFileBytes is held open, unread
+// (SmallFile), while descriptors allow: its first read, which is the scan's, is also the look at
+// its bytes (see SmallFileBuffer in bundle.cpp); any other is mapped (MappedFile).
 Expected<OpenedFile> openFile(const std::string& path);
 
 } // namespace rl

@@ -9,7 +9,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "analysis.h"
 #include "bundle/bundle.h"
+#include "encyclopedia/encyclopedia.h"
 
 using namespace rl;
 
@@ -77,7 +79,8 @@ void writeArchive(const QString& path, const QList<QPair<QString, QByteArray>>& 
     archive_write_free(a);
 }
 
-const Skipped* skippedFor(const Bundle& b, const QString& name)
+// A Bundle or an Analysis: both have sources and skipped.
+template <class Read> const Skipped* skippedFor(const Read& b, const QString& name)
 {
     for (const auto& s : b.skipped)
         if (QString::fromStdString(s.file).endsWith(name))
@@ -85,11 +88,19 @@ const Skipped* skippedFor(const Bundle& b, const QString& name)
     return nullptr;
 }
 
-QStringList names(const Bundle& b)
+template <class Read> QStringList names(const Read& b)
 {
     QStringList out;
     for (const auto& s : b.sources)
         out << QString::fromStdString(s.displayPath);
+    return out;
+}
+
+template <class Read> QStringList skippedNames(const Read& b)
+{
+    QStringList out;
+    for (const auto& s : b.skipped)
+        out << QString::fromStdString(s.file);
     return out;
 }
 
@@ -99,6 +110,13 @@ class TestBundle : public QObject
 {
     Q_OBJECT
 private slots:
+    void initTestCase()
+    {
+        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
+        QVERIFY(enc.ok());
+        m_enc = std::make_shared<const Encyclopedia>(std::move(*enc));
+    }
+
     void folderRecursiveSortedAndRelative()
     {
         QTemporaryDir dir;
@@ -123,15 +141,57 @@ private slots:
         QVERIFY(::symlink("/nonexistent/target",
                           dir.filePath(QStringLiteral("dangling.log")).toLocal8Bit().constData()) == 0);
         Bundle b = readBundle({dir.path().toStdString()});
-        QCOMPARE(names(b), QStringList{QStringLiteral("good.log")});
-        QVERIFY(skippedFor(b, QStringLiteral("core.bin")));
-        QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("core.bin"))->reason)
-                    .contains(QStringLiteral("binary")));
+        // A small file is not read when it is opened: the scan's first read finds it binary.
+        QCOMPARE(names(b), (QStringList{QStringLiteral("core.bin"), QStringLiteral("good.log")}));
+        QVERIFY(!skippedFor(b, QStringLiteral("core.bin")));
         QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("empty.log"))->reason)
                     .contains(QStringLiteral("empty")));
         QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("pipe"))->reason)
                     .contains(QStringLiteral("FIFO")));
         QVERIFY(skippedFor(b, QStringLiteral("dangling.log")));
+        auto a = analyze(std::move(b), m_enc);
+        QCOMPARE(names(*a), QStringList{QStringLiteral("good.log")});
+        QCOMPARE(a->sources[0].id.value, std::uint32_t{0});
+        QVERIFY(skippedFor(*a, QStringLiteral("core.bin")));
+        QVERIFY(QString::fromStdString(skippedFor(*a, QStringLiteral("core.bin"))->reason)
+                    .contains(QStringLiteral("binary")));
+        QVERIFY(skippedFor(*a, QStringLiteral("empty.log")));
+        QVERIFY(skippedFor(*a, QStringLiteral("pipe")));
+        QVERIFY(skippedFor(*a, QStringLiteral("dangling.log")));
+        QCOMPARE(a->totalBytes, std::uint64_t{8});
+    }
+
+    // Small binary files are found by the analysis, large ones by the reader: both are listed
+    // among the other skipped files in the order the files were read, which is path order here.
+    void binaryFilesKeepTheirPlaceAmongSkips()
+    {
+        QTemporaryDir dir;
+        QByteArray large(200 * 1024, 'x');
+        large[1000] = '\0';
+        write(dir.filePath(QStringLiteral("a.bin")), QByteArray("\0\1\2", 3));
+        write(dir.filePath(QStringLiteral("b.log")), "");
+        write(dir.filePath(QStringLiteral("c.bin")), QByteArray("text\0more\n", 10));
+        write(dir.filePath(QStringLiteral("d.bin")), QByteArray("text\0more\n", 10));
+        write(dir.filePath(QStringLiteral("e.log")), "gpu-a:1:1 [0] NCCL INFO ok\n");
+        write(dir.filePath(QStringLiteral("f.bin")), large);
+        write(dir.filePath(QStringLiteral("g.log")), "");
+        write(dir.filePath(QStringLiteral("h.bin")), QByteArray("\0", 1));
+        auto a = analyze(readBundle({dir.path().toStdString()}), m_enc);
+        QCOMPARE(names(*a), QStringList{QStringLiteral("e.log")});
+        QCOMPARE(skippedNames(*a),
+                 (QStringList{QStringLiteral("a.bin"), QStringLiteral("b.log"), QStringLiteral("c.bin"),
+                              QStringLiteral("d.bin"), QStringLiteral("f.bin"), QStringLiteral("g.log"),
+                              QStringLiteral("h.bin")}));
+        for (const char* bin : {"a.bin", "c.bin", "d.bin", "f.bin", "h.bin"})
+            QCOMPARE(QString::fromStdString(skippedFor(*a, QLatin1String(bin))->reason),
+                     QString::fromLatin1(kBinaryReason));
+        QVERIFY(skippedFor(*a, QStringLiteral("g.log"))->reason.find("empty") != std::string::npos);
+        // Every source binary: nothing is left, and nothing breaks.
+        QTemporaryDir only;
+        write(only.filePath(QStringLiteral("core.bin")), QByteArray("\0\0", 2));
+        auto none = analyze(readBundle({only.path().toStdString()}), m_enc);
+        QVERIFY(none->sources.empty());
+        QCOMPARE(skippedNames(*none), QStringList{QStringLiteral("core.bin")});
     }
 
     void unreadableFile()
@@ -308,6 +368,9 @@ private slots:
         QCOMPARE(QString::fromStdString(std::string(s.line(3))), QStringLiteral("last-without-newline"));
         QVERIFY(s.line(4).empty());
     }
+
+private:
+    std::shared_ptr<const Encyclopedia> m_enc;
 };
 
 QTEST_GUILESS_MAIN(TestBundle)

@@ -69,8 +69,11 @@ bool readInputs(const char* command, const std::vector<std::string>& paths, cons
     }
     if (!files.empty()) {
         Bundle read = readBundle(files, options.limits);
-        for (auto& s : read.sources)
-            bundle.sources.push_back(std::move(s));
+        if (bundle.sources.empty())
+            bundle.sources = std::move(read.sources);
+        else
+            for (auto& s : read.sources)
+                bundle.sources.push_back(std::move(s));
         for (auto& s : read.skipped)
             bundle.skipped.push_back(std::move(s));
     }

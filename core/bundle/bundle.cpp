@@ -470,16 +470,7 @@ struct Reader {
         archive_read_free(a);
     }
 
-    // Files read through openFile (plain, gzip, error.json), which can be opened ahead.
-    static bool opensPlain(const std::string& path)
-    {
-        return !isArchiveName(path) && !endsWith(path, ".zst") && !endsWith(path, ".xz") &&
-               !endsWith(path, ".bz2");
-    }
-
-    // `opened`: openFile(path) already done (readPath opens a folder's files on every core).
-    void readFile(const std::string& path, const std::string& display,
-                  std::optional<Expected<OpenedFile>> opened = std::nullopt)
+    void readFile(const std::string& path, const std::string& display)
     {
         if (isArchiveName(path)) {
             readArchive(path, display);
@@ -498,7 +489,7 @@ struct Reader {
                               " already read (raise the limit or open fewer files)");
             return;
         }
-        Expected<OpenedFile> file = opened ? std::move(*opened) : openFile(path);
+        Expected<OpenedFile> file = openFile(path);
         if (!file) {
             skip(display, file.error().cause + "; " + file.error().hint);
             return;
@@ -630,15 +621,21 @@ struct Reader {
                     });
             });
             SmallFile::expect(files.size());
-            // In chunks: a cancel is seen between them, and only one chunk is open ahead at a time.
+            // Grown once: each growth of ten thousand sources moves them all into fresh memory.
+            out.sources.reserve(out.sources.size() + files.size());
+            // In chunks: a cancel is seen between them.
             constexpr std::size_t kChunk = 4096;
             for (std::size_t from = 0; from < files.size(); from += kChunk) {
                 const std::size_t to = std::min(files.size(), from + kChunk);
-                std::vector<std::optional<Expected<OpenedFile>>> opened = openAhead(base, files, from, to);
+                if (readAhead(base, prefix, files, from, to)) {
+                    if (cancelled && cancelled())
+                        return;
+                    continue;
+                }
                 for (std::size_t i = from; i < to; ++i) {
                     if (cancelled && cancelled())
                         return;
-                    readFileSafely(base + files[i], prefix + files[i], std::move(opened[i - from]));
+                    readFileSafely(base + files[i], prefix + files[i]);
                 }
             }
             return;
@@ -652,29 +649,25 @@ struct Reader {
     }
 
     // A folder of many files spends its reading time in system calls that wait on the file system
-    // (open, fstat, a small file's read or a large one's mmap, close): those run on every core,
-    // ahead of readFile, which adds the files in the listing's order. Not with a memory limit, whose
-    // room depends on the files read before; files that fail to open here are opened again by
-    // readFile.
-    // Files [from, to): their results, indexed from `from`.
-    std::vector<std::optional<Expected<OpenedFile>>> openAhead(const std::string& base,
-                                                               const std::vector<std::string>& files,
-                                                               std::size_t from, std::size_t to) const
+    // (open, fstat, a large file's mmap, an archive's reads) and in building what each file
+    // becomes: files [from, to) are read on every core, each into a bundle of its own, and join
+    // this one in the listing's order, as read one by one they would. False, having read nothing,
+    // where that is not worth it or not possible: with a memory limit, whose room depends on the
+    // files read before, they are read one by one.
+    bool readAhead(const std::string& base, const std::string& prefix, const std::vector<std::string>& files,
+                   std::size_t from, std::size_t to)
     {
-        std::vector<std::optional<Expected<OpenedFile>>> opened(to - from);
         const unsigned threads = std::min(4u, std::thread::hardware_concurrency());
         if (to - from < 256 || threads < 2 || budget != UINT64_MAX)
-            return opened;
+            return false;
+        std::vector<Bundle> parts(to - from);
         std::atomic<std::size_t> next{from};
         auto work = [&] {
             for (std::size_t i; (i = next.fetch_add(1)) < to;) {
-                try {
-                    const std::string path = base + files[i];
-                    if (opensPlain(path))
-                        opened[i - from] = openFile(path);
-                } catch (const std::bad_alloc&) {
-                    // left to readFile, which says so
-                }
+                if (cancelled && cancelled())
+                    return;
+                Reader r{limits, cancelled, parts[i - from]};
+                r.readFileSafely(base + files[i], prefix + files[i]);
             }
         };
         std::vector<std::thread> helpers;
@@ -683,14 +676,22 @@ struct Reader {
         work();
         for (auto& t : helpers)
             t.join();
-        return opened;
+        for (Bundle& part : parts) {
+            for (Source& src : part.sources) {
+                src.skippedBefore += out.skipped.size();
+                kept += src.size;
+                out.sources.push_back(std::move(src));
+            }
+            for (Skipped& sk : part.skipped)
+                out.skipped.push_back(std::move(sk));
+        }
+        return true;
     }
 
-    void readFileSafely(const std::string& path, const std::string& display,
-                        std::optional<Expected<OpenedFile>> opened = std::nullopt)
+    void readFileSafely(const std::string& path, const std::string& display)
     {
         try {
-            readFile(path, display, std::move(opened));
+            readFile(path, display);
         } catch (const std::bad_alloc&) {
             skip(display, "not enough memory to read this file; the files before it were read (raise the "
                           "memory limit or open fewer files)");
@@ -806,8 +807,11 @@ Bundle readBundle(const std::vector<std::string>& paths, const BundleLimits& lim
             break;
         r.readPath(p, paths.size() > 1);
     }
-    std::stable_sort(out.sources.begin(), out.sources.end(),
-                     [](const Source& a, const Source& b) { return a.displayPath < b.displayPath; });
+    // Mostly in this order already (a folder's files are listed in path order): then there is
+    // nothing to move.
+    auto byPath = [](const Source& a, const Source& b) { return a.displayPath < b.displayPath; };
+    if (!std::is_sorted(out.sources.begin(), out.sources.end(), byPath))
+        std::stable_sort(out.sources.begin(), out.sources.end(), byPath);
     // Kept for the whole analysis: a folder of 10,000 files left a vector of 16,384.
     out.sources.shrink_to_fit();
     for (std::size_t i = 0; i < out.sources.size(); ++i)

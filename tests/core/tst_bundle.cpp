@@ -207,6 +207,63 @@ private slots:
                     .contains(QStringLiteral("ermission")));
     }
 
+    // A folder of many files is read on every core, each file into a bundle of its own joined in
+    // the listing's order: the very bundle reading them one by one (which a memory limit makes it
+    // do) gives, skips and all, and the same analysis.
+    void manyFilesReadOnEveryCoreAsOneByOne()
+    {
+        QTemporaryDir dir;
+        for (int i = 0; i < 600; ++i) {
+            const QString node = QStringLiteral("node-%1/").arg(i / 8, 3, 10, QLatin1Char('0'));
+            const QString rank = QString::number(i);
+            switch (i % 10) {
+            case 3:
+                write(dir.filePath(node + QStringLiteral("rank") + rank + QStringLiteral(".log")), "");
+                break;
+            case 5:
+                write(dir.filePath(node + QStringLiteral("core") + rank + QStringLiteral(".bin")),
+                      QByteArray("ELF\0\0", 5));
+                break;
+            case 7:
+                writeGzip(dir.filePath(node + QStringLiteral("rank") + rank + QStringLiteral(".log.gz")),
+                          "gpu:1:1 [0] NCCL INFO packed\n");
+                break;
+            case 9:
+                writeArchive(dir.filePath(node + QStringLiteral("more") + rank + QStringLiteral(".tar.gz")),
+                             {{QStringLiteral("a.log"), "one\n"}, {QStringLiteral("b.log"), ""}});
+                break;
+            default:
+                write(dir.filePath(node + QStringLiteral("rank") + rank + QStringLiteral(".log")),
+                      QStringLiteral("node-%1:%2:%2 [0] NCCL INFO Bootstrap : Using eth0:10.0.%1.%3<0>\n")
+                          .arg(i / 8)
+                          .arg(1000 + i)
+                          .arg(i % 8 + 1)
+                          .toUtf8());
+            }
+        }
+        QVERIFY(::mkfifo(dir.filePath(QStringLiteral("node-010/pipe")).toLocal8Bit().constData(), 0600) == 0);
+        BundleLimits oneByOne;
+        oneByOne.maxTotalBytes = std::uint64_t{1} << 30;
+        Bundle parallel = readBundle({dir.path().toStdString()});
+        Bundle serial = readBundle({dir.path().toStdString()}, oneByOne);
+        // Empty files and archives out, one member of each archive in; binary ones are the analysis's.
+        QCOMPARE(parallel.sources.size(), std::size_t{600 - 60 - 60 + 60});
+        QCOMPARE(names(parallel), names(serial));
+        QCOMPARE(skippedNames(parallel), skippedNames(serial));
+        QVERIFY(parallel.skipped.size() > 100);
+        for (std::size_t i = 0; i < parallel.sources.size(); ++i) {
+            QCOMPARE(parallel.sources[i].size, serial.sources[i].size);
+            QCOMPARE(parallel.sources[i].skippedBefore, serial.sources[i].skippedBefore);
+        }
+        auto a = analyze(std::move(parallel), m_enc);
+        auto b = analyze(std::move(serial), m_enc);
+        QCOMPARE(names(*a), names(*b));
+        QCOMPARE(skippedNames(*a), skippedNames(*b));
+        QCOMPARE(a->sources.size(), std::size_t{540 - 60});
+        QCOMPARE(a->processes.size(), b->processes.size());
+        QVERIFY(skippedFor(*a, QStringLiteral("node-000/core5.bin")));
+    }
+
     void missingPath()
     {
         Bundle b = readBundle({"/nonexistent/bundle"});

@@ -1415,13 +1415,17 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         pathIdentity.push_back(identityFromPath(src.displayPath));
     // torchrun restarts: each attempt is a separate run. Unless asked for all, diagnose the latest
     // and say which files were set aside.
-    if (!options.allAttempts) {
-        int latest = -1;
-        for (const auto& pi : pathIdentity)
-            if (pi.attempt)
-                latest = std::max(latest, *pi.attempt);
+    // Only where some path names an attempt: moving ten thousand sources into a new array costs
+    // its every page.
+    int latest = -1;
+    for (const auto& pi : pathIdentity)
+        if (pi.attempt)
+            latest = std::max(latest, *pi.attempt);
+    if (!options.allAttempts && latest >= 0) {
         std::vector<Source> kept;
         std::vector<PathIdentity> keptIdentity;
+        kept.reserve(a.sources.size());
+        keptIdentity.reserve(a.sources.size());
         for (std::size_t i = 0; i < a.sources.size(); ++i) {
             const std::optional<int>& attempt = pathIdentity[i].attempt;
             if (attempt && *attempt < latest) {
@@ -1612,7 +1616,23 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
 
     // Stage: identity. Processes keyed by (host, pid) across the bundle; rank-only keys (lines of a
     // combined stream that carry only a launcher prefix) are resolved once ranks are known.
-    std::map<LocalKey, ProcessId> byKey;
+    // The scans' own keys, hashed: ten thousand ranks cost a tree of copied host names as much
+    // as the rest of identity.
+    struct KeyHash {
+        std::size_t operator()(const LocalKey* k) const
+        {
+            return std::hash<std::string_view>{}(k->host) ^
+                   (std::hash<std::int64_t>{}(k->pid) * 0x9e3779b97f4a7c15ULL) ^
+                   static_cast<std::size_t>(k->rank);
+        }
+    };
+    struct KeyEqual {
+        bool operator()(const LocalKey* x, const LocalKey* y) const
+        {
+            return x->pid == y->pid && x->rank == y->rank && x->host == y->host;
+        }
+    };
+    std::unordered_map<const LocalKey*, ProcessId, KeyHash, KeyEqual> byKey;
     std::vector<std::vector<ProcessId>> keyProcess(a.sources.size());
     {
         // Mostly a process per key: no doubling vector of thousands of processes holding two
@@ -1621,6 +1641,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         for (const auto& sc : scans)
             keys += sc.keys.size();
         a.processes.reserve(keys);
+        byKey.reserve(keys);
     }
     auto newProcess = [&a]() -> Process& {
         Process p;
@@ -1634,12 +1655,12 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             const LocalKey& key = scans[s].keys[k];
             if (key.byRank())
                 continue;
-            auto it = byKey.find(key);
+            auto it = byKey.find(&key);
             if (it == byKey.end()) {
                 Process& p = newProcess();
                 p.host = key.host;
                 p.pid = key.pid;
-                it = byKey.emplace(key, p.id).first;
+                it = byKey.emplace(&key, p.id).first;
             }
             keyProcess[s][k] = it->second;
         }

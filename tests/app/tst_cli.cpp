@@ -111,6 +111,27 @@ private slots:
         QCOMPARE(nothing.code, 1);
         QVERIFY(nothing.err.contains("/nonexistent/bundle"));
         QVERIFY(nothing.err.contains("no such file"));
+        // Only binary files: each said, and nothing left to diagnose, though reading found files
+        // (small ones are found binary by the analysis's first read of them).
+        QTemporaryDir dir;
+        for (const char* name : {"core.1", "core.2"}) {
+            QFile f(dir.filePath(QLatin1String(name)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray("\0\1\2", 3));
+        }
+        QTemporaryDir outDir;
+        const QString report = outDir.filePath(QStringLiteral("report.md"));
+        for (const QStringList& args :
+             {QStringList{QStringLiteral("diagnose"), dir.path(), QStringLiteral("--json")},
+              QStringList{QStringLiteral("report"), dir.path(), QStringLiteral("-o"), report}}) {
+            Run binary = run(args + QStringList{QStringLiteral("--no-local-nccl")});
+            QCOMPARE(binary.code, 1);
+            QVERIFY(binary.out.isEmpty());
+            QVERIFY(!QFile::exists(report));
+            QVERIFY(binary.err.contains("skipped core.1: binary file"));
+            QVERIFY(binary.err.contains("skipped core.2: binary file"));
+            QVERIFY(binary.err.contains("nothing could be read"));
+        }
         QCOMPARE(run({QStringLiteral("--version")}).code, 0);
     }
 

@@ -419,6 +419,8 @@ struct LocalKey {
 };
 
 constexpr std::uint32_t kNoKey = SourceLines::kProcessMask;
+// How far after a blank line the line whose process it takes may be (analyze, SourceScan).
+constexpr std::uint32_t kBlankLookahead = 7;
 constexpr int kKeepHitsPerProcess = 16;
 
 bool isBlank(std::string_view line)
@@ -488,7 +490,8 @@ struct SourceScan {
     ScannedEventLines eventLines;
     // Blank lines: in a stream several processes share, the newline NCCL prints before a WARN
     // belongs to the process of the line after it (see analyze). Known from the scan, so that
-    // assigning lines never reads a file's text again.
+    // assigning lines never reads a file's text again; only those that a line with a process key
+    // follows within kBlankLookahead lines, the only ones that can take a process from it.
     std::vector<std::uint32_t> blankLines;
     // The ranks that Init lines ("rank R nranks N") and PyTorch's "[Rank R]" state, in hit order,
     // read from the hits' captures on the scan's thread: identity needs only these of all the hits.
@@ -663,10 +666,11 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
     std::unordered_map<std::int64_t, std::uint32_t> keyOfPid;
     std::vector<std::uint32_t> keyOfRank;
     constexpr int kRanksCached = 1 << 16;
+    // Blank lines not yet followed by a keyed line, none more than kBlankLookahead lines back: a
+    // file of millions of blank lines keeps none of them, not four bytes each.
+    std::deque<std::uint32_t> pendingBlanks;
     for (std::uint32_t i = first; i < last; ++i) {
         ParsedLine p = parseLine(source.line(i), year);
-        if (isBlank(p.text))
-            out.blankLines.push_back(i);
         std::uint32_t key = kNoKey;
         if (p.nccl && !p.nccl->host.empty()) {
             if (lastNcclKey != kNoKey && out.keys[lastNcclKey].pid == p.nccl->pid &&
@@ -700,11 +704,22 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
             key = keyFor({std::string(p.decorationHost), p.decorationPid, -1});
         }
         lines.set(i, ProcessId(key), p.level);
+        while (!pendingBlanks.empty() && pendingBlanks.front() + kBlankLookahead < i)
+            pendingBlanks.pop_front();
+        if (key != kNoKey) {
+            out.blankLines.insert(out.blankLines.end(), pendingBlanks.begin(), pendingBlanks.end());
+            pendingBlanks.clear();
+        }
+        if (isBlank(p.text))
+            pendingBlanks.push_back(i);
         if (p.nccl && p.nccl->tid >= 0 && p.level >= Level::Warn)
             out.tids.push_back({i, static_cast<std::int32_t>(p.nccl->tid)});
         if (p.stamp)
             out.stamps.addStamp({i, p.stamp->us, p.stamp->resolutionUs});
     }
+    // The keyed line that follows the last of them may start the next piece.
+    if (!sourceEndsHere)
+        out.blankLines.insert(out.blankLines.end(), pendingBlanks.begin(), pendingBlanks.end());
     // (commId, key): interned, so the pointer names the communicator
     std::map<std::pair<const std::string*, std::uint32_t>, std::size_t> phaseIndex;
     // A rank keeps the first version clue of each kind (collectEnvironment), and its Init lines
@@ -1863,7 +1878,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 std::binary_search(scans[s].blankLines.begin(), scans[s].blankLines.end(), i)) {
                 // In a stream shared by several processes, a blank line is the newline NCCL prints
                 // in front of each WARN: it belongs to the next prefixed line.
-                for (std::uint32_t j = i + 1; j < n && j < i + 8; ++j) {
+                for (std::uint32_t j = i + 1; j < n && j <= i + kBlankLookahead; ++j) {
                     std::uint32_t kj = sl.process(j).value;
                     if (kj != kNoKey && keyProcess[s][kj].valid()) {
                         pid = keyProcess[s][kj];

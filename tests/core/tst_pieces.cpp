@@ -184,6 +184,81 @@ private slots:
         compareAt(path, {warnAt + 1, warnAt + 80, 1000, 4096, 5000}, true);
     }
 
+    // In a stream two processes share without a launcher prefix, the blank line NCCL prints before a
+    // WARN belongs to the process of the WARN, which follows within seven lines; a blank line that
+    // no prefixed line follows so closely belongs to the file's own process, as the other
+    // unprefixed lines do. The scan keeps only the blank lines that may take a process (a file of
+    // millions of blank lines keeps none), also when the prefixed line starts the next piece.
+    void blankLineTakesTheProcessOfTheWarnAfterIt()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const std::string path = (tmp.path() + QStringLiteral("/job.out")).toStdString();
+        std::vector<std::uint64_t> cuts; // right after the blank line before each WARN
+        {
+            std::ofstream out(path, std::ios::binary);
+            for (int round = 0; round < 30; ++round) {
+                out << "gpu-a:100:101 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n";
+                out << "gpu-b:200:201 [1] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n";
+                out << "plain text of the job " << round << "\n";
+                out << "\n";
+                if (round % 3 == 0)
+                    cuts.push_back(static_cast<std::uint64_t>(out.tellp()));
+                // Round 1: the WARN comes seven lines after the blank line, the farthest it may.
+                if (round == 1)
+                    for (int k = 0; k < 6; ++k)
+                        out << "still plain " << k << "\n";
+                out << (round % 2 ? "gpu-b:200:202 [1]" : "gpu-a:100:102 [0]")
+                    << " misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.9<4" << round
+                    << "> failed : Connection refused\n";
+            }
+            for (int k = 0; k < 2000; ++k)
+                out << "\n"; // blank lines that no prefixed line follows
+            out << "the end\n";
+            // Eight lines between this blank line and the next prefixed one: too far.
+            out << "\n";
+            for (int k = 0; k < 7; ++k)
+                out << "tail " << k << "\n";
+            out << "gpu-a:100:103 [0] NCCL INFO done\n";
+        }
+        // cuts[k] - 1: the first piece ends right after that blank line, and its WARN starts the next.
+        for (const std::uint64_t pieceBytes :
+             std::vector<std::uint64_t>{std::uint64_t{1} << 40, 512, cuts[1] - 1, cuts[3] - 1}) {
+            AnalyzeOptions opts;
+            opts.probeLocalNccl = false;
+            opts.mergedOrder = false;
+            opts.pieceBytes = pieceBytes;
+            auto a = analyzePaths({path}, m_enc, opts);
+            QVERIFY(a);
+            const SourceLines& sl = a->lines.at(0);
+            const Source& src = a->sources.at(0);
+            auto hostOf = [&](std::uint32_t line) { return a->process(sl.process(line)).host; };
+            const ProcessId own = sl.process(2); // "plain text of the job 0"
+            QVERIFY(a->process(own).host.empty());
+            int warns = 0, lastPlain = -1;
+            for (std::uint32_t i = 0; i + 1 < sl.size(); ++i) {
+                const std::string_view text = src.line(i);
+                if (text.rfind("plain text", 0) == 0 || text.rfind("still plain", 0) == 0)
+                    lastPlain = static_cast<int>(i);
+                if (!text.empty())
+                    continue;
+                std::uint32_t next = i + 1;
+                while (next < sl.size() && src.line(next).find("NCCL") == std::string_view::npos)
+                    ++next;
+                if (next < sl.size() && next - i <= 7 &&
+                    src.line(next).find("NCCL WARN") != std::string_view::npos) {
+                    QCOMPARE(hostOf(i), hostOf(next));
+                    QVERIFY(!hostOf(i).empty());
+                    ++warns;
+                } else if (next - i > 7) {
+                    QCOMPARE(sl.process(i).value, own.value);
+                }
+            }
+            QCOMPARE(warns, 30);
+            QVERIFY(lastPlain > 0);
+        }
+    }
+
     // Hundreds of processes in one stream: each piece numbers more of them than a byte holds, so the
     // lines' storage takes its widest form, in the piece's own lines and in the source's as the
     // pieces join while others are still scanning (when pieces wrote into the source's lines, a

@@ -1942,8 +1942,9 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 // Context lines below WARN are not events (see below).
                 events += pat.eventAtAnyLevel() ||
                           (pat.builtin == Builtin::None && sl.level(h.line) >= Level::Warn);
-                environment += environmentReadsCaptures(pat.builtin);
-                withCaptures += environmentReadsCaptures(pat.builtin);
+                const bool readsCaptures = environmentReadsCaptures(pat.builtin);
+                environment += readsCaptures;
+                withCaptures += readsCaptures;
                 fingerprints += pat.builtin == Builtin::None;
             }
             counts[s] = {events, environment, fingerprints, withCaptures};

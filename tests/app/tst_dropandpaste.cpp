@@ -22,6 +22,7 @@
 #include <QTimer>
 #include <QUrl>
 
+#include "shipped_encyclopedia.h"
 #include "window/exportdialog.h"
 #include "window/findingpanel.h"
 #include "window/mainwindow.h"
@@ -81,9 +82,8 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QSettings(QStringLiteral("Rankline"), QStringLiteral("Rankline")).clear();
         qputenv("RANKLINE_RESOURCES", RANKLINE_RESOURCES_DIR);
-        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
-        QVERIFY(enc.ok());
-        m_enc = std::make_shared<const Encyclopedia>(std::move(*enc));
+        m_enc = test::shippedEncyclopedia();
+        QVERIFY(m_enc);
         QDir().mkpath(QStringLiteral(RANKLINE_BUILD_DIR "/screenshots"));
         QVERIFY(m_tmp.isValid());
     }

@@ -28,6 +28,7 @@
 #include "encyclopedia/entrytext.h"
 #include "encyclopedia/errortablemodel.h"
 #include "models/logmodel.h"
+#include "shipped_encyclopedia.h"
 #include "window/encyclopediabrowser.h"
 #include "window/findingpanel.h"
 #include "window/mainwindow.h"
@@ -86,9 +87,8 @@ private slots:
     void initTestCase()
     {
         qputenv("RANKLINE_RESOURCES", RANKLINE_RESOURCES_DIR);
-        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
-        QVERIFY(enc.ok());
-        m_enc = std::make_shared<const Encyclopedia>(std::move(*enc));
+        m_enc = test::shippedEncyclopedia();
+        QVERIFY(m_enc);
         QDir().mkpath(kShots);
     }
 

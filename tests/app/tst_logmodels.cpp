@@ -11,6 +11,7 @@
 #include "models/logmodel.h"
 #include "models/logsearch.h"
 #include "models/ncclsubsystem.h"
+#include "shipped_encyclopedia.h"
 
 using namespace rl;
 
@@ -40,12 +41,11 @@ private slots:
     void initTestCase()
     {
         qputenv("RANKLINE_RESOURCES", RANKLINE_RESOURCES_DIR);
-        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
-        QVERIFY(enc.ok());
+        const auto enc = test::shippedEncyclopedia();
+        QVERIFY(enc);
         AnalyzeOptions o;
         o.probeLocalNccl = false;
-        auto analysis = analyzePaths({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"},
-                                     std::make_shared<const Encyclopedia>(std::move(*enc)), o);
+        auto analysis = analyzePaths({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"}, enc, o);
         QVERIFY(analysis && analysis->totalLines > 300);
         m_index = std::make_shared<const AnalysisIndex>(analysis);
     }

@@ -15,6 +15,7 @@
 #include "models/bookmarks.h"
 #include "models/logfiltermodel.h"
 #include "models/logmodel.h"
+#include "shipped_encyclopedia.h"
 #include "timeline/timelinewidget.h"
 #include "window/findingpanel.h"
 #include "window/logpane.h"
@@ -43,9 +44,8 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true); // the window keeps settings: not in the user's ~/.config
         qputenv("RANKLINE_RESOURCES", RANKLINE_RESOURCES_DIR);
-        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
-        QVERIFY(enc.ok());
-        m_enc = std::make_shared<const Encyclopedia>(std::move(*enc));
+        m_enc = test::shippedEncyclopedia();
+        QVERIFY(m_enc);
         QDir().mkpath(QStringLiteral(RANKLINE_BUILD_DIR "/screenshots"));
     }
 

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "models/analysisindex.h"
+#include "shipped_encyclopedia.h"
 #include "timeline/timelinegeometry.h"
 #include "timeline/timelinemodel.h"
 
@@ -246,12 +247,11 @@ private slots:
     void sampleIncidentModel()
     {
         qputenv("RANKLINE_RESOURCES", RANKLINE_RESOURCES_DIR);
-        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
-        QVERIFY(enc.ok());
+        const auto enc = test::shippedEncyclopedia();
+        QVERIFY(enc);
         AnalyzeOptions o;
         o.probeLocalNccl = false;
-        auto a = analyzePaths({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"},
-                              std::make_shared<const Encyclopedia>(std::move(*enc)), o);
+        auto a = analyzePaths({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"}, enc, o);
         AnalysisIndex index(a);
         auto model = TimelineModel::fromIndex(index);
         QCOMPARE(model->hosts().size(), std::size_t{2});

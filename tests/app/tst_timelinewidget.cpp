@@ -9,6 +9,7 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include "shipped_encyclopedia.h"
 #include "timeline/timelineoverview.h"
 #include "timeline/timelinepane.h"
 #include "timeline/timelinewidget.h"
@@ -33,12 +34,11 @@ private slots:
     void initTestCase()
     {
         qputenv("RANKLINE_RESOURCES", RANKLINE_RESOURCES_DIR);
-        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
-        QVERIFY(enc.ok());
+        const auto enc = test::shippedEncyclopedia();
+        QVERIFY(enc);
         AnalyzeOptions o;
         o.probeLocalNccl = false;
-        auto a = analyzePaths({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"},
-                              std::make_shared<const Encyclopedia>(std::move(*enc)), o);
+        auto a = analyzePaths({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"}, enc, o);
         m_index = std::make_shared<const AnalysisIndex>(a);
     }
 

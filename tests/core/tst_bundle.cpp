@@ -12,6 +12,7 @@
 #include "analysis.h"
 #include "bundle/bundle.h"
 #include "encyclopedia/encyclopedia.h"
+#include "shipped_encyclopedia.h"
 
 using namespace rl;
 
@@ -112,9 +113,8 @@ class TestBundle : public QObject
 private slots:
     void initTestCase()
     {
-        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
-        QVERIFY(enc.ok());
-        m_enc = std::make_shared<const Encyclopedia>(std::move(*enc));
+        m_enc = test::shippedEncyclopedia();
+        QVERIFY(m_enc);
     }
 
     void folderRecursiveSortedAndRelative()

@@ -15,6 +15,7 @@
 #include "identity/environment_scan.h"
 #include "identity/version_clues.h"
 #include "report/diagnosis_report.h"
+#include "shipped_encyclopedia.h"
 
 using namespace rl;
 using nlohmann::json;
@@ -74,9 +75,8 @@ class TestEnvironment : public QObject
 private slots:
     void initTestCase()
     {
-        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
-        QVERIFY2(enc.ok(), enc.ok() ? "" : enc.error().message().c_str());
-        m_enc = std::make_shared<const Encyclopedia>(std::move(*enc));
+        m_enc = test::shippedEncyclopedia();
+        QVERIFY(m_enc);
     }
 
     // Each rule of the table against a line built from the format strings it cites.

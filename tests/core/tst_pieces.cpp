@@ -13,6 +13,7 @@
 
 #include "analysis.h"
 #include "report/diagnosis_report.h"
+#include "shipped_encyclopedia.h"
 
 using json = nlohmann::json;
 
@@ -79,9 +80,8 @@ class TestPieces : public QObject
 private slots:
     void initTestCase()
     {
-        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
-        QVERIFY2(enc.ok(), enc.ok() ? "" : enc.error().message().c_str());
-        m_enc = std::make_shared<const Encyclopedia>(std::move(*enc));
+        m_enc = test::shippedEncyclopedia();
+        QVERIFY(m_enc);
     }
 
     void sampleAndFixtures()

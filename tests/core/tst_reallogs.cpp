@@ -7,6 +7,7 @@
 
 #include "analysis.h"
 #include "report/diagnosis_report.h"
+#include "shipped_encyclopedia.h"
 
 using namespace rl;
 using nlohmann::json;
@@ -38,9 +39,8 @@ private slots:
         if (!QDir(QStringLiteral(RANKLINE_REALLOGS_DIR)).exists())
             QSKIP(qPrintable(QStringLiteral("real logs not found at %1 (set RANKLINE_REALLOGS_DIR)")
                                  .arg(QStringLiteral(RANKLINE_REALLOGS_DIR))));
-        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
-        QVERIFY2(enc.ok(), enc.ok() ? "" : enc.error().message().c_str());
-        m_enc = std::make_shared<const Encyclopedia>(std::move(*enc));
+        m_enc = test::shippedEncyclopedia();
+        QVERIFY(m_enc);
     }
 
     void connectAbort_data()

@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "report/diagnosis_report.h"
 #include "report/report_writers.h"
+#include "shipped_encyclopedia.h"
 #include "util/sha256.h"
 
 using namespace rl;
@@ -20,11 +21,11 @@ namespace
 {
 std::shared_ptr<const Encyclopedia> encyclopedia()
 {
-    static std::shared_ptr<const Encyclopedia> enc = [] {
-        auto e = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
+    static const std::shared_ptr<const Encyclopedia> enc = [] {
+        auto e = test::shippedEncyclopedia();
         if (!e)
-            qFatal("%s", e.error().message().c_str());
-        return std::make_shared<const Encyclopedia>(std::move(*e));
+            qFatal("the shipped encyclopedia does not load");
+        return e;
     }();
     return enc;
 }

@@ -6,6 +6,7 @@
 
 #include "analysis.h"
 #include "report/diagnosis_report.h"
+#include "shipped_encyclopedia.h"
 
 using namespace rl;
 using nlohmann::json;
@@ -33,9 +34,8 @@ class TestRules : public QObject
 private slots:
     void initTestCase()
     {
-        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
-        QVERIFY(enc.ok());
-        m_enc = std::make_shared<const Encyclopedia>(std::move(*enc));
+        m_enc = test::shippedEncyclopedia();
+        QVERIFY(m_enc);
     }
 
     // Ranks 0, 1, 3 time out at SeqNum 7; rank 2 never reports it: rank 2 is the suspect.

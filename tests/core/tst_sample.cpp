@@ -6,6 +6,7 @@
 
 #include "analysis.h"
 #include "report/diagnosis_report.h"
+#include "shipped_encyclopedia.h"
 
 using namespace rl;
 using nlohmann::json;
@@ -27,12 +28,11 @@ class TestSample : public QObject
 private slots:
     void initTestCase()
     {
-        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
-        QVERIFY2(enc.ok(), enc.ok() ? "" : enc.error().message().c_str());
+        const auto enc = test::shippedEncyclopedia();
+        QVERIFY(enc);
         AnalyzeOptions opts;
         opts.probeLocalNccl = false;
-        m_a = analyzePaths({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"},
-                           std::make_shared<const Encyclopedia>(std::move(*enc)), opts);
+        m_a = analyzePaths({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"}, enc, opts);
         QVERIFY(m_a);
         m_d = json::parse(diagnosisJson(*m_a));
     }

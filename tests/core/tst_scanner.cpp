@@ -8,6 +8,7 @@
 #include "analysis.h"
 #include "bundle/bundle.h"
 #include "engine/scanner.h"
+#include "shipped_encyclopedia.h"
 
 using namespace rl;
 
@@ -73,9 +74,8 @@ class TestScanner : public QObject
 private slots:
     void initTestCase()
     {
-        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
-        QVERIFY2(enc.ok(), enc.ok() ? "" : enc.error().message().c_str());
-        m_enc = std::make_shared<const Encyclopedia>(std::move(*enc));
+        m_enc = test::shippedEncyclopedia();
+        QVERIFY(m_enc);
         m_fast = std::make_unique<Scanner>(*m_enc, PrefilterKind::Hyperscan);
         m_re2 = std::make_unique<Scanner>(*m_enc, PrefilterKind::Re2);
         QCOMPARE(m_re2->prefilterKind(), PrefilterKind::Re2);

@@ -6,6 +6,7 @@
 
 #include "analysis.h"
 #include "report/diagnosis_report.h"
+#include "shipped_encyclopedia.h"
 
 using namespace rl;
 using nlohmann::json;
@@ -37,9 +38,8 @@ class TestShapes : public QObject
 private slots:
     void initTestCase()
     {
-        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
-        QVERIFY(enc.ok());
-        m_enc = std::make_shared<const Encyclopedia>(std::move(*enc));
+        m_enc = test::shippedEncyclopedia();
+        QVERIFY(m_enc);
     }
 
     void folders()

@@ -13,6 +13,7 @@
 
 #include "analysis.h"
 #include "encyclopedia/encyclopedia.h"
+#include "shipped_encyclopedia.h"
 
 namespace hostile
 {
@@ -49,10 +50,7 @@ private:
 
 inline std::shared_ptr<const rl::Encyclopedia> encyclopedia()
 {
-    static const auto enc = [] {
-        auto e = rl::loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
-        return e ? std::make_shared<const rl::Encyclopedia>(std::move(*e)) : nullptr;
-    }();
+    static const auto enc = rl::test::shippedEncyclopedia();
     return enc;
 }
 

@@ -55,7 +55,7 @@ private:
 // also while another analysis of the same sources gives pages back (MainWindow::reanalyze).
 // Nobody reads it when it is opened: its first read, the scan's, is also where it is found binary.
 // A system call costs a microsecond or more on some virtual machines, and reading ten thousand
-// files twice was a tenth of the time a bundle of them took to diagnose.
+// small files twice cost about 30 ms of a diagnosis of 0.75 s there.
 class SmallFileBuffer final : public TextBuffer
 {
 public:

@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 #include "util/sigbus_guard.h"
@@ -248,30 +249,22 @@ MappedFile::~MappedFile()
 }
 
 MappedFile::MappedFile(MappedFile&& other) noexcept
-    : m_data(other.m_data), m_size(other.m_size), m_mapped(other.m_mapped), m_shrank(other.m_shrank),
-      m_guard(other.m_guard), m_nulInHead(other.m_nulInHead), m_copy(std::move(other.m_copy))
 {
-    other.m_data = nullptr;
-    other.m_size = 0;
-    other.m_mapped = false;
-    other.m_guard.reset();
+    *this = std::move(other);
 }
 
+// What the other one owned (its map, its guard, its copy) is this one's now; it is left empty.
 MappedFile& MappedFile::operator=(MappedFile&& other) noexcept
 {
     if (this != &other) {
         reset();
-        m_data = other.m_data;
-        m_size = other.m_size;
-        m_mapped = other.m_mapped;
+        m_data = std::exchange(other.m_data, nullptr);
+        m_size = std::exchange(other.m_size, 0);
+        m_mapped = std::exchange(other.m_mapped, false);
         m_shrank = other.m_shrank;
-        m_guard = other.m_guard;
+        m_guard = std::exchange(other.m_guard, std::nullopt);
         m_nulInHead = other.m_nulInHead;
         m_copy = std::move(other.m_copy);
-        other.m_data = nullptr;
-        other.m_size = 0;
-        other.m_mapped = false;
-        other.m_guard.reset();
     }
     return *this;
 }
@@ -356,18 +349,16 @@ SmallFile::~SmallFile()
     reset();
 }
 
-SmallFile::SmallFile(SmallFile&& other) noexcept : m_fd(other.m_fd), m_size(other.m_size)
+SmallFile::SmallFile(SmallFile&& other) noexcept : m_fd(std::exchange(other.m_fd, -1)), m_size(other.m_size)
 {
-    other.m_fd = -1;
 }
 
 SmallFile& SmallFile::operator=(SmallFile&& other) noexcept
 {
     if (this != &other) {
         reset();
-        m_fd = other.m_fd;
+        m_fd = std::exchange(other.m_fd, -1);
         m_size = other.m_size;
-        other.m_fd = -1;
     }
     return *this;
 }

@@ -666,9 +666,10 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
     std::unordered_map<std::int64_t, std::uint32_t> keyOfPid;
     std::vector<std::uint32_t> keyOfRank;
     constexpr int kRanksCached = 1 << 16;
-    // Blank lines not yet followed by a keyed line, none more than kBlankLookahead lines back: a
-    // file of millions of blank lines keeps none of them, not four bytes each.
-    std::deque<std::uint32_t> pendingBlanks;
+    // Blank lines not yet followed by a keyed line, none more than kBlankLookahead lines back (so
+    // at most eight): a file of millions of blank lines keeps none of them, not four bytes each.
+    // A vector: nothing is allocated for a file without blank lines.
+    std::vector<std::uint32_t> pendingBlanks;
     for (std::uint32_t i = first; i < last; ++i) {
         ParsedLine p = parseLine(source.line(i), year);
         std::uint32_t key = kNoKey;
@@ -705,7 +706,7 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
         }
         lines.set(i, ProcessId(key), p.level);
         while (!pendingBlanks.empty() && pendingBlanks.front() + kBlankLookahead < i)
-            pendingBlanks.pop_front();
+            pendingBlanks.erase(pendingBlanks.begin());
         if (key != kNoKey) {
             out.blankLines.insert(out.blankLines.end(), pendingBlanks.begin(), pendingBlanks.end());
             pendingBlanks.clear();

@@ -1343,35 +1343,46 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
     });
 }
 
+// Keeps the sources `keep(i)` says yes to, in order, with the entries of `alongside` (arrays
+// indexed like the sources) that go with them, and numbers them anew; moved in place, so nothing
+// moves where every source is kept.
+template <class Keep, class... Alongside>
+void keepSources(std::vector<Source>& sources, const Keep& keep, std::vector<Alongside>&... alongside)
+{
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        if (!keep(i))
+            continue;
+        if (kept != i) {
+            sources[kept] = std::move(sources[i]);
+            ((alongside[kept] = std::move(alongside[i])), ...);
+        }
+        sources[kept].id = SourceId(static_cast<std::uint32_t>(kept));
+        ++kept;
+    }
+    sources.resize(kept);
+    (alongside.resize(kept), ...);
+}
+
 // A small file is first read by the scan (see SmallFileBuffer in bundle.cpp), which is when it is
 // found binary: it leaves the analysis then, skipped where readBundle would have said so.
 void dropBinarySources(Analysis& a, std::vector<SourceScan>& scans, std::vector<PathIdentity>& pathIdentity,
                        std::uint64_t& totalBytes)
 {
     std::vector<std::pair<std::size_t, std::string>> binary; // (Source::skippedBefore, file)
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < a.sources.size(); ++i) {
-        Source& s = a.sources[i];
-        if (s.buffer && s.buffer->binary()) {
+    keepSources(
+        a.sources,
+        [&](std::size_t i) {
+            const Source& s = a.sources[i];
+            if (!s.buffer || !s.buffer->binary())
+                return true;
             binary.emplace_back(s.skippedBefore, s.displayPath);
             totalBytes -= s.size;
-            continue;
-        }
-        if (kept != i) {
-            a.sources[kept] = std::move(s);
-            a.lines[kept] = std::move(a.lines[i]);
-            scans[kept] = std::move(scans[i]);
-            pathIdentity[kept] = std::move(pathIdentity[i]);
-        }
-        a.sources[kept].id = SourceId(static_cast<std::uint32_t>(kept));
-        ++kept;
-    }
+            return false;
+        },
+        a.lines, scans, pathIdentity);
     if (binary.empty())
         return;
-    a.sources.resize(kept);
-    a.lines.resize(kept);
-    scans.resize(kept);
-    pathIdentity.resize(kept);
     // Sources are in path order, skips in reading order: each binary file goes before the skip
     // that was read after it.
     std::stable_sort(binary.begin(), binary.end(),
@@ -1431,35 +1442,25 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         pathIdentity.push_back(identityFromPath(src.displayPath));
     // torchrun restarts: each attempt is a separate run. Unless asked for all, diagnose the latest
     // and say which files were set aside.
-    // Only where some path names an attempt: moving ten thousand sources into a new array costs
-    // its every page.
     int latest = -1;
     for (const auto& pi : pathIdentity)
         if (pi.attempt)
             latest = std::max(latest, *pi.attempt);
-    if (!options.allAttempts && latest >= 0) {
-        std::vector<Source> kept;
-        std::vector<PathIdentity> keptIdentity;
-        kept.reserve(a.sources.size());
-        keptIdentity.reserve(a.sources.size());
-        for (std::size_t i = 0; i < a.sources.size(); ++i) {
-            const std::optional<int>& attempt = pathIdentity[i].attempt;
-            if (attempt && *attempt < latest) {
+    if (!options.allAttempts && latest >= 0)
+        keepSources(
+            a.sources,
+            [&](std::size_t i) {
+                const std::optional<int>& attempt = pathIdentity[i].attempt;
+                if (!attempt || *attempt >= latest)
+                    return true;
                 a.skipped.push_back(
                     {a.sources[i].displayPath, "torchrun attempt " + std::to_string(*attempt) + " (attempt " +
                                                    std::to_string(latest) +
                                                    " is the latest and is the one diagnosed; "
                                                    "use --all-attempts to include older ones)"});
-                continue;
-            }
-            kept.push_back(std::move(a.sources[i]));
-            keptIdentity.push_back(std::move(pathIdentity[i]));
-        }
-        a.sources = std::move(kept);
-        pathIdentity = std::move(keptIdentity);
-        for (std::size_t i = 0; i < a.sources.size(); ++i)
-            a.sources[i].id = SourceId(static_cast<std::uint32_t>(i));
-    }
+                return false;
+            },
+            pathIdentity);
 
     const unsigned workers =
         options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());

@@ -48,6 +48,13 @@ private:
     MappedFile m_file;
 };
 
+// A text log has no NUL bytes in its first 64 KiB; anything else is binary (core dumps, checkpoints).
+bool looksBinary(std::string_view text)
+{
+    std::string_view head = text.substr(0, MappedFile::kHeadBytes);
+    return std::memchr(head.data(), '\0', head.size()) != nullptr;
+}
+
 // A small file (util/mapped_file.h, kSmallFileBytes), mapped only when its text is first asked
 // for: the stages that read every file once (the scan, the environment's event lines) read it into
 // their own scratch buffer instead (readForPass), which costs a fraction of a map. text() maps it
@@ -110,7 +117,7 @@ private:
     // read is looked at: the NUL bytes standing for what a shrunken file lost are no evidence.
     void lookAt(std::string_view text) const
     {
-        if (std::memchr(text.data(), '\0', std::min(text.size(), MappedFile::kHeadBytes)) != nullptr)
+        if (looksBinary(text))
             m_binary.store(true);
     }
 
@@ -156,13 +163,6 @@ bool isArchiveName(std::string_view name)
         if (endsWith(name, ext))
             return true;
     return false;
-}
-
-// A text log has no NUL bytes in its first 64 KiB; anything else is binary (core dumps, checkpoints).
-bool looksBinary(std::string_view text)
-{
-    std::string_view head = text.substr(0, MappedFile::kHeadBytes);
-    return std::memchr(head.data(), '\0', head.size()) != nullptr;
 }
 
 } // namespace

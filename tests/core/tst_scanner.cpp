@@ -187,6 +187,54 @@ private slots:
         QCOMPARE(matched, 12); // the lines above that each regex matches, counted by hand
     }
 
+    // What the scanner takes for the text every match starts with: only what is plainly so.
+    void leadingLiterals()
+    {
+        QCOMPARE(leadingLiteral(R"(NET/Socket : Using \[\d+\](?P<if>[^\s:]+))"),
+                 std::string("NET/Socket : Using ["));
+        QCOMPARE(leadingLiteral(R"(Bootstrap ?: Using (?P<if>\S+))"), std::string("Bootstrap"));
+        QCOMPARE(leadingLiteral(R"(\] \[Rank (?P<rank>\d+)\] )"), std::string("] [Rank "));
+        QCOMPARE(leadingLiteral("ab+c"), std::string("ab"));
+        QCOMPARE(leadingLiteral("ab*c"), std::string("a"));
+        QCOMPARE(leadingLiteral("ab{0,2}c"), std::string("a"));
+        QCOMPARE(leadingLiteral("abc|def"), std::string());         // either may start a match
+        QCOMPARE(leadingLiteral("abc(?:x|y)"), std::string("abc")); // an inner alternation is fine
+        QCOMPARE(leadingLiteral("ab[|]c"), std::string("ab"));
+        QCOMPARE(leadingLiteral(R"(ab\|c)"), std::string("ab|c"));
+        QCOMPARE(leadingLiteral(R"(\bTorch)"), std::string());
+        QCOMPARE(leadingLiteral(R"(\w+: connect)"), std::string());
+        QCOMPARE(leadingLiteral("(?i)abc"), std::string());
+        QCOMPARE(leadingLiteral("^abc"), std::string());
+        QCOMPARE(leadingLiteral("\xc3\xa9t\xc3\xa9 x"), std::string()); // a non-ASCII first character
+    }
+
+    // A pattern that starts with a literal is matched from each place the literal occurs, in
+    // order: a first occurrence that leads nowhere must not hide a later match, and the match
+    // found is the leftmost one, with its captures, as the whole-line search finds it.
+    void leadingLiteralFindsTheLeftmostMatch()
+    {
+        const char* lines[] = {
+            "NET/Socket : Using x NET/Socket : Using [0]eth0:10.0.0.1<0> NET/Socket : Using "
+            "[1]ib0:10.1.0.1<0>",
+            "NET/Socket : Using [0]eth0:10.0.0.1 NET/Socket : Using [1]ib0:10.1.0.1<0>",
+            "Bootstrap: Using x Bootstrap : Using eth0:10.0.0.1<0>",
+            "Bootstrap : Using eth0:10.0.0.1<0> Bootstrap : Using ib0:10.1.0.1<0>",
+            "cudaDriverVersion x cudaDriverVersion 12020",
+            "[Rank 3] ] [Rank 4] ",
+            "NCCL version 2.x NCCL version 2.18.3+cuda12.2",
+        };
+        int matched = 0;
+        for (const char* line : lines) {
+            std::vector<ScanHit> fromLead, whole;
+            m_fast->matchLine(line, 0, fromLead);
+            m_re2->matchLine(line, 0, whole);
+            QString why;
+            QVERIFY2(sameHits(fromLead, whole, &why), qPrintable(QString::fromUtf8(line) + ": " + why));
+            matched += static_cast<int>(fromLead.size());
+        }
+        QVERIFY(matched >= 7);
+    }
+
     // Captures are packed into one string: names and values come back as added, in order, empty
     // and binary values included, and a name that is not there reads as empty.
     void capturesKeepNamesAndValues()

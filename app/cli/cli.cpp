@@ -88,8 +88,9 @@ int diagnose(const std::vector<std::string>& args)
     if (!readable)
         return 1;
     const double readSeconds = secondsSince(start);
+    const std::vector<Skipped> said = bundle.skipped;
     auto analysis = analyze(std::move(bundle), enc, opts, terminalProgress());
-    if (!sayWhatWasSkipped("rankline diagnose", *analysis))
+    if (!sayWhatWasSkipped("rankline diagnose", *analysis, said))
         return 1;
     start = std::chrono::steady_clock::now();
     if (p.isSet("json")) {

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <unistd.h>
 
 namespace rl::cli
@@ -79,19 +80,31 @@ bool readInputs(const char* command, const std::vector<std::string>& paths, cons
     }
     for (std::size_t i = 0; i < bundle.sources.size(); ++i)
         bundle.sources[i].id = SourceId(static_cast<std::uint32_t>(i));
+    // Said now, not after an analysis that may take minutes on a large bundle.
+    for (const auto& s : bundle.skipped)
+        printErr("rankline: skipped " + s.file + ": " + s.reason);
     if (bundle.sources.empty()) {
-        for (const auto& s : bundle.skipped)
-            printErr("rankline: skipped " + s.file + ": " + s.reason);
         printErr(std::string(command) + ": nothing could be read from the given paths");
         return false;
     }
     return true;
 }
 
-bool sayWhatWasSkipped(const char* command, const Analysis& analysis)
+bool sayWhatWasSkipped(const char* command, const Analysis& analysis, const std::vector<Skipped>& alreadySaid)
 {
-    for (const auto& s : analysis.skipped)
+    // The analysis keeps the reader's skips and puts its own among them (a binary file where
+    // reading order puts it): each of the reader's is passed over once.
+    std::map<std::pair<std::string_view, std::string_view>, std::size_t> said;
+    for (const auto& s : alreadySaid)
+        ++said[{s.file, s.reason}];
+    for (const auto& s : analysis.skipped) {
+        auto it = said.find({s.file, s.reason});
+        if (it != said.end() && it->second > 0) {
+            --it->second;
+            continue;
+        }
         printErr("rankline: skipped " + s.file + ": " + s.reason);
+    }
     if (analysis.sources.empty()) {
         printErr(std::string(command) + ": nothing could be read from the given paths");
         return false;

@@ -28,14 +28,15 @@ std::shared_ptr<const Encyclopedia> loadEntries();
 // A progress bar on standard error, only when it is a terminal.
 ProgressSink terminalProgress();
 
-// Reads PATHs (and standard input for "-") into one bundle. Returns false, having said on
-// standard error what was skipped and why, when nothing could be read.
+// Reads PATHs (and standard input for "-") into one bundle and says on standard error what was
+// skipped and why. Returns false, having said so, when nothing could be read.
 bool readInputs(const char* command, const std::vector<std::string>& paths, const AnalyzeOptions& options,
                 Bundle& bundle);
 
-// Says on standard error every file the analysis of what readInputs read skipped: the reader's
-// skips, and those only the analysis finds (binary small files, older torchrun attempts, files that
-// shrank). Returns false, having said so, when no file was left to diagnose.
-bool sayWhatWasSkipped(const char* command, const Analysis& analysis);
+// Says on standard error the files that only the analysis of what readInputs read skipped (binary
+// small files, older torchrun attempts, files that shrank): `alreadySaid` are the reader's skips,
+// which readInputs said. Returns false, having said so, when no file was left to diagnose.
+bool sayWhatWasSkipped(const char* command, const Analysis& analysis,
+                       const std::vector<Skipped>& alreadySaid);
 
 } // namespace rl::cli

@@ -120,8 +120,9 @@ int runReport(const QStringList& args)
     Bundle bundle;
     if (!cli::readInputs("rankline report", paths, opts, bundle))
         return 1;
+    const std::vector<Skipped> said = bundle.skipped;
     auto analysis = analyze(std::move(bundle), enc, opts, cli::terminalProgress());
-    if (!cli::sayWhatWasSkipped("rankline report", *analysis))
+    if (!cli::sayWhatWasSkipped("rankline report", *analysis, said))
         return 1;
 
     ExportRequest req;

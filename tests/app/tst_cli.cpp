@@ -104,6 +104,35 @@ private slots:
                  QStringLiteral("nccl-socket-connect-abort"));
     }
 
+    // What the reader skips is said before the analysis runs, what only the analysis finds (a
+    // small binary file, on its first read) after it: each once.
+    void eachSkipSaidOnce()
+    {
+        QTemporaryDir dir;
+        QFile good(dir.filePath(QStringLiteral("rank0.log")));
+        QVERIFY(good.open(QIODevice::WriteOnly));
+        good.write("h:1:2 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.1<1> failed "
+                   ": Software caused connection abort\n");
+        good.close();
+        QFile bin(dir.filePath(QStringLiteral("b-core.dump")));
+        QVERIFY(bin.open(QIODevice::WriteOnly));
+        bin.write(QByteArray("\0\1\2", 3));
+        bin.close();
+        QFile empty(dir.filePath(QStringLiteral("a-empty.log")));
+        QVERIFY(empty.open(QIODevice::WriteOnly));
+        empty.close();
+        Run r = run({QStringLiteral("diagnose"), dir.path(), QStringLiteral("--json"),
+                     QStringLiteral("--no-local-nccl")});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.err.count("skipped a-empty.log: empty file"), 1);
+        QCOMPARE(r.err.count("skipped b-core.dump: binary file"), 1);
+        QVERIFY(r.err.indexOf("a-empty.log") < r.err.indexOf("b-core.dump"));
+        json d = json::parse(r.out.toStdString());
+        QCOMPARE(d["skipped"].size(), std::size_t{2}); // both in the report, in reading order
+        QCOMPARE(QString::fromStdString(d["skipped"][0]["file"]), QStringLiteral("a-empty.log"));
+        QCOMPARE(QString::fromStdString(d["skipped"][1]["file"]), QStringLiteral("b-core.dump"));
+    }
+
     void exitCodes()
     {
         QCOMPARE(run({QStringLiteral("diagnose")}).code, 2); // usage

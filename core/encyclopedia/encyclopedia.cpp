@@ -338,9 +338,16 @@ try {
         std::vector<std::unique_ptr<RE2>> checkers;
         for (const auto& f : s.fingerprints)
             checkers.push_back(std::make_unique<RE2>(f.pattern, f.regex->options()));
+        // Both ways: every sample is matched by some fingerprint, and every fingerprint matches
+        // some sample (a fingerprint without a worked example is one nobody has seen work).
+        std::vector<char> used(checkers.size(), 0);
         for (const auto& sample : s.samples) {
-            bool matched = std::any_of(checkers.begin(), checkers.end(),
-                                       [&](const auto& re) { return RE2::PartialMatch(sample, *re); });
+            bool matched = false;
+            for (std::size_t f = 0; f < checkers.size(); ++f)
+                if (RE2::PartialMatch(sample, *checkers[f])) {
+                    matched = true;
+                    used[f] = 1;
+                }
             if (!matched) {
                 std::string patterns;
                 for (const auto& f : s.fingerprints)
@@ -351,6 +358,12 @@ try {
                              "fix the pattern or the sample"};
             }
         }
+        for (std::size_t f = 0; f < used.size(); ++f)
+            if (!used[f])
+                return Error{where,
+                             "symptom '" + s.id + "': no sample matches fingerprint /" +
+                                 s.fingerprints[f].pattern + "/",
+                             "add a real log line that it matches to the symptom's samples"};
         e.symptoms.push_back(std::move(s));
     }
     if (e.symptoms.empty() ||

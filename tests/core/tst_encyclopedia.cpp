@@ -22,7 +22,8 @@ class TestEncyclopedia : public QObject
 {
     Q_OBJECT
 private slots:
-    // The shipped entries load, and every sample matches (the loader checks it).
+    // The shipped entries load: every sample matches a fingerprint and every fingerprint a sample
+    // (the loader checks both).
     void shippedEntriesLoad()
     {
         auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
@@ -77,6 +78,11 @@ private slots:
                                     << "no literal text";
         QTest::newRow("no samples") << QString::fromStdString(entryJson("\"Connect to\"", ""))
                                     << "at least one fingerprint and one sample";
+        // Two fingerprints, and the sample shows only the first at work.
+        QTest::newRow("fingerprint without a sample")
+            << QString::fromStdString(entryJson(
+                   "\"Connect to\",\"on\":\"line\"},{\"re\":\"Connection refused\"", "\"Connect to x\""))
+            << "no sample matches fingerprint /Connection refused/";
     }
     void badEntries()
     {

@@ -29,6 +29,18 @@ Run run(const QStringList& args, const QByteArray& input = {}, const QProcessEnv
     p.waitForFinished(60000);
     return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
 }
+
+// The connect abort of NCCL 2.16-2.23, enough for a diagnosis.
+const QByteArray kAbortLine =
+    "h:1:2 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.1<1> "
+    "failed : Software caused connection abort\n";
+
+// A file named `name` in `dir` holding `bytes`; false when it cannot be written.
+bool put(const QTemporaryDir& dir, const char* name, const QByteArray& bytes)
+{
+    QFile f(dir.filePath(QLatin1String(name)));
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
 } // namespace
 
 class TestCli : public QObject
@@ -81,17 +93,11 @@ private slots:
     void brokenFileDoesNotStopTheRest()
     {
         QTemporaryDir dir;
-        QFile good(dir.filePath(QStringLiteral("rank0.log")));
-        QVERIFY(good.open(QIODevice::WriteOnly));
-        good.write("h:1:2 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.1<1> failed "
-                   ": Software caused connection abort\n");
-        good.close();
-        QFile bin(dir.filePath(QStringLiteral("core.dump")));
-        QVERIFY(bin.open(QIODevice::WriteOnly));
-        bin.write(QByteArray("\x7f"
-                             "ELF\0\0\0\0",
-                             8));
-        bin.close();
+        QVERIFY(put(dir, "rank0.log", kAbortLine));
+        QVERIFY(put(dir, "core.dump",
+                    QByteArray("\x7f"
+                               "ELF\0\0\0\0",
+                               8)));
         Run r = run({QStringLiteral("diagnose"), dir.path(), QStringLiteral("--json"),
                      QStringLiteral("--no-local-nccl")});
         QCOMPARE(r.code, 0);
@@ -109,18 +115,9 @@ private slots:
     void eachSkipSaidOnce()
     {
         QTemporaryDir dir;
-        QFile good(dir.filePath(QStringLiteral("rank0.log")));
-        QVERIFY(good.open(QIODevice::WriteOnly));
-        good.write("h:1:2 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.1<1> failed "
-                   ": Software caused connection abort\n");
-        good.close();
-        QFile bin(dir.filePath(QStringLiteral("b-core.dump")));
-        QVERIFY(bin.open(QIODevice::WriteOnly));
-        bin.write(QByteArray("\0\1\2", 3));
-        bin.close();
-        QFile empty(dir.filePath(QStringLiteral("a-empty.log")));
-        QVERIFY(empty.open(QIODevice::WriteOnly));
-        empty.close();
+        QVERIFY(put(dir, "rank0.log", kAbortLine));
+        QVERIFY(put(dir, "b-core.dump", QByteArray("\0\1\2", 3)));
+        QVERIFY(put(dir, "a-empty.log", QByteArray()));
         Run r = run({QStringLiteral("diagnose"), dir.path(), QStringLiteral("--json"),
                      QStringLiteral("--no-local-nccl")});
         QCOMPARE(r.code, 0);
@@ -143,11 +140,8 @@ private slots:
         // Only binary files: each said, and nothing left to diagnose, though reading found files
         // (small ones are found binary by the analysis's first read of them).
         QTemporaryDir dir;
-        for (const char* name : {"core.1", "core.2"}) {
-            QFile f(dir.filePath(QLatin1String(name)));
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(QByteArray("\0\1\2", 3));
-        }
+        for (const char* name : {"core.1", "core.2"})
+            QVERIFY(put(dir, name, QByteArray("\0\1\2", 3)));
         QTemporaryDir outDir;
         const QString report = outDir.filePath(QStringLiteral("report.md"));
         for (const QStringList& args :

@@ -90,6 +90,7 @@ private:
     void evaluate(Finding& f);
     void summarize(Finding& f);
     void versionVerdict();
+    void versionMismatch(std::vector<Finding>& findings);
     void collectiveProgress();
     void elasticBoxVsLogs();
     void hypotheses();
@@ -454,6 +455,43 @@ void Builder::summarize(Finding& f)
     f.summary = e.title + " on " + p.label() + ".";
 }
 
+// Ranks whose version lines name different NCCL releases (identity/environment_scan) where NCCL
+// did not say so itself: it checks from 2.23.4 on, and older releases fail later and elsewhere
+// (a truncated bootstrap message, a hang), or not at all. A finding of the version-mismatch entry,
+// so that its explanation and checklist come with it, as context: a disagreement is a condition of
+// the whole run, not an event that starts a cascade, and the logs' own failures keep their roles.
+// Only versions that lines state count here; a rank placed by the form of its lines alone is in
+// the note, not in a finding.
+void Builder::versionMismatch(std::vector<Finding>& findings)
+{
+    std::vector<const VersionGroup*> stated;
+    for (const auto& g : m_a.nccl.mismatch)
+        if (g.version)
+            stated.push_back(&g);
+    const Entry* e = m_a.encyclopedia->find("nccl-version-mismatch");
+    if (stated.size() < 2 || !e)
+        return;
+    const int ei = static_cast<int>(e - m_a.encyclopedia->entries.data());
+    if (std::any_of(findings.begin(), findings.end(), [ei](const Finding& f) { return f.entry == ei; }))
+        return; // NCCL's own "Mismatched NCCL version detected" made one
+    Finding f;
+    f.entry = ei;
+    f.role = Role::Context;
+    // Groups are largest first: the anchor is the first line of the first group that disagrees
+    // with the largest.
+    f.anchor = stated[1]->where;
+    f.process = info(f.anchor).process;
+    f.time = info(f.anchor).time;
+    for (const VersionGroup* g : stated) {
+        f.processes.insert(f.processes.end(), g->processes.begin(), g->processes.end());
+        f.evidence.push_back(
+            {g->where, info(g->where).process, "nccl-version",
+             "NCCL " + g->display + " on " + std::to_string(g->processes.size()) + " process(es)"});
+    }
+    std::sort(f.processes.begin(), f.processes.end());
+    findings.push_back(std::move(f));
+}
+
 void Builder::versionVerdict()
 {
     NcclVersions& n = m_a.nccl;
@@ -611,6 +649,14 @@ void Builder::elasticBoxVsLogs()
 
 void Builder::hypotheses()
 {
+    // The finding versionMismatch made: a condition of the whole run, whose place in time says
+    // nothing about cause and consequence.
+    auto runsMixedVersions = [this](const Finding& f) {
+        return entry(f.entry).id == "nccl-version-mismatch" && !m_anchorHit.count(f.anchor);
+    };
+    const std::string mixedDecider =
+        "ranks that load different NCCL releases may fail anywhere, before or after this line: load "
+        "the same release on every rank (one image, one wheel) and see whether the failure returns";
     if (Finding* init = m_a.initiating ? &m_a.findings[*m_a.initiating] : nullptr) {
         const TimeInterval ti = info(init->anchor).time;
         for (const auto& f : m_a.findings) {
@@ -618,7 +664,9 @@ void Builder::hypotheses()
                 continue;
             const TimeInterval tf = info(f.anchor).time;
             std::string decider;
-            if (!ti.known() || !tf.known())
+            if (runsMixedVersions(f))
+                decider = mixedDecider;
+            else if (!ti.known() || !tf.known())
                 decider =
                     "neither line carries a timestamp, so the order came from their position in the files; "
                     "timestamps would decide (Python logging on every rank, or "
@@ -641,6 +689,9 @@ void Builder::hypotheses()
         return;
     }
     // No initiating failure in the logs: say where it probably is and what would show it.
+    for (const auto& f : m_a.findings)
+        if (runsMixedVersions(f))
+            m_a.hypotheses.push_back({f.entry, f.summary, f.anchor, mixedDecider});
     for (const auto& f : m_a.findings) {
         if (f.role != Role::Collateral)
             continue;
@@ -735,6 +786,7 @@ void Builder::run()
               [this](const Finding& x, const Finding& y) { return earlier(x.anchor, y.anchor); });
     for (auto& f : collateral)
         all.push_back(std::move(f));
+    versionMismatch(all);
     m_a.findings = std::move(all);
     m_a.initiating.reset();
     if (!m_a.findings.empty() && m_a.findings[0].role == Role::Initiating)
@@ -769,7 +821,10 @@ void Builder::run()
             const Hit* chosen = hs.front();
             if (s.primary)
                 chosen = m_anchorHit[f.anchor];
-            f.evidence.push_back({chosen->where, f.process, s.label.empty() ? s.id : s.label, {}});
+            const std::string label = s.label.empty() ? s.id : s.label;
+            if (std::none_of(f.evidence.begin(), f.evidence.end(),
+                             [&](const Evidence& x) { return x.where == chosen->where && x.label == label; }))
+                f.evidence.push_back({chosen->where, f.process, label, {}});
         }
         addTrail(f, f.anchor);
     }
@@ -812,6 +867,9 @@ void Builder::run()
     for (auto& f : m_a.findings) {
         evaluate(f);
         summarize(f);
+        // The finding versionMismatch made has no line of the entry's own to quote.
+        if (entry(f.entry).id == "nccl-version-mismatch" && !m_anchorHit.count(f.anchor))
+            f.summary = m_a.nccl.mismatchNote;
     }
     versionVerdict();
     if (!m_a.nccl.mismatchNote.empty()) // ranks that disagree (identity/environment_scan)

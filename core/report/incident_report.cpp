@@ -401,8 +401,13 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
                     " but could not single out the event that started the failure. The strongest is " +
                     a.entry(f->entry).title + " (" + roleName(f->role) + ") on " + r.who + " at " + r.where +
                     ": " + f->summary;
-        if (!a.nccl.verdict.empty())
-            r.verdict += " " + a.nccl.verdict;
+        // Less the version disagreement where the finding quoted is that disagreement.
+        std::string nccl = a.nccl.verdict;
+        if (const std::string& note = a.nccl.mismatchNote; !note.empty() && f->summary == note)
+            if (const auto at = nccl.find(" " + note); at != std::string::npos)
+                nccl.erase(at, note.size() + 1);
+        if (!nccl.empty())
+            r.verdict += " " + nccl;
     } else {
         r.title = "No known failure recognised";
         r.verdict = "None of the " + std::to_string(a.encyclopedia ? a.encyclopedia->entries.size() : 0) +

@@ -3,7 +3,9 @@
 // tests/data/environment (see its README.md), the sample incident, and the real logs in place.
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -271,6 +273,20 @@ private slots:
         QCOMPARE(seen.join(QLatin1Char(' ')), QStringLiteral("2.18.3@0 2.24.3@1"));
         QVERIFY(str(d["nccl"]["mismatch_note"]).contains(QStringLiteral("disagree")));
         QVERIFY(str(d["nccl"]["verdict"]).contains(QStringLiteral("2.24.3 on rank 1")));
+        // NCCL did not say so itself (2.18.3 has no check): the version-mismatch entry's finding, as
+        // context, anchored at the line of the version that disagrees with the largest group, with
+        // each group's line as evidence and the disagreement as what the logs suggest.
+        QVERIFY(d["initiating"].is_null());
+        QCOMPARE(d["findings"].size(), std::size_t{1});
+        const json& f = d["findings"][0];
+        QCOMPARE(str(f["entry"]), QStringLiteral("nccl-version-mismatch"));
+        QCOMPARE(str(f["role"]), QStringLiteral("context"));
+        QCOMPARE(str(f["file"]), QStringLiteral("gpu-b/rank1.log"));
+        QCOMPARE(f["ranks"].size(), std::size_t{2});
+        QCOMPARE(f["evidence"].size(), std::size_t{2}); // one line per version, not the anchor twice
+        QCOMPARE(str(f["evidence"][0]["note"]), QStringLiteral("NCCL 2.18.3 on 1 process(es)"));
+        QCOMPARE(str(f["summary"]), str(d["nccl"]["mismatch_note"]));
+        QCOMPARE(str(d["hypotheses"][0]["text"]), str(d["nccl"]["mismatch_note"]));
         // Per rank: versions, CUDA the library was built with, the driver.
         const json& r0 = d["ranks"][0];
         const json& r1 = d["ranks"][1];
@@ -307,6 +323,46 @@ private slots:
                 QCOMPARE(g["ranks"][0].get<int>(), 1);
             }
         QVERIFY(rangeGroup);
+        // A version inferred from line forms is in the note, not a finding.
+        QVERIFY(d["findings"].empty());
+    }
+
+    // A failure and a disagreement on the version: the failure initiates, and the disagreement is
+    // another explanation on it, whose order in time decides nothing.
+    void versionMismatchBesideAFailure()
+    {
+        QTemporaryDir dir;
+        auto put = [&](const char* name, const char* text) {
+            QDir().mkpath(QFileInfo(dir.filePath(QLatin1String(name))).path());
+            QFile f(dir.filePath(QLatin1String(name)));
+            return f.open(QIODevice::WriteOnly) && f.write(text) > 0;
+        };
+        QVERIFY(put("gpu-a/rank0.log",
+                    "gpu-a:1001:1001 [0] NCCL INFO NCCL version 2.18.3+cuda12.2\n"
+                    "gpu-a:1001:1101 [0] NCCL INFO comm 0x55b7e3a41f30 rank 0 nranks 2 cudaDev 0 nvmlDev 0 "
+                    "busId 1b000 commId 0x5c0a2f3b91d7e6a4 - Init START\n"
+                    "gpu-a:1001:1101 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to "
+                    "10.0.0.12<43211> failed : Software caused connection abort\n"));
+        QVERIFY(
+            put("gpu-b/rank1.log",
+                "gpu-b:2002:2002 [0] NCCL INFO NCCL version 2.24.3+cuda12.6\n"
+                "gpu-b:2002:2102 [0] NCCL INFO ncclCommInitRank comm 0x5603a1c07e40 rank 1 nranks 2 cudaDev "
+                "0 nvmlDev 0 busId 1b000 commId 0x5c0a2f3b91d7e6a4 - Init START\n"));
+        json d = diagnose(dir.path());
+        QCOMPARE(str(d["initiating"]["entry"]), QStringLiteral("nccl-socket-connect-abort"));
+        const json* mixed = nullptr;
+        for (const auto& f : d["findings"])
+            if (f["entry"] == "nccl-version-mismatch")
+                mixed = &f;
+        QVERIFY(mixed);
+        QCOMPARE(str((*mixed)["role"]), QStringLiteral("context"));
+        const json& init = d["findings"][0]; // the initiating finding comes first
+        QCOMPARE(str(init["role"]), QStringLiteral("initiating"));
+        bool onInitiating = false;
+        for (const auto& h : init["hypotheses"])
+            onInitiating = onInitiating || (h["entry"] == "nccl-version-mismatch" &&
+                                            str(h["decider"]).contains(QStringLiteral("same release")));
+        QVERIFY(onInitiating);
     }
 
     // No version line anywhere: NCCL's own mismatch WARN names both codes (the second pair is the

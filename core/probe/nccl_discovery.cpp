@@ -8,6 +8,8 @@
 #include <iterator>
 #include <sys/stat.h>
 
+#include "util/strings.h"
+
 namespace rl
 {
 
@@ -134,14 +136,6 @@ public:
         return nullptr;
     }
 };
-
-std::string joined(const std::vector<std::string>& v, const char* sep = ", ")
-{
-    std::string s;
-    for (const auto& x : v)
-        s += (s.empty() ? "" : sep) + x;
-    return s;
-}
 
 } // namespace
 

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "report/report_writers.h"
+#include "util/strings.h"
 
 namespace rl
 {
@@ -294,11 +295,7 @@ std::string reportHtml(const IncidentReport& r)
              "at</th></tr></thead>\n"
              "<tbody>\n";
         for (const auto& c : r.collateral) {
-            std::string hosts, kinds;
-            for (const auto& h : c.hosts)
-                hosts += (hosts.empty() ? "" : ", ") + h;
-            for (const auto& k : c.kinds)
-                kinds += (kinds.empty() ? "" : "; ") + k;
+            const std::string hosts = joined(c.hosts), kinds = joined(c.kinds, "; ");
             o << "<tr><td>" << htmlEscape(c.title) << "</td><td class=\"num\">" << c.processCount
               << "</td><td>" << htmlEscape(c.ranks) << "</td><td class=\"nw\">" << htmlEscape(hosts)
               << "</td><td>" << htmlEscape(kinds) << "</td><td>"

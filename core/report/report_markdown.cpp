@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "report/report_writers.h"
+#include "util/strings.h"
 
 namespace rl
 {
@@ -278,11 +279,7 @@ std::string reportMarkdown(const IncidentReport& r)
           << " reported failures that follow from the initiating one.\n\n"
              "| What | Processes | Ranks | Hosts | Symptoms seen | Points at |\n|---|--:|---|---|---|---|\n";
         for (const auto& c : r.collateral) {
-            std::string hosts, kinds;
-            for (const auto& h : c.hosts)
-                hosts += (hosts.empty() ? "" : ", ") + h;
-            for (const auto& k : c.kinds)
-                kinds += (kinds.empty() ? "" : "; ") + k;
+            const std::string hosts = joined(c.hosts), kinds = joined(c.kinds, "; ");
             o << "| " << cell(c.title) << " | " << c.processCount << " | " << cell(c.ranks) << " | "
               << cell(hosts) << " | " << cell(kinds) << " | "
               << cell(c.pointsAt.empty() ? c.pointsAtNote : c.pointsAt) << " |\n";

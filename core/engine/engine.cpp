@@ -98,6 +98,8 @@ private:
     Analysis& m_a;
     const std::vector<Hit>& m_hits;
     std::map<LineRef, const Hit*> m_anchorHit;
+    // The entry of the finding versionMismatch made, or -1: it has no line of the entry's own.
+    int m_mixedVersions = -1;
     std::map<std::pair<int, int>, std::vector<const Hit*>> m_bySymptom; // (entry, symptom) -> hits
     std::uint64_t m_ncclInfoLike = 0;
 };
@@ -490,6 +492,7 @@ void Builder::versionMismatch(std::vector<Finding>& findings)
     }
     std::sort(f.processes.begin(), f.processes.end());
     findings.push_back(std::move(f));
+    m_mixedVersions = ei;
 }
 
 void Builder::versionVerdict()
@@ -651,9 +654,7 @@ void Builder::hypotheses()
 {
     // The finding versionMismatch made: a condition of the whole run, whose place in time says
     // nothing about cause and consequence.
-    auto runsMixedVersions = [this](const Finding& f) {
-        return entry(f.entry).id == "nccl-version-mismatch" && !m_anchorHit.count(f.anchor);
-    };
+    auto runsMixedVersions = [this](const Finding& f) { return f.entry == m_mixedVersions; };
     const std::string mixedDecider =
         "ranks that load different NCCL releases may fail anywhere, before or after this line: load "
         "the same release on every rank (one image, one wheel) and see whether the failure returns";
@@ -867,8 +868,7 @@ void Builder::run()
     for (auto& f : m_a.findings) {
         evaluate(f);
         summarize(f);
-        // The finding versionMismatch made has no line of the entry's own to quote.
-        if (entry(f.entry).id == "nccl-version-mismatch" && !m_anchorHit.count(f.anchor))
+        if (f.entry == m_mixedVersions) // no line of the entry's own to quote
             f.summary = m_a.nccl.mismatchNote;
     }
     versionVerdict();

@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include "util/ascii.h"
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -22,8 +24,8 @@ struct ExtractedLiteral {
     bool afterDigit = false; // the pattern puts a digit right before it (":\\d+ -> 4")
 };
 
-// Longest run of literal text outside groups and classes, per top-level alternative.
-std::vector<ExtractedLiteral> extractLiterals(const std::string& re)
+// The alternatives of `re` at its top level, outside every group and class (one when it has none).
+std::vector<std::string> topLevelBranches(std::string_view re)
 {
     std::vector<std::string> branches;
     int depth = 0;
@@ -47,12 +49,18 @@ std::vector<ExtractedLiteral> extractLiterals(const std::string& re)
         else if (c == ')')
             --depth;
         else if (c == '|' && depth == 0) {
-            branches.push_back(re.substr(start, i - start));
+            branches.emplace_back(re.substr(start, i - start));
             start = i + 1;
         }
     }
-    branches.push_back(re.substr(start));
+    branches.emplace_back(re.substr(start));
+    return branches;
+}
 
+// Longest run of literal text outside groups and classes, per top-level alternative.
+std::vector<ExtractedLiteral> extractLiterals(const std::string& re)
+{
+    const std::vector<std::string> branches = topLevelBranches(re);
     std::vector<ExtractedLiteral> out;
     // Text on most lines of an NCCL log makes a useless prefilter: prefer any other run.
     auto common = [](const std::string& r) {
@@ -221,6 +229,38 @@ Expected<Version> versionField(const json& j, const char* key, const std::string
 
 } // namespace
 
+std::string leadingLiteral(std::string_view pattern)
+{
+    // An alternation at the top level lets a match start with something else.
+    if (topLevelBranches(pattern).size() != 1)
+        return {};
+    std::string lead;
+    std::size_t i = 0;
+    while (i < pattern.size()) {
+        const auto c = static_cast<unsigned char>(pattern[i]);
+        if (c >= 0x80 ||
+            std::string_view(".^$|?*+()[]{}").find(static_cast<char>(c)) != std::string_view::npos)
+            break;
+        if (c == '\\') {
+            if (i + 1 >= pattern.size())
+                break;
+            const auto n = static_cast<unsigned char>(pattern[i + 1]);
+            if (n >= 0x80 || isAlnum(static_cast<char>(n)))
+                break; // \d, \w, \b, \x41, \Q...: not one plain character
+            lead += static_cast<char>(n);
+            i += 2;
+        } else {
+            lead += static_cast<char>(c);
+            ++i;
+        }
+    }
+    // "Bootstrap ?:": the space before '?' may be absent, so it is not part of every match.
+    if (!lead.empty() && i < pattern.size() &&
+        std::string_view("?*{").find(pattern[i]) != std::string_view::npos)
+        lead.pop_back();
+    return lead;
+}
+
 Expected<Fingerprint> compileFingerprint(const std::string& pattern)
 {
     RE2::Options opts;
@@ -232,6 +272,7 @@ Expected<Fingerprint> compileFingerprint(const std::string& pattern)
     Fingerprint f;
     f.pattern = pattern;
     f.regex = re;
+    f.lead = leadingLiteral(pattern);
     for (auto& l : extractLiterals(pattern)) {
         f.literals.push_back(std::move(l.text));
         f.literalAfterDigit.push_back(l.afterDigit);

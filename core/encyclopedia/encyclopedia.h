@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "util/expected.h"
@@ -27,7 +28,17 @@ struct Fingerprint {
     std::vector<std::string> literals;
     // Per literal: the pattern requires a digit right before it (it follows `\d` or `\d+`).
     std::vector<bool> literalAfterDigit;
+    // Text every match starts with (leadingLiteral), or "": the scanner matches the pattern only
+    // from where that text occurs.
+    std::string lead;
 };
+
+// Text that every match of `pattern` (RE2 syntax) starts with, or "" where that is not plain from
+// the pattern: read up to the first character that is not a literal one (a class, a group, an
+// escape such as \d or \b, a non-ASCII byte), less the last one when a quantifier follows it, and
+// nothing when an alternation reaches the top level. Deliberately simple: "" only means "search the
+// whole line".
+std::string leadingLiteral(std::string_view pattern);
 
 // Compiles `pattern` and extracts its prefilter literals; an error names the problem.
 Expected<Fingerprint> compileFingerprint(const std::string& pattern);

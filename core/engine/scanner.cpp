@@ -131,63 +131,6 @@ bool matchInitPhase(std::string_view line, Captures& caps)
 
 } // namespace
 
-// Text that every match of `pattern` starts with, or "" where that is not plain from the pattern:
-// read up to the first character that is not a literal one (a class, a group, an escape such as
-// \d or \b, a non-ASCII byte), less the last one when a quantifier follows it, and nothing when
-// an alternation reaches the top level. Deliberately simple: "" only means "search the whole line".
-std::string leadingLiteral(std::string_view pattern)
-{
-    // An alternation outside every group and class lets a match start with something else.
-    int depth = 0;
-    bool inClass = false;
-    for (std::size_t i = 0; i < pattern.size(); ++i) {
-        const char c = pattern[i];
-        if (c == '\\') {
-            ++i;
-        } else if (inClass) {
-            inClass = c != ']';
-        } else if (c == '[') {
-            inClass = true;
-            // "[]...]" and "[^]...]": the first ']' is a member, not the end
-            if (i + 1 < pattern.size() && pattern[i + 1] == '^')
-                ++i;
-            if (i + 1 < pattern.size() && pattern[i + 1] == ']')
-                ++i;
-        } else if (c == '(') {
-            ++depth;
-        } else if (c == ')') {
-            --depth;
-        } else if (c == '|' && depth == 0) {
-            return {};
-        }
-    }
-    std::string lead;
-    std::size_t i = 0;
-    while (i < pattern.size()) {
-        const auto c = static_cast<unsigned char>(pattern[i]);
-        if (c >= 0x80 ||
-            std::string_view(".^$|?*+()[]{}").find(static_cast<char>(c)) != std::string_view::npos)
-            break;
-        if (c == '\\') {
-            if (i + 1 >= pattern.size())
-                break;
-            const auto n = static_cast<unsigned char>(pattern[i + 1]);
-            if (n >= 0x80 || isAlnum(static_cast<char>(n)))
-                break; // \d, \w, \b, \x41, \Q...: not one plain character
-            lead += static_cast<char>(n);
-            i += 2;
-        } else {
-            lead += static_cast<char>(c);
-            ++i;
-        }
-    }
-    // "Bootstrap ?:": the space before '?' may be absent, so it is not part of every match.
-    if (!lead.empty() && i < pattern.size() &&
-        std::string_view("?*{").find(pattern[i]) != std::string_view::npos)
-        lead.pop_back();
-    return lead;
-}
-
 #ifdef RANKLINE_HAVE_HYPERSCAN
 // The compiled literal database and a pool of scratch spaces: Hyperscan needs one scratch per
 // concurrent scan, and scans run on every core.
@@ -274,8 +217,6 @@ Scanner::Scanner(const Encyclopedia& encyclopedia, PrefilterKind prefilter)
                 list.push_back(static_cast<int>(p));
         }
     }
-    for (const auto& sp : m_patterns)
-        m_lead.push_back(leadingLiteral(sp.fingerprint.pattern));
     // Entries that watch the same line (a service thread's "Connection closed" is evidence for two)
     // carry the same regex: match it once per line.
     m_sameRegex.resize(m_patterns.size());
@@ -392,7 +333,7 @@ bool Scanner::matchPattern(int p, std::string_view line, std::uint32_t index, Sc
     // match is the first anchored one at its occurrences, and RE2 finds an anchored match with its
     // captures in one pass. Unanchored, with captures, it runs a forward search for the end, a
     // reverse one for the start and then a third pass for the captures.
-    const std::string& lead = m_lead[static_cast<std::size_t>(p)];
+    const std::string& lead = sp.fingerprint.lead;
     if (m_handMatched && !lead.empty()) {
         bool found = false;
         for (std::size_t from = line.find(lead); !found && from != std::string_view::npos;

@@ -66,10 +66,6 @@ struct ScanHit {
     Captures captures;
 };
 
-// Text that every match of `pattern` (RE2 syntax) starts with, or "" where that is not plain
-// from the pattern. The scanner matches such a pattern only from where that text occurs.
-std::string leadingLiteral(std::string_view pattern);
-
 // How the candidate lines were found, for tests and `--timings`.
 enum class PrefilterKind { Hyperscan, Re2 };
 
@@ -129,11 +125,10 @@ private:
     std::vector<std::string> m_literals;
     std::vector<bool> m_literalAfterDigit; // see Fingerprint::literalAfterDigit
     std::vector<std::vector<int>> m_patternsByLiteral;
-    std::vector<std::string> m_lead; // per pattern: the text every match starts with, or ""
-    std::vector<int> m_sameRegex;    // per pattern: the first pattern with the same regex
-    std::vector<bool> m_hasTwin;     // another pattern has the same regex
-    void buildRe2Prefilter() const;  // m_prefilter and m_literalSet, once
-    std::string m_alternation;       // the literals as one RE2 alternation
+    std::vector<int> m_sameRegex;   // per pattern: the first pattern with the same regex
+    std::vector<bool> m_hasTwin;    // another pattern has the same regex
+    void buildRe2Prefilter() const; // m_prefilter and m_literalSet, once
+    std::string m_alternation;      // the literals as one RE2 alternation
     mutable std::once_flag m_re2Once;
     mutable std::unique_ptr<re2::RE2> m_prefilter;
     // The same literals as a set: on a candidate line, one pass says which literals occur.

@@ -1,8 +1,6 @@
 #include "bundle/bundle.h"
 
 #include <algorithm>
-#include <archive.h>
-#include <archive_entry.h>
 #include <atomic>
 #include <cstring>
 #include <dirent.h>
@@ -22,6 +20,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "bundle/archive_library.h"
 #include "util/mapped_file.h"
 
 namespace fs = std::filesystem;
@@ -224,9 +223,9 @@ std::optional<std::uint64_t> addressSpaceLeft()
 }
 
 // libarchive's message for the last error; it may have none (NULL), found by fuzzing.
-std::string archiveError(archive* a)
+std::string archiveError(const ArchiveLibrary& la, archive* a)
 {
-    const char* e = archive_error_string(a);
+    const char* e = la.error_string(a);
     return e ? e : "unknown error";
 }
 
@@ -347,54 +346,70 @@ struct Reader {
         addText(path, display, std::make_shared<OwnedBuffer>(std::move(outText)));
     }
 
+    // libarchive, or null having said why this file is not opened.
+    const ArchiveLibrary* loadArchiveLibrary(const std::string& display)
+    {
+        std::string why;
+        const ArchiveLibrary* la = archiveLibrary(&why);
+        if (!la)
+            skip(display, "not opened: " + why);
+        return la;
+    }
+
     void readArchive(const std::string& path, const std::string& display)
     {
-        archive* a = archive_read_new();
-        archive_read_support_filter_all(a);
-        archive_read_support_format_all(a);
-        if (archive_read_open_filename(a, path.c_str(), 1 << 16) != ARCHIVE_OK) {
-            skip(display, std::string("cannot open archive: ") + archiveError(a) +
+        const ArchiveLibrary* la = loadArchiveLibrary(display);
+        if (!la)
+            return;
+        archive* a = la->read_new();
+        la->read_support_filter_all(a);
+        la->read_support_format_all(a);
+        if (la->read_open_filename(a, path.c_str(), 1 << 16) != ARCHIVE_OK) {
+            skip(display, std::string("cannot open archive: ") + archiveError(*la, a) +
                               " (check that the file is a complete tar/zip archive)");
-            archive_read_free(a);
+            la->read_free(a);
             return;
         }
         std::error_code ec;
-        readEntries(a, path, display, fs::file_size(path, ec), 0);
+        readEntries(*la, a, path, display, fs::file_size(path, ec), 0);
     }
 
-    void readArchiveMemory(const std::string& path, const std::string& display, const std::string& bytes,
-                           int depth)
+    void readArchiveMemory(const ArchiveLibrary& la, const std::string& path, const std::string& display,
+                           const std::string& bytes, int depth)
     {
-        archive* a = archive_read_new();
-        archive_read_support_filter_all(a);
-        archive_read_support_format_all(a);
-        if (archive_read_open_memory(a, bytes.data(), bytes.size()) != ARCHIVE_OK) {
-            skip(display, std::string("cannot open nested archive: ") + archiveError(a));
-            archive_read_free(a);
+        archive* a = la.read_new();
+        la.read_support_filter_all(a);
+        la.read_support_format_all(a);
+        if (la.read_open_memory(a, bytes.data(), bytes.size()) != ARCHIVE_OK) {
+            skip(display, std::string("cannot open nested archive: ") + archiveError(la, a));
+            la.read_free(a);
             return;
         }
-        readEntries(a, path, display, bytes.size(), depth);
+        readEntries(la, a, path, display, bytes.size(), depth);
     }
 
     // A single compressed log (.zst, .xz, .bz2) through libarchive's raw format.
     void readCompressedSingle(const std::string& path, const std::string& display)
     {
-        archive* a = archive_read_new();
-        archive_read_support_filter_all(a);
-        archive_read_support_format_raw(a);
-        if (archive_read_open_filename(a, path.c_str(), 1 << 16) != ARCHIVE_OK) {
-            skip(display, std::string("cannot decompress: ") + archiveError(a));
-            archive_read_free(a);
+        const ArchiveLibrary* la = loadArchiveLibrary(display);
+        if (!la)
+            return;
+        archive* a = la->read_new();
+        la->read_support_filter_all(a);
+        la->read_support_format_raw(a);
+        if (la->read_open_filename(a, path.c_str(), 1 << 16) != ARCHIVE_OK) {
+            skip(display, std::string("cannot decompress: ") + archiveError(*la, a));
+            la->read_free(a);
             return;
         }
         std::error_code ec;
         std::uint64_t onDisk = fs::file_size(path, ec);
         archive_entry* entry = nullptr;
         std::string data;
-        if (archive_read_next_header(a, &entry) == ARCHIVE_OK) {
+        if (la->read_next_header(a, &entry) == ARCHIVE_OK) {
             char buf[1 << 16];
             la_ssize_t n;
-            while ((n = archive_read_data(a, buf, sizeof buf)) > 0) {
+            while ((n = la->read_data(a, buf, sizeof buf)) > 0) {
                 data.append(buf, static_cast<std::size_t>(n));
                 if (data.size() > expandCap() ||
                     static_cast<double>(data.size()) >
@@ -404,34 +419,35 @@ struct Reader {
                 }
             }
             if (n < 0)
-                skip(display, std::string("compressed data is truncated or corrupt: ") + archiveError(a) +
-                                  "; the readable part was kept");
+                skip(display, std::string("compressed data is truncated or corrupt: ") +
+                                  archiveError(*la, a) + "; the readable part was kept");
         }
-        archive_read_free(a);
+        la->read_free(a);
         if (!data.empty())
             addText(path, display, std::make_shared<OwnedBuffer>(std::move(data)));
         else
             skip(display, "nothing could be decompressed");
     }
 
-    void readEntries(archive* a, const std::string& path, const std::string& display, std::uint64_t onDisk,
-                     int depth)
+    void readEntries(const ArchiveLibrary& la, archive* a, const std::string& path,
+                     const std::string& display, std::uint64_t onDisk, int depth)
     {
         std::uint64_t expanded = 0;
         archive_entry* entry = nullptr;
         int rc;
-        while ((rc = archive_read_next_header(a, &entry)) == ARCHIVE_OK) {
+        while ((rc = la.read_next_header(a, &entry)) == ARCHIVE_OK) {
             if (cancelled && cancelled())
                 break;
-            if (archive_entry_filetype(entry) != AE_IFREG)
+            if (la.entry_filetype(entry) != AE_IFREG)
                 continue;
-            std::string member = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "?";
+            const char* name = la.entry_pathname(entry);
+            std::string member = name ? name : "?";
             std::string memberDisplay = display + "!" + member;
             std::string data;
             char buf[1 << 16];
             la_ssize_t n;
             bool capped = false;
-            while ((n = archive_read_data(a, buf, sizeof buf)) > 0) {
+            while ((n = la.read_data(a, buf, sizeof buf)) > 0) {
                 data.append(buf, static_cast<std::size_t>(n));
                 expanded += static_cast<std::uint64_t>(n);
                 if (expanded > expandCap() ||
@@ -442,7 +458,7 @@ struct Reader {
                 }
             }
             if (n < 0)
-                skip(memberDisplay, std::string("archive member is damaged: ") + archiveError(a) +
+                skip(memberDisplay, std::string("archive member is damaged: ") + archiveError(la, a) +
                                         "; the readable part was kept");
             if (capped) {
                 skip(display, capReason(expanded, "archive expansion"));
@@ -454,7 +470,7 @@ struct Reader {
                     data = std::move(*text);
             if (depth == 0 && isArchiveName(member)) {
                 // An archive inside an archive, one level deep: read it from memory.
-                readArchiveMemory(path, memberDisplay, data, 1);
+                readArchiveMemory(la, path, memberDisplay, data, 1);
                 continue;
             }
             if (isArchiveName(member)) {
@@ -465,9 +481,9 @@ struct Reader {
             addText(path, memberDisplay, std::make_shared<OwnedBuffer>(std::move(data)));
         }
         if (rc != ARCHIVE_EOF && rc != ARCHIVE_OK && !(cancelled && cancelled()))
-            skip(display, std::string("archive is truncated or corrupt: ") + archiveError(a) +
+            skip(display, std::string("archive is truncated or corrupt: ") + archiveError(la, a) +
                               "; members read before the damage were kept");
-        archive_read_free(a);
+        la.read_free(a);
     }
 
     void readFile(const std::string& path, const std::string& display)

@@ -1,7 +1,6 @@
 #include "report/incident_report.h"
 
 #include <algorithm>
-#include <archive.h>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -9,6 +8,7 @@
 #include <set>
 #include <zlib.h>
 
+#include "bundle/archive_library.h"
 #include "report/diagnosis_report.h"
 #include "util/rank_runs.h"
 #include "util/sha256.h"
@@ -147,10 +147,13 @@ std::string plural(std::size_t n, const char* one, const char* many)
     return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-// "libarchive 3.6.2" -> "3.6.2".
+// "libarchive 3.6.2" -> "3.6.2"; loaded for this if no archive was opened (bundle/archive_library.h).
 std::string libarchiveVersion()
 {
-    std::string v = archive_version_string();
+    const ArchiveLibrary* la = archiveLibrary();
+    if (!la)
+        return "not installed";
+    std::string v = la->version_string();
     if (v.starts_with("libarchive "))
         v = v.substr(11);
     return v;

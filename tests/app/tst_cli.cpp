@@ -1,9 +1,12 @@
 // The command line as users and scripts run it: a real process, real exit codes, the JSON contract.
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <dlfcn.h>
+#include <link.h>
 #include <nlohmann/json.hpp>
 
 using nlohmann::json;
@@ -128,6 +131,47 @@ private slots:
         QCOMPARE(d["skipped"].size(), std::size_t{2}); // both in the report, in reading order
         QCOMPARE(QString::fromStdString(d["skipped"][0]["file"]), QStringLiteral("a-empty.log"));
         QCOMPARE(QString::fromStdString(d["skipped"][1]["file"]), QStringLiteral("b-core.dump"));
+    }
+
+    // libarchive is loaded when the first archive is opened: where the one found is not usable,
+    // each archive is skipped with the file and what to install, and the plain logs are diagnosed.
+    // A real shared library that is not libarchive (zlib) stands for the broken install.
+    void archivesWithoutUsableLibarchive()
+    {
+        QTemporaryDir dir, member, fake;
+        QVERIFY(put(dir, "rank0.log", kAbortLine));
+        QVERIFY(put(member, "rank1.log", kAbortLine));
+        QProcess tar;
+        tar.start(QStringLiteral("tar"), {QStringLiteral("czf"), dir.filePath(QStringLiteral("logs.tar.gz")),
+                                          QStringLiteral("-C"), member.path(), QStringLiteral("rank1.log")});
+        if (!tar.waitForFinished(30000) || tar.exitCode() != 0)
+            QSKIP("tar cannot build the archive here");
+        void* zlib = ::dlopen("libz.so.1", RTLD_NOW | RTLD_NOLOAD);
+        link_map* map = nullptr;
+        QVERIFY(zlib && ::dlinfo(zlib, RTLD_DI_LINKMAP, &map) == 0 && map);
+        QVERIFY(QFile::copy(QString::fromLocal8Bit(map->l_name),
+                            fake.filePath(QStringLiteral("libarchive.so.13"))));
+        const QStringList args = {QStringLiteral("diagnose"), dir.path(), QStringLiteral("--json"),
+                                  QStringLiteral("--no-local-nccl")};
+
+        json opened = json::parse(run(args).out.toStdString()); // the real libarchive
+        QCOMPARE(opened["skipped"].size(), std::size_t{0});
+        QCOMPARE(opened["stats"]["files"].get<int>(), 2);
+
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("LD_LIBRARY_PATH"), fake.path());
+        Run r = run(args, {}, env);
+        QCOMPARE(r.code, 0);
+        json d = json::parse(r.out.toStdString());
+        QCOMPARE(d["skipped"].size(), std::size_t{1});
+        QCOMPARE(QString::fromStdString(d["skipped"][0]["file"]), QStringLiteral("logs.tar.gz"));
+        const QString reason = QString::fromStdString(d["skipped"][0]["reason"]);
+        QVERIFY2(reason.contains(fake.filePath(QStringLiteral("libarchive.so.13"))) &&
+                     reason.contains(QStringLiteral("install libarchive13")),
+                 qPrintable(reason));
+        QCOMPARE(r.err.count("skipped logs.tar.gz"), 1);
+        QCOMPARE(d["stats"]["files"].get<int>(), 1);
+        QCOMPARE(QString::fromStdString(d["initiating"]["file"]), QStringLiteral("rank0.log"));
     }
 
     void exitCodes()

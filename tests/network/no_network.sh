@@ -34,6 +34,9 @@ net_libs='libQt6Network|libcurl|libssl|libgnutls|libnghttp|libssh|librtmp|libzmq
 module="$(dirname "$exe")/rankline-gui.so"
 linked=("$exe")
 if [ -f "$module" ]; then linked+=("$module"); else skip "no Qt module beside $exe: its linkage not checked"; fi
+# libarchive is loaded when an archive is opened (core/bundle/archive_library.h): what it links too.
+libarchive="$(/sbin/ldconfig -p 2>/dev/null | awk '/libarchive\.so\.13 / {print $NF; exit}')"
+if [ -n "$libarchive" ]; then linked+=("$libarchive"); else skip "libarchive.so.13 not found by ldconfig: its linkage not checked"; fi
 for file in "${linked[@]}"; do
     gui_lib="$(ldd "$file" | awk '/libQt6Gui\.so/ {print $3}')"
     if [ -n "$gui_lib" ]; then

@@ -1,0 +1,87 @@
+#include "bundle/archive_library.h"
+
+#include <dlfcn.h>
+#include <link.h>
+
+namespace rl
+{
+
+namespace
+{
+
+struct Loaded {
+    ArchiveLibrary library;
+    bool ok = false;
+    std::string why;
+};
+
+template <typename F> bool resolve(void* handle, const char* name, F& out, std::string& why)
+{
+    out = reinterpret_cast<F>(::dlsym(handle, name));
+    if (!out && why.empty())
+        why = std::string("it has no ") + name;
+    return out != nullptr;
+}
+
+Loaded load()
+{
+    Loaded l;
+    // libarchive's ABI has been libarchive.so.13 since 3.0 (2011); the unversioned name is the
+    // development symlink, tried for builds against a libarchive of its own.
+    void* handle = nullptr;
+    std::string dlError;
+    for (const char* name : {"libarchive.so.13", "libarchive.so"}) {
+        handle = ::dlopen(name, RTLD_NOW | RTLD_LOCAL);
+        if (handle)
+            break;
+        if (const char* e = ::dlerror(); e && dlError.empty())
+            dlError = e;
+    }
+    if (!handle) {
+        l.why =
+            "libarchive.so.13 could not be loaded (" + dlError +
+            "); install libarchive13 (Debian, Ubuntu) or libarchive to open archives and .zst/.xz/.bz2 logs, "
+            "or extract them first";
+        return l;
+    }
+    ArchiveLibrary& a = l.library;
+    std::string missing;
+    bool all = resolve(handle, "archive_read_new", a.read_new, missing);
+    all = resolve(handle, "archive_read_support_filter_all", a.read_support_filter_all, missing) && all;
+    all = resolve(handle, "archive_read_support_format_all", a.read_support_format_all, missing) && all;
+    all = resolve(handle, "archive_read_support_format_raw", a.read_support_format_raw, missing) && all;
+    all = resolve(handle, "archive_read_open_filename", a.read_open_filename, missing) && all;
+    all = resolve(handle, "archive_read_open_memory", a.read_open_memory, missing) && all;
+    all = resolve(handle, "archive_read_next_header", a.read_next_header, missing) && all;
+    all = resolve(handle, "archive_read_data", a.read_data, missing) && all;
+    all = resolve(handle, "archive_read_free", a.read_free, missing) && all;
+    all = resolve(handle, "archive_error_string", a.error_string, missing) && all;
+    all = resolve(handle, "archive_entry_filetype", a.entry_filetype, missing) && all;
+    all = resolve(handle, "archive_entry_pathname", a.entry_pathname, missing) && all;
+    all = resolve(handle, "archive_version_string", a.version_string, missing) && all;
+    if (!all) {
+        // Kept loaded: unloading a library that may have started threads is not worth the risk.
+        link_map* map = nullptr;
+        const std::string file = ::dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name
+                                     ? std::string(map->l_name)
+                                     : std::string("libarchive.so.13");
+        l.why =
+            file + " is not a usable libarchive (" + missing +
+            "); install libarchive13 3.x, or check LD_LIBRARY_PATH, to open archives, or extract them first";
+        return l;
+    }
+    l.ok = true;
+    return l;
+}
+
+} // namespace
+
+const ArchiveLibrary* archiveLibrary(std::string* why)
+{
+    static const Loaded loaded = load();
+    if (!loaded.ok && why)
+        *why = loaded.why;
+    return loaded.ok ? &loaded.library : nullptr;
+}
+
+} // namespace rl

@@ -725,14 +725,21 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
     std::map<std::pair<const std::string*, std::uint32_t>, std::size_t> phaseIndex;
     // A rank keeps the first version clue of each kind (collectEnvironment), and its Init lines
     // all have the same form: a clue an earlier line of the same key gave is not kept twice.
-    std::unordered_set<std::string> clueSeen; // key, NUL, clue id
+    // (key, clue id): the ids are literals, so a view of them is kept.
+    struct ClueKeyHash {
+        std::size_t operator()(const std::pair<std::uint32_t, std::string_view>& k) const
+        {
+            return std::hash<std::string_view>{}(k.second) ^ (std::size_t{k.first} * 0x9e3779b97f4a7c15ULL);
+        }
+    };
+    std::unordered_set<std::pair<std::uint32_t, std::string_view>, ClueKeyHash> clueSeen;
     auto readEnvironmentText = [&clueSeen, &pools](Builtin b, std::string_view line,
                                                    std::uint32_t key) -> const EnvironmentLine* {
         auto text = readEnvironmentLine(b, line);
         if (text && !text->clues.empty()) {
-            const std::string prefix = std::to_string(key) + '\0';
-            std::erase_if(text->clues,
-                          [&](const LineClue& c) { return !clueSeen.insert(prefix + c.id).second; });
+            std::erase_if(text->clues, [&](const LineClue& c) {
+                return !clueSeen.emplace(key, std::string_view(c.id)).second;
+            });
             if (text->empty())
                 text.reset();
         }

@@ -517,6 +517,7 @@ void Scanner::scan(const Source& source, std::uint32_t first, std::uint32_t last
     const auto& starts = source.lineStarts;
     std::vector<int> candidates;
     std::vector<int> matched;
+    std::vector<int> both; // candidates the set matched; swapped with candidates, reused
     std::vector<std::pair<int, std::optional<ScanHit>>> twins; // this line's shared-regex results
     ScanHit hit;
     for (std::size_t i = 0; i < found.size();) {
@@ -553,7 +554,7 @@ void Scanner::scan(const Source& source, std::uint32_t first, std::uint32_t last
             RE2::Set::ErrorInfo error{};
             if (m_patternSet->Match(re2::StringPiece(line.data(), line.size()), &matched, &error)) {
                 std::sort(matched.begin(), matched.end());
-                std::vector<int> both;
+                both.clear();
                 std::set_intersection(candidates.begin(), candidates.end(), matched.begin(), matched.end(),
                                       std::back_inserter(both));
                 candidates.swap(both);

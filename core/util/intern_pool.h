@@ -25,7 +25,8 @@ template <class T, class Traits> class InternPool
 public:
     template <class V> const T* intern(V&& value)
     {
-        const auto view = Traits::view(value);
+        // Typed as the traits' View: `auto` would drop a reference and copy the value.
+        const typename Traits::View view = Traits::view(value);
         const std::size_t h = Traits::hash(view);
         // Sharded by hash, so that the scan's threads seldom wait for each other.
         Shard& shard = m_shards[(h >> 7) % m_shards.size()];

@@ -304,7 +304,9 @@ QString entryHtml(const Entry& e, const Encyclopedia& enc)
             for (const auto& fp : s.fingerprints)
                 h += QStringLiteral("<p class='small'>pattern: <span class='re'>%1</span></p>")
                          .arg(esc(fp.pattern));
-            h += QStringLiteral("<p class='small'>real lines:</p>");
+            h += QStringLiteral(
+                "<p class='small'>example lines, as the software prints them (host names, pids "
+                "and addresses may be stand-ins):</p>");
             for (const auto& sample : s.samples)
                 h += mono(sample);
         }

@@ -482,7 +482,8 @@ void EncyclopediaBrowser::showDetail(const QModelIndex& proxyIndex)
     h += QStringLiteral("<p><b>Usual cause.</b> %1</p>").arg(esc(e.rootCause));
     for (const auto& fp : s.fingerprints)
         h += QStringLiteral("<p class='small'>pattern: <span class='re'>%1</span></p>").arg(esc(fp.pattern));
-    h += QStringLiteral("<p class='small'>real lines:</p>");
+    h += QStringLiteral("<p class='small'>example lines, as the software prints them (host names, pids "
+                        "and addresses may be stand-ins):</p>");
     for (const auto& sample : s.samples)
         h += QStringLiteral("<div class='sample'>%1</div>").arg(esc(sample));
     h += QStringLiteral("<p class='small'>Double-click the row or press Enter to open the entry.</p>");

@@ -382,7 +382,8 @@ struct NcclVersions {
     std::vector<VersionHint> hints;
     std::optional<NcclProbeResult> local; // absent when probing was switched off
     std::optional<bool> fixApplies;
-    std::string verdict; // one sentence for people
+    std::string verdict;        // for people: releaseVerdict, then mismatchNote (JSON nccl.verdict)
+    std::string releaseVerdict; // what the release(s) mean for the failure, without mismatchNote
     // Ranks that disagree on the version (identity/environment_scan): two or more groups, largest
     // first; empty when every rank that shows a version agrees.
     std::vector<VersionGroup> mismatch;

@@ -872,6 +872,7 @@ void Builder::run()
             f.summary = m_a.nccl.mismatchNote;
     }
     versionVerdict();
+    m_a.nccl.releaseVerdict = m_a.nccl.verdict;
     if (!m_a.nccl.mismatchNote.empty()) // ranks that disagree (identity/environment_scan)
         m_a.nccl.verdict += " " + m_a.nccl.mismatchNote;
 

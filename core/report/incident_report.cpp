@@ -405,10 +405,9 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
                     a.entry(f->entry).title + " (" + roleName(f->role) + ") on " + r.who + " at " + r.where +
                     ": " + f->summary;
         // Less the version disagreement where the finding quoted is that disagreement.
-        std::string nccl = a.nccl.verdict;
-        if (const std::string& note = a.nccl.mismatchNote; !note.empty() && f->summary == note)
-            if (const auto at = nccl.find(" " + note); at != std::string::npos)
-                nccl.erase(at, note.size() + 1);
+        const std::string& note = a.nccl.mismatchNote;
+        const std::string& nccl =
+            !note.empty() && f->summary == note ? a.nccl.releaseVerdict : a.nccl.verdict;
         if (!nccl.empty())
             r.verdict += " " + nccl;
     } else {

@@ -17,6 +17,7 @@
 #include "identity/environment_scan.h"
 #include "identity/version_clues.h"
 #include "report/diagnosis_report.h"
+#include "report/incident_report.h"
 #include "shipped_encyclopedia.h"
 
 using namespace rl;
@@ -287,6 +288,15 @@ private slots:
         QCOMPARE(str(f["evidence"][0]["note"]), QStringLiteral("NCCL 2.18.3 on 1 process(es)"));
         QCOMPARE(str(f["summary"]), str(d["nccl"]["mismatch_note"]));
         QCOMPARE(str(d["hypotheses"][0]["text"]), str(d["nccl"]["mismatch_note"]));
+        // The incident report quotes the disagreement as the strongest finding and then gives what
+        // the releases mean without saying the disagreement a second time.
+        const std::string note = a->nccl.mismatchNote;
+        ReportOptions plain;
+        plain.redact = false; // the note as the analysis words it
+        const std::string verdict = buildReport(*a, plain).verdict;
+        QCOMPARE(QString::fromStdString(verdict).count(QString::fromStdString(note)), 1);
+        QVERIFY2(verdict.find(a->nccl.releaseVerdict) != std::string::npos, verdict.c_str());
+        QCOMPARE(a->nccl.verdict, a->nccl.releaseVerdict + " " + note);
         // Per rank: versions, CUDA the library was built with, the driver.
         const json& r0 = d["ranks"][0];
         const json& r1 = d["ranks"][1];

@@ -46,19 +46,10 @@ Loaded load()
     }
     ArchiveLibrary& a = l.library;
     std::string missing;
-    bool all = resolve(handle, "archive_read_new", a.read_new, missing);
-    all = resolve(handle, "archive_read_support_filter_all", a.read_support_filter_all, missing) && all;
-    all = resolve(handle, "archive_read_support_format_all", a.read_support_format_all, missing) && all;
-    all = resolve(handle, "archive_read_support_format_raw", a.read_support_format_raw, missing) && all;
-    all = resolve(handle, "archive_read_open_filename", a.read_open_filename, missing) && all;
-    all = resolve(handle, "archive_read_open_memory", a.read_open_memory, missing) && all;
-    all = resolve(handle, "archive_read_next_header", a.read_next_header, missing) && all;
-    all = resolve(handle, "archive_read_data", a.read_data, missing) && all;
-    all = resolve(handle, "archive_read_free", a.read_free, missing) && all;
-    all = resolve(handle, "archive_error_string", a.error_string, missing) && all;
-    all = resolve(handle, "archive_entry_filetype", a.entry_filetype, missing) && all;
-    all = resolve(handle, "archive_entry_pathname", a.entry_pathname, missing) && all;
-    all = resolve(handle, "archive_version_string", a.version_string, missing) && all;
+    bool all = true;
+#define RL_ARCHIVE_RESOLVE(name) all = resolve(handle, "archive_" #name, a.name, missing) && all;
+    RL_ARCHIVE_FUNCTIONS(RL_ARCHIVE_RESOLVE)
+#undef RL_ARCHIVE_RESOLVE
     if (!all) {
         // Kept loaded: unloading a library that may have started threads is not worth the risk.
         link_map* map = nullptr;

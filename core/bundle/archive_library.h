@@ -11,21 +11,27 @@
 namespace rl
 {
 
-// The functions Rankline calls, resolved from the loaded library.
+// The functions Rankline calls, each named once: `X(read_new)` stands for archive_read_new.
+#define RL_ARCHIVE_FUNCTIONS(X)                                                                              \
+    X(read_new)                                                                                              \
+    X(read_support_filter_all)                                                                               \
+    X(read_support_format_all)                                                                               \
+    X(read_support_format_raw)                                                                               \
+    X(read_open_filename)                                                                                    \
+    X(read_open_memory)                                                                                      \
+    X(read_next_header)                                                                                      \
+    X(read_data)                                                                                             \
+    X(read_free)                                                                                             \
+    X(error_string)                                                                                          \
+    X(entry_filetype)                                                                                        \
+    X(entry_pathname)                                                                                        \
+    X(version_string)
+
+// Those functions, resolved from the loaded library: `la.read_new()` calls archive_read_new.
 struct ArchiveLibrary {
-    decltype(&::archive_read_new) read_new = nullptr;
-    decltype(&::archive_read_support_filter_all) read_support_filter_all = nullptr;
-    decltype(&::archive_read_support_format_all) read_support_format_all = nullptr;
-    decltype(&::archive_read_support_format_raw) read_support_format_raw = nullptr;
-    decltype(&::archive_read_open_filename) read_open_filename = nullptr;
-    decltype(&::archive_read_open_memory) read_open_memory = nullptr;
-    decltype(&::archive_read_next_header) read_next_header = nullptr;
-    decltype(&::archive_read_data) read_data = nullptr;
-    decltype(&::archive_read_free) read_free = nullptr;
-    decltype(&::archive_error_string) error_string = nullptr;
-    decltype(&::archive_entry_filetype) entry_filetype = nullptr;
-    decltype(&::archive_entry_pathname) entry_pathname = nullptr;
-    decltype(&::archive_version_string) version_string = nullptr;
+#define RL_ARCHIVE_POINTER(name) decltype(&::archive_##name) name = nullptr;
+    RL_ARCHIVE_FUNCTIONS(RL_ARCHIVE_POINTER)
+#undef RL_ARCHIVE_POINTER
 };
 
 // Loads libarchive once per process. Null when it cannot be loaded; `why` then says which library

@@ -356,20 +356,31 @@ struct Reader {
         return la;
     }
 
+    // The file at `path` opened by libarchive as an archive, or (`raw`) as one compressed stream;
+    // null having said why it is not read (`failure` and libarchive's message).
+    archive* openArchiveFile(const ArchiveLibrary& la, const std::string& path, const std::string& display,
+                             bool raw, const std::string& failure)
+    {
+        archive* a = la.read_new();
+        la.read_support_filter_all(a);
+        if (raw)
+            la.read_support_format_raw(a);
+        else
+            la.read_support_format_all(a);
+        if (la.read_open_filename(a, path.c_str(), 1 << 16) == ARCHIVE_OK)
+            return a;
+        skip(display, failure + archiveError(la, a) +
+                          (raw ? std::string() : " (check that the file is a complete tar/zip archive)"));
+        la.read_free(a);
+        return nullptr;
+    }
+
     void readArchive(const std::string& path, const std::string& display)
     {
         const ArchiveLibrary* la = loadArchiveLibrary(display);
-        if (!la)
+        archive* a = la ? openArchiveFile(*la, path, display, false, "cannot open archive: ") : nullptr;
+        if (!a)
             return;
-        archive* a = la->read_new();
-        la->read_support_filter_all(a);
-        la->read_support_format_all(a);
-        if (la->read_open_filename(a, path.c_str(), 1 << 16) != ARCHIVE_OK) {
-            skip(display, std::string("cannot open archive: ") + archiveError(*la, a) +
-                              " (check that the file is a complete tar/zip archive)");
-            la->read_free(a);
-            return;
-        }
         std::error_code ec;
         readEntries(*la, a, path, display, fs::file_size(path, ec), 0);
     }
@@ -392,16 +403,9 @@ struct Reader {
     void readCompressedSingle(const std::string& path, const std::string& display)
     {
         const ArchiveLibrary* la = loadArchiveLibrary(display);
-        if (!la)
+        archive* a = la ? openArchiveFile(*la, path, display, true, "cannot decompress: ") : nullptr;
+        if (!a)
             return;
-        archive* a = la->read_new();
-        la->read_support_filter_all(a);
-        la->read_support_format_raw(a);
-        if (la->read_open_filename(a, path.c_str(), 1 << 16) != ARCHIVE_OK) {
-            skip(display, std::string("cannot decompress: ") + archiveError(*la, a));
-            la->read_free(a);
-            return;
-        }
         std::error_code ec;
         std::uint64_t onDisk = fs::file_size(path, ec);
         archive_entry* entry = nullptr;

@@ -35,6 +35,9 @@ void raiseDescriptorLimit()
     ::setrlimit(RLIMIT_NOFILE, &rl);
 }
 
+// The heap range adviseHugePagesForHeap reserves; the trim threshold stays above it.
+constexpr int kHugeHeapRange = 256 << 20;
+
 // A headless command allocates and frees arrays of hundreds of kilobytes by the thousand (a piece
 // of a large file, a few thousand sources' records) and exits when done. By default malloc maps
 // each such array afresh and unmaps it when freed (its threshold only climbs once one has been
@@ -45,7 +48,7 @@ void raiseDescriptorLimit()
 void keepFreedMemoryForReuse()
 {
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, 128 << 20);
+    mallopt(M_TRIM_THRESHOLD, 2 * kHugeHeapRange);
 }
 
 // The same virtual machines make every first touch of a fresh page expensive (about 14 us here,
@@ -56,14 +59,13 @@ void keepFreedMemoryForReuse()
 // to regions that ask: a 2 MiB page per fault. It costs at most one partly used huge page at the top
 // of the heap in resident memory. Afterwards the heap grows by the default padding again (a larger
 // one could fail under strict overcommit, where this first one merely goes without), and the range
-// is never trimmed (the trim threshold is above it): growth beyond it, on a bundle of gigabytes,
-// simply gets ordinary pages. Where malloc does not use the program break (a sanitizer's
-// allocator), nothing is advised.
+// is never trimmed (keepFreedMemoryForReuse keeps the trim threshold above it): growth beyond it,
+// on a bundle of gigabytes, simply gets ordinary pages. Where malloc does not use the program break
+// (a sanitizer's allocator), nothing is advised.
 void adviseHugePagesForHeap()
 {
     constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-    constexpr int kRange = 256 << 20;
-    mallopt(M_TRIM_THRESHOLD, 2 * kRange);
+    constexpr int kRange = kHugeHeapRange;
     mallopt(M_TOP_PAD, kRange);
     // Larger than what the heap has free, smaller than the mmap threshold: the heap grows now.
     void* block = std::malloc(std::size_t{1} << 20);

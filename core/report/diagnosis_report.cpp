@@ -978,8 +978,6 @@ std::string diagnosisText(const Analysis& a)
     o << "\nNCCL: " << a.nccl.verdict << "\n";
     if (a.nccl.local && !a.nccl.local->found)
         o << "  local libnccl.so.2: not found (" << a.nccl.local->error << ")\n";
-    if (!a.nccl.mismatchNote.empty() && a.nccl.verdict.find(a.nccl.mismatchNote) == std::string::npos)
-        o << "  " << a.nccl.mismatchNote << "\n";
     {
         std::vector<std::string> lines;
         auto versions = [&](const char* what, auto get) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <re2/re2.h>
+#include <thread>
 
 #include "cli/args.h"
 #include "cli/common.h"
@@ -18,6 +19,9 @@ namespace rl::cli
 
 namespace
 {
+
+// From how many files on the output's closing of descriptors is worth a thread.
+constexpr std::size_t kCloseAheadFiles = 256;
 
 double secondsSince(std::chrono::steady_clock::time_point start)
 {
@@ -93,6 +97,16 @@ int diagnose(const std::vector<std::string>& args)
     if (!sayWhatWasSkipped("rankline diagnose", *analysis, said))
         return 1;
     start = std::chrono::steady_clock::now();
+    // Each small file of the bundle is held open (util/mapped_file.h): ten thousand descriptors,
+    // which the kernel would close one by one as the program exits, 10 to 20 ms on one core here.
+    // Those of the files the output does not quote are closed on another core while it is written.
+    std::thread closer;
+    if (analysis->sources.size() >= kCloseAheadFiles)
+        closer = std::thread([&a = *analysis, quoted = sourcesQuoted(*analysis)] {
+            for (std::size_t s = 0; s < a.sources.size(); ++s)
+                if (!quoted[s] && a.sources[s].buffer)
+                    a.sources[s].buffer->closeFile();
+        });
     if (p.isSet("json")) {
         // Streamed: the document can be tens of megabytes, and held whole it would be the largest
         // thing in memory at the end of the run.
@@ -103,6 +117,8 @@ int diagnose(const std::vector<std::string>& args)
         const std::string out = diagnosisText(*analysis);
         std::fwrite(out.data(), 1, out.size(), stdout);
     }
+    if (closer.joinable())
+        closer.join();
     if (p.isSet("timings")) {
         std::vector<StageTime> stages{{"read the bundle, load the encyclopedia", readSeconds}};
         stages.insert(stages.end(), analysis->timings.begin(), analysis->timings.end());

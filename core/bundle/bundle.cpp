@@ -93,6 +93,11 @@ public:
     {
         return m_shrank.load() || (m_mapped.load(std::memory_order_acquire) && m_map.damaged());
     }
+    void closeFile() const override
+    {
+        if (!m_mapped.load(std::memory_order_acquire))
+            m_file.reset();
+    }
 
 private:
     void map() const
@@ -121,7 +126,7 @@ private:
     }
 
     std::string m_path;
-    SmallFile m_file;
+    mutable SmallFile m_file; // closeFile() lets go of it
     mutable std::once_flag m_once;
     mutable MappedFile m_map;
     mutable std::string m_lost;

@@ -45,6 +45,10 @@ public:
     // read: said only by buffers that nobody looked at when they were opened (a small file, whose
     // first read is the scan's). readBundle looks at every other text itself.
     virtual bool binary() const { return false; }
+    // Closes the file behind the text where one is held open and was never mapped (a small file):
+    // for a caller that will read this text no more, on any thread, and wants the descriptor
+    // gone before the kernel would close it at exit.
+    virtual void closeFile() const {}
 };
 
 // Byte offsets of line starts: two bytes a line while every offset is below 64 KiB (a small

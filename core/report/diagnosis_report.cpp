@@ -915,6 +915,16 @@ void writeDiagnosisJson(const Analysis& a, const JsonSink& sink, int indent, std
     w.flush();
 }
 
+std::vector<char> sourcesQuoted(const Analysis& a)
+{
+    std::vector<char> quoted(a.sources.size(), 0);
+    for (const auto& f : a.findings)
+        for (const auto& x : f.evidence)
+            if (x.where.source.value < quoted.size())
+                quoted[x.where.source.value] = 1;
+    return quoted;
+}
+
 std::string diagnosisText(const Analysis& a)
 {
     std::ostringstream o;

@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "analysis.h"
 
@@ -20,6 +21,9 @@ using JsonSink = std::function<void(std::string_view)>;
 void writeDiagnosisJson(const Analysis& analysis, const JsonSink& sink, int indent = 2,
                         std::size_t chunkBytes = std::size_t{1} << 16);
 std::string diagnosisText(const Analysis& analysis);
+// Per source, whether the two above quote any of its lines (the findings' evidence): the files of
+// the others need not stay open while they are written.
+std::vector<char> sourcesQuoted(const Analysis& analysis);
 
 // Appends `text` as a JSON string, exactly as nlohmann's dump (no ASCII escaping, invalid UTF-8
 // replaced by U+FFFD) would: the diagnosis is written by hand for speed, but its bytes are dump's.

@@ -102,10 +102,11 @@ public:
     bool read(std::string& out) const;
     // Maps it (see MappedFile::map).
     Expected<MappedFile> map(const std::string& path) const;
+    // Closes it: reads fail from then on.
+    void reset();
 
 private:
     friend Expected<OpenedFile> openFile(const std::string& path);
-    void reset();
     int m_fd = -1;
     std::size_t m_size = 0;
 };

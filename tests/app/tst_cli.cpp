@@ -113,6 +113,35 @@ private slots:
                  QStringLiteral("nccl-socket-connect-abort"));
     }
 
+    // A bundle of many small files: the command line closes the descriptors of the files it does
+    // not quote while it writes; the lines it quotes are still read whole, in JSON and in text.
+    void manyFilesQuoteTheirEvidence()
+    {
+        QTemporaryDir dir;
+        for (int r = 0; r < 300; ++r) {
+            const QByteArray name = "rank" + QByteArray::number(r) + ".log";
+            const QByteArray info = "h" + QByteArray::number(r) + ":" + QByteArray::number(100 + r) +
+                                    ":1 [0] NCCL INFO Bootstrap : Using eth0:10.0.1." +
+                                    QByteArray::number(r % 250) + "<0>\n";
+            QVERIFY(put(dir, name.constData(), r == 150 ? info + kAbortLine : info));
+        }
+        Run j = run({QStringLiteral("diagnose"), dir.path(), QStringLiteral("--json"),
+                     QStringLiteral("--no-local-nccl")});
+        QCOMPARE(j.code, 0);
+        json d = json::parse(j.out.toStdString());
+        QCOMPARE(d["ranks"].size(), std::size_t{301}); // and the abort line's own process, h:1
+        const json& evidence = d["findings"][0]["evidence"];
+        QVERIFY(!evidence.empty());
+        bool quoted = false;
+        for (const auto& x : evidence)
+            if (x["file"] == "rank150.log")
+                quoted = quoted || QByteArray::fromStdString(x["text"]) + "\n" == kAbortLine;
+        QVERIFY2(quoted, evidence.dump().c_str());
+        Run t = run({QStringLiteral("diagnose"), dir.path(), QStringLiteral("--no-local-nccl")});
+        QCOMPARE(t.code, 0);
+        QVERIFY(t.out.contains(kAbortLine.trimmed()));
+    }
+
     // What the reader skips is said before the analysis runs, what only the analysis finds (a
     // small binary file, on its first read) after it: each once.
     void eachSkipSaidOnce()

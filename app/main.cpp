@@ -4,6 +4,8 @@
 // these commands run. The window and `report` (whose PDF is painted with QPainter) live in the Qt
 // module beside it, loaded only for them: one program for users, `rankline`, either way.
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +20,7 @@
 #include "analysis.h"
 #include "cli/cli.h"
 #include "gui_main.h"
+#include "util/parallel.h"
 
 namespace
 {
@@ -62,7 +65,7 @@ void keepFreedMemoryForReuse()
 // is never trimmed (keepFreedMemoryForReuse keeps the trim threshold above it): growth beyond it,
 // on a bundle of gigabytes, simply gets ordinary pages. Where malloc does not use the program break
 // (a sanitizer's allocator), nothing is advised.
-void adviseHugePagesForHeap()
+bool adviseHugePagesForHeap()
 {
     constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
     constexpr int kRange = kHugeHeapRange;
@@ -71,14 +74,49 @@ void adviseHugePagesForHeap()
     void* block = std::malloc(std::size_t{1} << 20);
     mallopt(M_TOP_PAD, 128 << 10); // malloc's default
     if (!block)
-        return;
+        return false;
     const auto lo = reinterpret_cast<std::uintptr_t>(block);
     const auto hi = reinterpret_cast<std::uintptr_t>(::sbrk(0));
     std::free(block);
     const std::uintptr_t from = (lo + kHuge - 1) & ~(kHuge - 1);
     const std::uintptr_t to = hi & ~(kHuge - 1);
-    if (lo < hi && hi - lo <= 2 * std::uintptr_t{kRange} && from < to)
-        ::madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
+    return lo < hi && hi - lo <= 2 * std::uintptr_t{kRange} && from < to &&
+           ::madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE) == 0;
+}
+
+// Worker threads allocate from malloc arenas of their own, which grow a 4 KiB page at a time: the
+// scan's worker on 10,000 small files faulted in about 1,700 of them. So each worker's first call
+// grows its thread's arena by a block, allocated and freed at once, whose whole huge pages are
+// advised MADV_HUGEPAGE; the arena then fills them from the bottom. The block is as large as what
+// a worker of any bundle of tens of megabytes fills anyway (a larger one left a partly used huge page
+// at the top of the arena: 1.5 MiB more resident on the small files); growth beyond it gets
+// ordinary pages. Once per arena: threads that start later reuse the arenas of those that ended.
+void adviseHugePagesForWorkerArena()
+{
+    constexpr std::size_t kBlock = std::size_t{8} << 20;
+    constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+    // glibc aligns each arena's heap to its maximum size, 64 MiB: the aligned address names it.
+    constexpr std::uintptr_t kArenaHeap = std::uintptr_t{64} << 20;
+    static std::array<std::atomic<std::uintptr_t>, 16> advised{};
+    void* block = std::malloc(kBlock);
+    if (!block)
+        return;
+    const auto at = reinterpret_cast<std::uintptr_t>(block);
+    std::free(block);
+    if (at < reinterpret_cast<std::uintptr_t>(::sbrk(0)))
+        return; // the main thread's heap, advised already
+    const std::uintptr_t arena = at & ~(kArenaHeap - 1);
+    for (auto& slot : advised) {
+        std::uintptr_t seen = 0;
+        if (slot.compare_exchange_strong(seen, arena)) {
+            const std::uintptr_t from = (at + kHuge - 1) & ~(kHuge - 1);
+            const std::uintptr_t to = (at + kBlock) & ~(kHuge - 1);
+            ::madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
+            return;
+        }
+        if (seen == arena)
+            return;
+    }
 }
 
 // The module sits beside the binary in a build tree, and in rankline's library folder once
@@ -125,7 +163,8 @@ int main(int argc, char** argv)
     const std::vector<std::string> args(argv, argv + argc);
     if (rl::cli::isHeadless(args)) {
         keepFreedMemoryForReuse();
-        adviseHugePagesForHeap();
+        if (adviseHugePagesForHeap())
+            rl::setWorkerThreadStart(adviseHugePagesForWorkerArena);
         return rl::cli::run(args);
     }
     return runQtModule(argc, argv);

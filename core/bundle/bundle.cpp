@@ -22,6 +22,7 @@
 
 #include "bundle/archive_library.h"
 #include "util/mapped_file.h"
+#include "util/parallel.h"
 
 namespace fs = std::filesystem;
 
@@ -697,7 +698,10 @@ struct Reader {
         };
         std::vector<std::thread> helpers;
         for (unsigned t = 1; t < threads; ++t)
-            helpers.emplace_back(work);
+            helpers.emplace_back([&work] {
+                workerThreadStarted();
+                work();
+            });
         work();
         for (auto& t : helpers)
             t.join();

@@ -10,6 +10,20 @@
 namespace rl
 {
 
+// What every worker thread of the pipeline runs first (parallelFor's, the bundle reader's): the
+// headless command line sets how their memory is laid out (app/main.cpp). Set before any
+// analysis starts; null: nothing.
+inline void (*g_workerThreadStart)() = nullptr;
+inline void setWorkerThreadStart(void (*start)())
+{
+    g_workerThreadStart = start;
+}
+inline void workerThreadStarted()
+{
+    if (g_workerThreadStart)
+        g_workerThreadStart();
+}
+
 // fn(i) for every i in [0, n), on up to `threads` threads (the caller's among them). fn must be
 // safe to run concurrently for different i.
 template <class Fn> void parallelFor(std::size_t n, unsigned threads, const Fn& fn)
@@ -21,7 +35,10 @@ template <class Fn> void parallelFor(std::size_t n, unsigned threads, const Fn& 
     };
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < threads && t < n; ++t)
-        pool.emplace_back(work);
+        pool.emplace_back([&work] {
+            workerThreadStarted();
+            work();
+        });
     work();
     for (auto& t : pool)
         t.join();

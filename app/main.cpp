@@ -85,7 +85,7 @@ bool adviseHugePagesForHeap()
 }
 
 // Worker threads allocate from malloc arenas of their own, which grow a 4 KiB page at a time: the
-// scan's worker on 10,000 small files faulted in about 1,700 of them. So each worker's first call
+// scan's worker on 10,000 small files faulted in about 3,000 of them. So each worker's first call
 // grows its thread's arena by a block, allocated and freed at once, whose whole huge pages are
 // advised MADV_HUGEPAGE; the arena then fills them from the bottom. The block is as large as what
 // a worker of any bundle of tens of megabytes fills anyway (a larger one left a partly used huge page

@@ -54,6 +54,16 @@ void keepFreedMemoryForReuse()
     mallopt(M_TRIM_THRESHOLD, 2 * kHugeHeapRange);
 }
 
+// Asks for transparent huge pages on the whole 2 MiB pages inside [lo, hi); false when there are
+// none or the kernel refuses.
+bool adviseWholeHugePages(std::uintptr_t lo, std::uintptr_t hi)
+{
+    constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+    const std::uintptr_t from = (lo + kHuge - 1) & ~(kHuge - 1);
+    const std::uintptr_t to = hi & ~(kHuge - 1);
+    return from < to && ::madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE) == 0;
+}
+
 // The same virtual machines make every first touch of a fresh page expensive (about 14 us here,
 // where a loop over 64 MiB measures it), and the main thread's heap holds most of a diagnosis's
 // memory: 10,000 small files spent a sixth of their time faulting it in 4 KiB at a time. So the
@@ -67,7 +77,6 @@ void keepFreedMemoryForReuse()
 // (a sanitizer's allocator), nothing is advised.
 bool adviseHugePagesForHeap()
 {
-    constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
     constexpr int kRange = kHugeHeapRange;
     mallopt(M_TOP_PAD, kRange);
     // Larger than what the heap has free, smaller than the mmap threshold: the heap grows now.
@@ -78,10 +87,7 @@ bool adviseHugePagesForHeap()
     const auto lo = reinterpret_cast<std::uintptr_t>(block);
     const auto hi = reinterpret_cast<std::uintptr_t>(::sbrk(0));
     std::free(block);
-    const std::uintptr_t from = (lo + kHuge - 1) & ~(kHuge - 1);
-    const std::uintptr_t to = hi & ~(kHuge - 1);
-    return lo < hi && hi - lo <= 2 * std::uintptr_t{kRange} && from < to &&
-           ::madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE) == 0;
+    return lo < hi && hi - lo <= 2 * std::uintptr_t{kRange} && adviseWholeHugePages(lo, hi);
 }
 
 // Worker threads allocate from malloc arenas of their own, which grow a 4 KiB page at a time: the
@@ -94,7 +100,6 @@ bool adviseHugePagesForHeap()
 void adviseHugePagesForWorkerArena()
 {
     constexpr std::size_t kBlock = std::size_t{8} << 20;
-    constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
     // glibc aligns each arena's heap to its maximum size, 64 MiB: the aligned address names it.
     constexpr std::uintptr_t kArenaHeap = std::uintptr_t{64} << 20;
     static std::array<std::atomic<std::uintptr_t>, 16> advised{};
@@ -109,9 +114,7 @@ void adviseHugePagesForWorkerArena()
     for (auto& slot : advised) {
         std::uintptr_t seen = 0;
         if (slot.compare_exchange_strong(seen, arena)) {
-            const std::uintptr_t from = (at + kHuge - 1) & ~(kHuge - 1);
-            const std::uintptr_t to = (at + kBlock) & ~(kHuge - 1);
-            ::madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
+            adviseWholeHugePages(at, at + kBlock);
             return;
         }
         if (seen == arena)

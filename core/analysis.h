@@ -382,8 +382,12 @@ struct NcclVersions {
     std::vector<VersionHint> hints;
     std::optional<NcclProbeResult> local; // absent when probing was switched off
     std::optional<bool> fixApplies;
-    std::string verdict;        // for people: releaseVerdict, then mismatchNote (JSON nccl.verdict)
-    std::string releaseVerdict; // what the release(s) mean for the failure, without mismatchNote
+    std::string releaseVerdict; // for people: what the release(s) mean for the failure
+    // releaseVerdict, then mismatchNote where ranks disagree (JSON nccl.verdict).
+    std::string verdict() const
+    {
+        return mismatchNote.empty() ? releaseVerdict : releaseVerdict + " " + mismatchNote;
+    }
     // Ranks that disagree on the version (identity/environment_scan): two or more groups, largest
     // first; empty when every rank that shows a version agrees.
     std::vector<VersionGroup> mismatch;

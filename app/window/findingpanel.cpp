@@ -368,7 +368,7 @@ QString FindingPanel::renderHtml(const Analysis& a)
     }
 
     h += QStringLiteral("<h3><a name='versions'></a>NCCL versions</h3><p>%1</p><table>")
-             .arg(esc(a.nccl.verdict));
+             .arg(esc(a.nccl.verdict()));
     for (const auto& lv : a.nccl.logs) {
         QStringList ranks;
         for (auto pid : lv.processes)

@@ -501,8 +501,8 @@ void Builder::versionVerdict()
     const Finding* init = m_a.initiatingFinding();
     const AffectedVersions* range = init ? entry(init->entry).affected("nccl") : nullptr;
     if (!range) {
-        n.verdict = init ? "The initiating failure does not depend on the NCCL version."
-                         : "No initiating failure was identified, so no NCCL fix is assessed.";
+        n.releaseVerdict = init ? "The initiating failure does not depend on the NCCL version."
+                                : "No initiating failure was identified, so no NCCL fix is assessed.";
         return;
     }
     std::string fixed = range->fixedIn ? range->fixedIn->toString() : std::string{};
@@ -519,30 +519,31 @@ void Builder::versionVerdict()
                                          [&](const Version& v) { return range->range.contains(v); });
     if (allAffected) {
         n.fixApplies = true;
-        n.verdict = "The job ran NCCL " + listed + ", inside the affected range " + range->range.toString() +
-                    (fixed.empty() ? "." : "; upgrading to NCCL " + fixed + " or later applies the fix.");
+        n.releaseVerdict =
+            "The job ran NCCL " + listed + ", inside the affected range " + range->range.toString() +
+            (fixed.empty() ? "." : "; upgrading to NCCL " + fixed + " or later applies the fix.");
     } else if (anyFixed) {
         n.fixApplies = false;
-        n.verdict = "The job ran NCCL " + listed + ", which already has the " + fixed +
-                    " fix: this failure is not the masked-retry bug; read the errno literally.";
+        n.releaseVerdict = "The job ran NCCL " + listed + ", which already has the " + fixed +
+                           " fix: this failure is not the masked-retry bug; read the errno literally.";
     } else if (!versions.empty()) {
         n.fixApplies = false;
-        n.verdict =
+        n.releaseVerdict =
             "The job ran NCCL " + listed + ", outside the affected range " + range->range.toString() + ".";
     } else if (!n.hints.empty() && range->range.contains(n.hints[0].range.from) &&
                range->range.contains(n.hints[0].range.to)) {
         n.fixApplies = true;
-        n.verdict = "No version line in the logs, but the WARN's source line numbers pin NCCL " +
-                    n.hints[0].range.toString() +
-                    (fixed.empty() ? "." : "; upgrading to " + fixed + " applies the fix.");
+        n.releaseVerdict = "No version line in the logs, but the WARN's source line numbers pin NCCL " +
+                           n.hints[0].range.toString() +
+                           (fixed.empty() ? "." : "; upgrading to " + fixed + " applies the fix.");
     } else {
-        n.verdict = "The logs do not say which NCCL the job ran; rerun with NCCL_DEBUG=INFO (or print "
-                    "torch.cuda.nccl.version()) to find out.";
+        n.releaseVerdict = "The logs do not say which NCCL the job ran; rerun with NCCL_DEBUG=INFO (or print "
+                           "torch.cuda.nccl.version()) to find out.";
     }
     if (n.local && n.local->found) {
         bool localFixed = range->fixedIn && n.local->version >= *range->fixedIn;
-        n.verdict += " This machine's libnccl.so.2 is " + n.local->version.toString() +
-                     (localFixed ? " (has the fix)." : " (does not have the fix).");
+        n.releaseVerdict += " This machine's libnccl.so.2 is " + n.local->version.toString() +
+                            (localFixed ? " (has the fix)." : " (does not have the fix).");
     }
 }
 
@@ -872,9 +873,6 @@ void Builder::run()
             f.summary = m_a.nccl.mismatchNote;
     }
     versionVerdict();
-    m_a.nccl.releaseVerdict = m_a.nccl.verdict;
-    if (!m_a.nccl.mismatchNote.empty()) // ranks that disagree (identity/environment_scan)
-        m_a.nccl.verdict += " " + m_a.nccl.mismatchNote;
 
     collectiveProgress();
     elasticBoxVsLogs();

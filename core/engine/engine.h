@@ -16,7 +16,7 @@ struct Hit {
     Captures captures;
 };
 
-// Fills analysis.findings, analysis.initiating and analysis.nccl.fixApplies/verdict/hints.
+// Fills analysis.findings, analysis.initiating and analysis.nccl.fixApplies/releaseVerdict/hints.
 // Needs sources, lines, processes, events and nccl.logs/local already in place.
 void buildFindings(Analysis& analysis, const std::vector<Hit>& hits);
 

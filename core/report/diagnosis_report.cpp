@@ -790,7 +790,7 @@ void writeNccl(JsonWriter& w, const Analysis& a)
     }
     w.endArray();
     w.key("mismatch_note").stringOrNull(a.nccl.mismatchNote);
-    w.key("verdict").string(a.nccl.verdict);
+    w.key("verdict").string(a.nccl.verdict());
     w.endObject();
 }
 
@@ -985,7 +985,7 @@ std::string diagnosisText(const Analysis& a)
     for (const auto& f : a.findings)
         for (const auto& su : f.suspects)
             o << "  suspect " << a.process(su.process).label() << ": " << su.reason << "\n";
-    o << "\nNCCL: " << a.nccl.verdict << "\n";
+    o << "\nNCCL: " << a.nccl.verdict() << "\n";
     if (a.nccl.local && !a.nccl.local->found)
         o << "  local libnccl.so.2: not found (" << a.nccl.local->error << ")\n";
     {

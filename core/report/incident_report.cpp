@@ -396,8 +396,8 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
                          " failed as a consequence (" + parts + ")";
             r.verdict += allPoint ? "; their reports point back at " + r.who + "." : ".";
         }
-        if (!a.nccl.verdict.empty())
-            r.verdict += " " + a.nccl.verdict;
+        if (const std::string nccl = a.nccl.verdict(); !nccl.empty())
+            r.verdict += " " + nccl;
     } else if (f) {
         r.title = "No initiating failure singled out";
         r.verdict = "Rankline recognised " + plural(a.findings.size(), "finding", "findings") +
@@ -406,8 +406,8 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
                     ": " + f->summary;
         // Less the version disagreement where the finding quoted is that disagreement.
         const std::string& note = a.nccl.mismatchNote;
-        const std::string& nccl =
-            !note.empty() && f->summary == note ? a.nccl.releaseVerdict : a.nccl.verdict;
+        const std::string nccl =
+            !note.empty() && f->summary == note ? a.nccl.releaseVerdict : a.nccl.verdict();
         if (!nccl.empty())
             r.verdict += " " + nccl;
     } else {
@@ -432,7 +432,7 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
     else
         r.ncclLocal = "no libnccl.so.2 found (" + a.nccl.local->error + ")";
     r.fixApplies = a.nccl.fixApplies;
-    r.ncclVerdict = a.nccl.verdict;
+    r.ncclVerdict = a.nccl.verdict();
 
     // Clocks: the offsets the diagnosis used, with what bounded each one.
     if (!a.clock.feasible) {

@@ -296,7 +296,7 @@ private slots:
         const std::string verdict = buildReport(*a, plain).verdict;
         QCOMPARE(QString::fromStdString(verdict).count(QString::fromStdString(note)), 1);
         QVERIFY2(verdict.find(a->nccl.releaseVerdict) != std::string::npos, verdict.c_str());
-        QCOMPARE(a->nccl.verdict, a->nccl.releaseVerdict + " " + note);
+        QCOMPARE(a->nccl.verdict(), a->nccl.releaseVerdict + " " + note);
         // Per rank: versions, CUDA the library was built with, the driver.
         const json& r0 = d["ranks"][0];
         const json& r1 = d["ranks"][1];

@@ -164,6 +164,10 @@ struct Compiled {
     {
         std::vector<int> hit;
         RE2::Set::ErrorInfo error{};
+        // Asked first without a list, for which RE2 allocates nothing and stops at the first rule
+        // that matches: most lines (every rank's Init lines) match none.
+        if (anyCompiled && !any.Match(m, nullptr, &error) && error.kind == RE2::Set::kNoError)
+            return hit;
         if (anyCompiled && (any.Match(m, &hit, &error) || error.kind == RE2::Set::kNoError)) {
             std::sort(hit.begin(), hit.end());
             return hit;

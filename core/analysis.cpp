@@ -1335,6 +1335,11 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
         auto it = offsetByHost.find(p.host);
         a.processOffset[p.id.value] = it == offsetByHost.end() ? 0 : it->second;
     }
+    // Where no host moves (the usual case: the constraints hold as the clocks stand), the events
+    // stay as identity sorted them.
+    if (std::all_of(a.processOffset.begin(), a.processOffset.end(),
+                    [](std::int64_t off) { return off == 0; }))
+        return;
     // An event's raw time moved by its process's offset, as Analysis::info gives it (the event's
     // process is its line's).
     for (auto& e : a.events) {
@@ -1880,6 +1885,18 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 held.push_back(p);
             }
         };
+        // A source whose keys all name its default process (a file one rank wrote) gives every line
+        // that process, blank lines included (they take a key's process, which is the same one):
+        // nothing to do per line.
+        if (std::all_of(keyProcess[s].begin(), keyProcess[s].end(),
+                        [&](ProcessId p) { return !p.valid() || p == defaultProcess[s]; })) {
+            if (n > 0) {
+                sl.assignAll(defaultProcess[s]);
+                held.push_back(defaultProcess[s].value);
+            }
+            sl.shrink();
+            return;
+        }
         sl.assignProcesses([&](std::uint32_t i) {
             std::uint32_t k = sl.process(i).value;
             ProcessId pid = k == kNoKey ? ProcessId{} : keyProcess[s][k];
@@ -1943,7 +1960,12 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         parallelFor(a.sources.size(), workers, [&](std::size_t s) {
             SourceLines& sl = a.lines[s];
             std::size_t events = 0, environment = scans[s].envText.size(), fingerprints = 0, withCaptures = 0;
-            sl.assignProcesses([&](std::uint32_t i) { return remap[sl.process(i).value]; });
+            if (sl.oneProcess()) {
+                if (sl.size() > 0)
+                    sl.assignAll(remap[sl.process(0).value]);
+            } else {
+                sl.assignProcesses([&](std::uint32_t i) { return remap[sl.process(i).value]; });
+            }
             for (std::uint32_t i = 0; i < sl.size(); ++i)
                 events += sl.level(i) >= Level::Warn;
             for (const auto& h : scans[s].hits) {

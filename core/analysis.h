@@ -170,6 +170,15 @@ public:
         m_narrow = std::move(nextNarrow);
         m_wide = std::move(nextWide);
     }
+    // Every line's process is `p`: nothing per line.
+    void assignAll(ProcessId p)
+    {
+        std::vector<std::uint8_t>().swap(m_narrow);
+        std::vector<std::uint32_t>().swap(m_wide);
+        m_same = p.value & kProcessMask;
+    }
+    // Whether every line has the same process, held once for the whole source (process(0)).
+    bool oneProcess() const { return m_narrow.empty() && m_wide.empty(); }
     ProcessId process(std::uint32_t line) const
     {
         if (!m_wide.empty())

@@ -177,7 +177,8 @@ public:
         std::vector<std::uint32_t>().swap(m_wide);
         m_same = p.value & kProcessMask;
     }
-    // Whether every line has the same process, held once for the whole source (process(0)).
+    // Whether the lines hold one process once for the whole source (process(0)), as after
+    // assignAll(), or shrink() where every line has the same: false does not mean they differ.
     bool oneProcess() const { return m_narrow.empty() && m_wide.empty(); }
     ProcessId process(std::uint32_t line) const
     {

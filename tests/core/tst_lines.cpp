@@ -326,6 +326,40 @@ private slots:
         }
     }
 
+    // One process for every line (identity's shortcut for a file one rank wrote) leaves nothing per
+    // line, whatever form the lines were in, and keeps their levels; oneProcess() says when the
+    // lines are in that form (as they are after shrink() when every line has the same process).
+    void assignAllHoldsNothingPerLine()
+    {
+        const std::vector<std::vector<std::uint32_t>> forms = {
+            {5, 5, 5}, {5, SourceLines::kProcessMask, 5}, {5, 300, 70000}, {SourceLines::kProcessMask}};
+        for (const auto& before : forms) {
+            SourceLines sl;
+            sl.resize(before.size());
+            for (std::uint32_t i = 0; i < before.size(); ++i)
+                sl.set(i, ProcessId(before[i]), i % 2 ? Level::Warn : Level::Info);
+            sl.shrink(); // set() may leave a per-line form that one process would not need
+            const bool uniform =
+                std::adjacent_find(before.begin(), before.end(), std::not_equal_to<>()) == before.end();
+            QCOMPARE(sl.oneProcess(), uniform);
+            for (const std::uint32_t p : {std::uint32_t{9}, std::uint32_t{70000}}) {
+                sl.assignAll(ProcessId(p));
+                QVERIFY(sl.oneProcess());
+                QCOMPARE(sl.bytesUsed() - sl.size(), std::size_t{0});
+                for (std::uint32_t i = 0; i < before.size(); ++i) {
+                    QCOMPARE(sl.process(i).value, p);
+                    QCOMPARE(int(sl.level(i)), int(i % 2 ? Level::Warn : Level::Info));
+                }
+            }
+            // A later set() of another process widens the form again.
+            sl.set(0, ProcessId(3), Level::Error);
+            QVERIFY(!sl.oneProcess());
+            QCOMPARE(sl.process(0).value, std::uint32_t{3});
+            for (std::uint32_t i = 1; i < before.size(); ++i)
+                QCOMPARE(sl.process(i).value, std::uint32_t{70000});
+        }
+    }
+
     void intervals_data()
     {
         QTest::addColumn<int>("line");

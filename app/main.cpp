@@ -103,26 +103,27 @@ void adviseHugePagesForWorkerArena()
     // glibc aligns each arena's heap to its maximum size, 64 MiB: the aligned address names it.
     constexpr std::uintptr_t kArenaHeap = std::uintptr_t{64} << 20;
     static std::array<std::atomic<std::uintptr_t>, 16> advised{};
+    // Where malloc puts a chunk of `bytes` for this thread (given back at once); 0 where it cannot.
+    auto chunkAt = [](std::size_t bytes) {
+        void* chunk = std::malloc(bytes);
+        const auto at = reinterpret_cast<std::uintptr_t>(chunk);
+        std::free(chunk);
+        return at;
+    };
+    // The main thread's heap is advised already.
+    auto onMainHeap = [](std::uintptr_t at) { return at < reinterpret_cast<std::uintptr_t>(::sbrk(0)); };
     // Most threads start on an arena advised already (every stage after the scan starts its own):
     // a small chunk names it without the large request, which first consolidates every free chunk
     // of the arena (a few milliseconds on each arena the scan of ten thousand files left behind).
-    void* probe = std::malloc(1);
-    if (!probe)
+    const std::uintptr_t probe = chunkAt(1);
+    if (probe == 0 || onMainHeap(probe))
         return;
-    const auto probeAt = reinterpret_cast<std::uintptr_t>(probe);
-    std::free(probe);
-    if (probeAt < reinterpret_cast<std::uintptr_t>(::sbrk(0)))
-        return; // the main thread's heap, advised already
     for (const auto& slot : advised)
-        if (slot.load() == (probeAt & ~(kArenaHeap - 1)))
+        if (slot.load() == (probe & ~(kArenaHeap - 1)))
             return;
-    void* block = std::malloc(kBlock);
-    if (!block)
+    const std::uintptr_t at = chunkAt(kBlock);
+    if (at == 0 || onMainHeap(at))
         return;
-    const auto at = reinterpret_cast<std::uintptr_t>(block);
-    std::free(block);
-    if (at < reinterpret_cast<std::uintptr_t>(::sbrk(0)))
-        return; // the main thread's heap, advised already
     const std::uintptr_t arena = at & ~(kArenaHeap - 1);
     for (auto& slot : advised) {
         std::uintptr_t seen = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <charconv>
+#include <cstring>
 #include <ctime>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -64,20 +65,26 @@ std::string quoted(std::string_view line)
 class JsonWriter
 {
 public:
-    JsonWriter(std::string& out, int indent) : m_out(out), m_indent(indent) {}
+    // Appends to `out`, which holds exactly what was written once finish() is called.
+    JsonWriter(std::string& out, int indent) : m_out(out), m_indent(indent), m_len(out.size())
+    {
+        m_out.resize(std::max(m_out.capacity(), m_len + 4096));
+    }
     // Hands what is written so far to `sink` (and clears it) once it holds more than `chunk` bytes,
     // checked between elements: a document streamed to a file never sits whole in memory.
     JsonWriter(std::string& out, int indent, const JsonSink& sink, std::size_t chunk)
-        : m_out(out), m_indent(indent), m_sink(&sink), m_chunk(chunk)
+        : m_out(out), m_indent(indent), m_sink(&sink), m_chunk(chunk), m_len(out.size())
     {
+        m_out.resize(std::max(m_out.capacity(), m_len + 4096));
     }
     void flush()
     {
-        if (m_sink && !m_out.empty()) {
-            (*m_sink)(m_out);
-            m_out.clear();
+        if (m_sink && m_len > 0) {
+            (*m_sink)(std::string_view(m_out.data(), m_len));
+            m_len = 0;
         }
     }
+    void finish() { m_out.resize(m_len); }
 
     JsonWriter& beginObject()
     {
@@ -100,9 +107,15 @@ public:
         assert(m_levels.back().elements == 0 || m_levels.back().lastKey < name);
         element();
         m_levels.back().lastKey = name;
-        m_out += '"';
-        m_out.append(name);
-        m_out += m_indent >= 0 ? "\": " : "\":";
+        char* p = room(name.size() + 4);
+        *p++ = '"';
+        std::memcpy(p, name.data(), name.size());
+        p += name.size();
+        *p++ = '"';
+        *p++ = ':';
+        if (m_indent >= 0)
+            *p++ = ' ';
+        advanceTo(p);
         m_afterKey = true;
         return *this;
     }
@@ -113,7 +126,7 @@ public:
         element();
         m_levels.back().lastKey = k;
         quote(k);
-        m_out += m_indent >= 0 ? ": " : ":";
+        put(m_indent >= 0 ? std::string_view(": ") : std::string_view(":"));
         m_afterKey = true;
         return *this;
     }
@@ -152,7 +165,45 @@ public:
     }
 
 private:
-    void quote(std::string_view s) { appendJsonString(m_out, s); }
+    // Room for `n` more bytes after those written: every token reserves once and writes through
+    // the pointer (a character appended to a std::string at a time was most of this writer's time).
+    char* room(std::size_t n)
+    {
+        if (m_out.size() - m_len < n)
+            m_out.resize(std::max(2 * m_out.size(), m_len + n + 4096));
+        return m_out.data() + m_len;
+    }
+    void advanceTo(const char* p) { m_len = static_cast<std::size_t>(p - m_out.data()); }
+    void put(char c)
+    {
+        *room(1) = c;
+        ++m_len;
+    }
+    void put(std::string_view s)
+    {
+        std::memcpy(room(s.size()), s.data(), s.size());
+        m_len += s.size();
+    }
+    void quote(std::string_view s)
+    {
+        // Most strings need no escape and no check of their UTF-8: copied whole.
+        const bool plain = std::all_of(s.begin(), s.end(), [](char ch) {
+            const auto c = static_cast<unsigned char>(ch);
+            return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+        });
+        if (!plain) {
+            std::string escaped;
+            appendJsonString(escaped, s);
+            put(escaped);
+            return;
+        }
+        char* p = room(s.size() + 2);
+        *p++ = '"';
+        std::memcpy(p, s.data(), s.size());
+        p += s.size();
+        *p++ = '"';
+        advanceTo(p);
+    }
 
     struct Level {
         bool object;
@@ -160,52 +211,66 @@ private:
         std::string_view lastKey;
     };
 
-    void newline(std::size_t depth)
+    // A line break and the indentation of `depth`, after `p` (which has room for them).
+    char* newlineAt(char* p, std::size_t depth) const
     {
-        m_out += '\n';
-        m_out.append(depth * static_cast<std::size_t>(m_indent), ' ');
+        const std::size_t spaces = depth * static_cast<std::size_t>(m_indent);
+        *p++ = '\n';
+        std::memset(p, ' ', spaces);
+        return p + spaces;
+    }
+    std::size_t newlineBytes(std::size_t depth) const
+    {
+        return m_indent >= 0 ? 1 + depth * static_cast<std::size_t>(m_indent) : 0;
     }
     // Before a value in an array, or before a key in an object.
     void element()
     {
         if (m_levels.empty())
             return;
-        if (m_sink && m_out.size() > m_chunk)
+        if (m_sink && m_len > m_chunk)
             flush();
         Level& l = m_levels.back();
+        const std::size_t depth = m_levels.size();
+        char* p = room(1 + newlineBytes(depth));
         if (l.elements++ > 0)
-            m_out += ',';
+            *p++ = ',';
         if (m_indent >= 0)
-            newline(m_levels.size());
+            p = newlineAt(p, depth);
+        advanceTo(p);
     }
     void scalar(std::string_view text)
     {
         if (!m_afterKey)
             element();
         m_afterKey = false;
-        m_out += text;
+        put(text);
     }
     void open(char c)
     {
         if (!m_afterKey)
             element();
         m_afterKey = false;
-        m_out += c;
+        put(c);
         m_levels.push_back({c == '{', 0, {}});
     }
     void close(char c)
     {
         const bool empty = m_levels.back().elements == 0;
         m_levels.pop_back();
+        char* p = room(1 + newlineBytes(m_levels.size()));
         if (!empty && m_indent >= 0)
-            newline(m_levels.size());
-        m_out += c;
+            p = newlineAt(p, m_levels.size());
+        *p++ = c;
+        advanceTo(p);
     }
 
+    // Its size is the writer's room: the text written is its first m_len bytes.
     std::string& m_out;
     int m_indent;
     const JsonSink* m_sink = nullptr;
     std::size_t m_chunk = 0;
+    std::size_t m_len = 0;
     std::vector<Level> m_levels;
     bool m_afterKey = false;
 };
@@ -903,6 +968,7 @@ std::string diagnosisJson(const Analysis& a, int indent)
     out.reserve(4096 + a.processes.size() * (indent >= 0 ? 1100 : 600));
     JsonWriter w(out, indent);
     writeDiagnosis(w, a);
+    w.finish();
     return out;
 }
 

@@ -1960,12 +1960,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         parallelFor(a.sources.size(), workers, [&](std::size_t s) {
             SourceLines& sl = a.lines[s];
             std::size_t events = 0, environment = scans[s].envText.size(), fingerprints = 0, withCaptures = 0;
-            if (sl.oneProcess()) {
-                if (sl.size() > 0)
-                    sl.assignAll(remap[sl.process(0).value]);
-            } else {
-                sl.assignProcesses([&](std::uint32_t i) { return remap[sl.process(i).value]; });
-            }
+            sl.renumberProcesses(remap);
             for (std::uint32_t i = 0; i < sl.size(); ++i)
                 events += sl.level(i) >= Level::Warn;
             for (const auto& h : scans[s].hits) {

@@ -180,6 +180,14 @@ public:
     // Whether the lines hold one process once for the whole source (process(0)), as after
     // assignAll(), or shrink() where every line has the same: false does not mean they differ.
     bool oneProcess() const { return m_narrow.empty() && m_wide.empty(); }
+    // Every line's process p becomes remap[p]: once for the whole source where it holds one.
+    void renumberProcesses(const std::vector<ProcessId>& remap)
+    {
+        if (!oneProcess())
+            assignProcesses([&](std::uint32_t i) { return remap[process(i).value]; });
+        else if (size() > 0)
+            assignAll(remap[m_same]);
+    }
     ProcessId process(std::uint32_t line) const
     {
         if (!m_wide.empty())

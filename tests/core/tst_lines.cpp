@@ -360,6 +360,26 @@ private slots:
         }
     }
 
+    // Renumbering gives every line remap[its process], held once where the source holds one.
+    void renumberProcessesMapsEveryLine()
+    {
+        const std::vector<ProcessId> remap = {ProcessId(4), ProcessId(70000), ProcessId(2)};
+        for (const std::vector<std::uint32_t>& before :
+             std::vector<std::vector<std::uint32_t>>{{1, 1, 1}, {0, 2, 1, 0}, {}}) {
+            SourceLines sl;
+            sl.resize(before.size());
+            for (std::uint32_t i = 0; i < before.size(); ++i)
+                sl.set(i, ProcessId(before[i]), Level::Info);
+            sl.shrink();
+            sl.renumberProcesses(remap);
+            for (std::uint32_t i = 0; i < before.size(); ++i)
+                QCOMPARE(sl.process(i).value, remap[before[i]].value);
+            const bool uniform =
+                std::adjacent_find(before.begin(), before.end(), std::not_equal_to<>()) == before.end();
+            QCOMPARE(sl.oneProcess(), uniform);
+        }
+    }
+
     void intervals_data()
     {
         QTest::addColumn<int>("line");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <mutex>
+#include <optional>
 #include <re2/re2.h>
 #include <stdexcept>
 #include <unordered_map>
@@ -125,6 +126,111 @@ bool matchInitPhase(std::string_view line, Captures& caps)
         else
             continue;
         return setTwo(caps, "commid", id, "phase", phase);
+    }
+    return false;
+}
+
+// The other built-ins every rank prints once or more (cudaDriverVersion, its Bootstrap and
+// NET/Socket address lines, PyTorch's "[Rank N]", NCCL_* settings), by hand for the same reason:
+// ten thousand ranks' logs make some 70,000 such lines, each an RE2 call of its own. Each gives
+// RE2's leftmost match and captures (tst_scanner compares them as above). Every run below ends
+// at a character its class excludes, so no shorter run could match either. A run that holds a
+// byte outside ASCII is left to the regex (RegexDecides): there RE2 reads UTF-8 characters, and
+// no class matches an invalid byte.
+enum class Hand { NoMatch, Match, RegexDecides };
+
+// RE2's \s: [\t\n\f\r ].
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
+}
+
+// "IF:IP<PORT>" at `p`: (?P<if>[^\s:]+):(?P<ip>[^\s<]+)<\d+>
+Hand matchAddressAt(std::string_view line, std::size_t p, Captures& caps)
+{
+    auto run = [&](char stop) -> std::optional<std::size_t> {
+        for (; p < line.size() && line[p] != stop && !isSpace(line[p]); ++p)
+            if (static_cast<unsigned char>(line[p]) >= 0x80)
+                return std::nullopt;
+        return p;
+    };
+    const std::size_t ifAt = p;
+    const auto ifEnd = run(':');
+    if (!ifEnd)
+        return Hand::RegexDecides;
+    if (*ifEnd == ifAt || !at(line, *ifEnd, ":"))
+        return Hand::NoMatch;
+    const std::size_t ipAt = ++p;
+    const auto ipEnd = run('<');
+    if (!ipEnd)
+        return Hand::RegexDecides;
+    if (*ipEnd == ipAt || !at(line, *ipEnd, "<"))
+        return Hand::NoMatch;
+    const std::size_t portEnd = runEnd(line, *ipEnd + 1, isDigit);
+    if (portEnd == *ipEnd + 1 || !at(line, portEnd, ">"))
+        return Hand::NoMatch;
+    setTwo(caps, "if", line.substr(ifAt, *ifEnd - ifAt), "ip", line.substr(ipAt, *ipEnd - ipAt));
+    return Hand::Match;
+}
+
+// Tries `from(i)` at each place `lead` occurs, left to right: the first that matches is the
+// leftmost match, and one the regex must decide hands it the whole line.
+template <class From> Hand eachOccurrence(std::string_view line, std::string_view lead, From&& from)
+{
+    for (std::size_t i = line.find(lead); i != std::string_view::npos; i = line.find(lead, i + 1))
+        if (const Hand h = from(i + lead.size()); h != Hand::NoMatch)
+            return h;
+    return Hand::NoMatch;
+}
+
+// Bootstrap ?: Using (?P<if>[^\s:]+):(?P<ip>[^\s<]+)<\d+>
+Hand matchBootstrapAddress(std::string_view line, Captures& caps)
+{
+    return eachOccurrence(line, "Bootstrap", [&](std::size_t p) {
+        if (at(line, p, " "))
+            ++p;
+        return at(line, p, ": Using ") ? matchAddressAt(line, p + 8, caps) : Hand::NoMatch;
+    });
+}
+
+// NET/Socket : Using \[\d+\](?P<if>[^\s:]+):(?P<ip>[^\s<]+)<\d+>
+Hand matchSocketAddress(std::string_view line, Captures& caps)
+{
+    return eachOccurrence(line, "NET/Socket : Using [", [&](std::size_t p) {
+        const std::size_t end = runEnd(line, p, isDigit);
+        return end > p && at(line, end, "]") ? matchAddressAt(line, end + 1, caps) : Hand::NoMatch;
+    });
+}
+
+// A name and a run of digits after it: cudaDriverVersion (?P<code>\d+) and, with `after`,
+// \] \[Rank (?P<rank>\d+)\] .
+bool matchNumberAfter(std::string_view line, std::string_view lead, std::string_view after,
+                      std::string_view name, Captures& caps)
+{
+    for (std::size_t i = line.find(lead); i != std::string_view::npos; i = line.find(lead, i + 1)) {
+        const std::size_t from = i + lead.size();
+        const std::size_t end = runEnd(line, from, isDigit);
+        if (end == from || !at(line, end, after))
+            continue;
+        const std::string_view value = line.substr(from, end - from);
+        caps.reserve(Captures::packedSize(name, value));
+        caps.add(name, value);
+        return true;
+    }
+    return false;
+}
+
+// NCCL_[A-Z0-9_]+(?: set (?:by environment )?to |=), which captures nothing.
+bool matchNcclSetting(std::string_view line)
+{
+    constexpr std::string_view lead = "NCCL_";
+    for (std::size_t i = line.find(lead); i != std::string_view::npos; i = line.find(lead, i + 1)) {
+        const std::size_t from = i + lead.size();
+        const std::size_t end =
+            runEnd(line, from, [](char c) { return (c >= 'A' && c <= 'Z') || isDigit(c) || c == '_'; });
+        if (end > from &&
+            (at(line, end, "=") || at(line, end, " set to ") || at(line, end, " set by environment to ")))
+            return true;
     }
     return false;
 }
@@ -312,10 +418,31 @@ bool Scanner::matchPattern(int p, std::string_view line, std::uint32_t index, Sc
     hit.line = index;
     hit.pattern = p;
     hit.captures.clear();
-    if (m_handMatched && sp.builtin == Builtin::InitLine)
-        return matchInitLine(line, hit.captures);
-    if (m_handMatched && sp.builtin == Builtin::InitPhase)
-        return matchInitPhase(line, hit.captures);
+    if (m_handMatched) {
+        Hand h = Hand::RegexDecides;
+        switch (sp.builtin) {
+        case Builtin::InitLine:
+            return matchInitLine(line, hit.captures);
+        case Builtin::InitPhase:
+            return matchInitPhase(line, hit.captures);
+        case Builtin::CudaDriver:
+            return matchNumberAfter(line, "cudaDriverVersion ", {}, "code", hit.captures);
+        case Builtin::TorchRank:
+            return matchNumberAfter(line, "] [Rank ", "] ", "rank", hit.captures);
+        case Builtin::NcclSetting:
+            return matchNcclSetting(line);
+        case Builtin::BootstrapAddress:
+            h = matchBootstrapAddress(line, hit.captures);
+            break;
+        case Builtin::SocketAddress:
+            h = matchSocketAddress(line, hit.captures);
+            break;
+        default:
+            break;
+        }
+        if (h != Hand::RegexDecides)
+            return h == Hand::Match;
+    }
     if (!sp.wantCaptures || re.NamedCapturingGroups().empty()) {
         // Context lines only need to be found, and so does a pattern that names no capture (its
         // hit keeps none): the DFA alone answers, without looking for where the match starts.

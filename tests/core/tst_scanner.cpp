@@ -5,6 +5,8 @@
 #include <QDirIterator>
 #include <QTest>
 
+#include <map>
+
 #include "analysis.h"
 #include "bundle/bundle.h"
 #include "engine/scanner.h"
@@ -198,6 +200,57 @@ private slots:
             matched += b == Builtin::InitLine || b == Builtin::InitPhase;
         }
         QCOMPARE(matched, 12); // the lines above that each regex matches, counted by hand
+    }
+
+    // The other hand-written built-ins (addresses, CUDA driver, "[Rank N]", NCCL_* settings)
+    // against their regexes: the forms NCCL and PyTorch print, near misses, a first occurrence
+    // that fails before one that matches, and text outside ASCII, which the regex decides.
+    void builtinMatchersAreTheRegexes()
+    {
+        const std::vector<const char*> lines = {
+            "gpu-a:11:12 [3] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>",
+            "gpu-a:11:12 [3] NCCL INFO Bootstrap: Using ib0:fe80::1%ib0<0>",
+            "h:1:2 [0] NCCL INFO Bootstrap : Using [0]eno1:10.1.1.1<0> [1]eno2:10.2.2.2<0>",
+            "Bootstrap  : Using eth0:10.0.0.2<0>",
+            "Bootstrap : Using eth0 10.0.0.2<0>; Bootstrap : Using eth1:10.0.0.3<7>",
+            "Bootstrap : Using :10.0.0.2<0>",
+            "Bootstrap : Using eth0:<0>",
+            "Bootstrap : Using eth0:10.0.0.2<>",
+            "Bootstrap : Using eth0:10.0.0.2<0",
+            "Bootstrap : Using eth0:10.0.0.2<0x>",
+            "Bootstrap : Using \xc3\xa9th0:10.0.0.2<0>",
+            "Bootstrap : Using eth0:10.0.\xff.2<0>",
+            "Bootstrap : Using eth\x80"
+            "0:10.0.0.2<0>",
+            "h:1:2 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.2<0> [1]eth1:10.0.1.2<0>",
+            "NET/Socket : Using []eth0:10.0.0.2<0>",
+            "NET/Socket : Using [0]eth0:10.0.0.2 NET/Socket : Using [12]ib0:10.9.9.9<0>",
+            "NET/Socket : Using [0]\tth0:10.0.0.2<0>",
+            "h:1:2 [0] NCCL INFO cudaDriverVersion 12020",
+            "cudaDriverVersion x cudaDriverVersion 11080",
+            "cudaDriverVersion ",
+            "[2024-05-01 10:00:00] [Rank 3] Watchdog caught collective operation timeout",
+            "] [Rank ] x ] [Rank 12] y",
+            "] [Rank 3]x",
+            "NCCL_SOCKET_IFNAME set by environment to eth0",
+            "NCCL_IB_DISABLE set to 1",
+            "export NCCL_DEBUG=INFO",
+            "NCCL_ set to 1",
+            "NCCL_debug=INFO NCCL_P2P_LEVEL=NVL",
+            "NCCL_SOCKET_IFNAME set by env to eth0",
+        };
+        std::vector<ScanHit> hand;
+        const QString why = compareWithRegexes(lines, hand);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        std::map<Builtin, int> matched;
+        for (const auto& h : hand)
+            ++matched[m_fast->patterns()[static_cast<std::size_t>(h.pattern)].builtin];
+        // The lines above that each regex matches, counted by hand.
+        QCOMPARE(matched[Builtin::BootstrapAddress], 5); // not the invalid UTF-8 ones
+        QCOMPARE(matched[Builtin::SocketAddress], 2);
+        QCOMPARE(matched[Builtin::CudaDriver], 2);
+        QCOMPARE(matched[Builtin::TorchRank], 2);
+        QCOMPARE(matched[Builtin::NcclSetting], 4);
     }
 
     // What the scanner takes for the text every match starts with: only what is plainly so.

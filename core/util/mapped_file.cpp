@@ -425,7 +425,10 @@ void SmallFile::expect(std::size_t count)
 
 bool SmallFile::read(std::string& out) const
 {
-    out.assign(m_size, '\0');
+    // Resized, not assigned: the scan reads every file into one buffer per thread, and filling
+    // it with zeros first wrote each byte once more (the read overwrites them; a short read's
+    // rest is filled below).
+    out.resize(m_size);
     const long long n = m_fd >= 0 ? readInto(m_fd, out.data(), m_size) : -1;
     if (n == static_cast<long long>(m_size))
         return true;

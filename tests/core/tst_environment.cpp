@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <thread>
@@ -635,6 +636,29 @@ private slots:
         for (std::size_t k = 0; k < got.size(); ++k) {
             QCOMPARE(*got[k], ids[k % ids.size()]);
             QCOMPARE(got[k], got[k % ids.size()]);
+        }
+    }
+
+    // A thread remembers its recent answers per pool: another pool, or a new one where an old one
+    // was, gives its own copy, never one the other pool keeps.
+    void poolsDoNotShareAnswers()
+    {
+        const std::string id = "0x98cb53c1551b2438";
+        StringPool first;
+        const std::string* inFirst = first.intern(id);
+        QCOMPARE(first.intern(id), inFirst); // answered by this thread's recent answers
+        StringPool second;
+        const std::string* inSecond = second.intern(id);
+        QVERIFY(inSecond != inFirst);
+        QCOMPARE(second.size(), std::size_t{1});
+        QCOMPARE(first.intern(id), inFirst);
+        for (int round = 0; round < 3; ++round) {
+            // Built where a destroyed pool may have been: it keeps a copy of its own.
+            auto again = std::make_unique<StringPool>();
+            const std::string* kept = again->intern(id);
+            QCOMPARE(*kept, id);
+            QCOMPARE(again->size(), std::size_t{1});
+            QVERIFY(kept != inFirst && kept != inSecond);
         }
     }
 

@@ -20,6 +20,7 @@
 #include "report/diagnosis_report.h"
 #include "report/incident_report.h"
 #include "shipped_encyclopedia.h"
+#include "util/ascii.h"
 
 using namespace rl;
 using nlohmann::json;
@@ -637,6 +638,30 @@ private slots:
             QCOMPARE(*got[k], ids[k % ids.size()]);
             QCOMPARE(got[k], got[k % ids.size()]);
         }
+    }
+
+    // The word-at-a-time test for plain ASCII against the byte-by-byte definition, on every length
+    // around the eight-byte steps, with the odd byte anywhere.
+    void plainAsciiIsByteByByte()
+    {
+        auto reference = [](std::string_view s) {
+            return std::all_of(s.begin(), s.end(),
+                               [](char c) { return static_cast<unsigned char>(c) < 0x80 && c != '\n'; });
+        };
+        const std::string odd = {'\n', '\x80', '\xff', '\x7f', '\x0b', '\x00', '\x8a', '\x0a'};
+        int plain = 0;
+        for (std::size_t length = 0; length <= 40; ++length) {
+            const std::string base(length, 'a');
+            QCOMPARE(isPlainAscii(base), true);
+            for (std::size_t at = 0; at < length; ++at)
+                for (char c : odd) {
+                    std::string s = base;
+                    s[at] = c;
+                    QCOMPARE(isPlainAscii(s), reference(s));
+                    plain += reference(s);
+                }
+        }
+        QVERIFY(plain > 0); // \x7f, \x0b and NUL are ASCII
     }
 
     // A thread remembers its recent answers per pool: another pool, or a new one where an old one

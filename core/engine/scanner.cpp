@@ -139,12 +139,6 @@ bool matchInitPhase(std::string_view line, Captures& caps)
 // no class matches an invalid byte.
 enum class Hand { NoMatch, Match, RegexDecides };
 
-// RE2's \s: [\t\n\f\r ].
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
-}
-
 // "IF:IP<PORT>" at `p`: (?P<if>[^\s:]+):(?P<ip>[^\s<]+)<\d+>
 Hand matchAddressAt(std::string_view line, std::size_t p, Captures& caps)
 {

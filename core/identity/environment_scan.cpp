@@ -78,6 +78,65 @@ bool mayListInterfaces(std::string_view line)
     return false;
 }
 
+// torchCuda by hand on a plain ASCII line: the leftmost \bCUDA(?: version)?:? (\d+\.\d+), " version"
+// tried first as the regex prefers it. Every rank prints its PyTorch line; a search with a
+// capture costs a few thousand instructions on it.
+bool torchCudaByHand(std::string_view s, std::string& value)
+{
+    for (std::size_t i = s.find("CUDA"); i != std::string_view::npos; i = s.find("CUDA", i + 1)) {
+        if (i > 0 && isWord(s[i - 1]))
+            continue;
+        for (const std::string_view version : {std::string_view(" version"), std::string_view()}) {
+            std::size_t p = i + 4;
+            if (s.substr(p, version.size()) != version)
+                continue;
+            p += version.size();
+            if (p < s.size() && s[p] == ':')
+                ++p;
+            if (p >= s.size() || s[p] != ' ')
+                continue;
+            const std::size_t from = ++p;
+            p = runEnd(s, p, isDigit);
+            if (p == from || p >= s.size() || s[p] != '.')
+                continue;
+            const std::size_t end = runEnd(s, p + 1, isDigit);
+            if (end == p + 1)
+                continue;
+            value.assign(s.substr(from, end - from));
+            return true;
+        }
+    }
+    return false;
+}
+
+// socketIf by hand on a plain ASCII line: each \[\d+\]([^\s:\[\]]+):([^\s<]+)<\d+> in turn, as
+// FindAndConsume finds them. Each run ends at a character its class excludes, so the first '['
+// that starts a match starts the leftmost one.
+void listedByHand(std::string_view s, std::vector<std::pair<std::string, std::string>>& out)
+{
+    auto nameChar = [](char c) { return !isSpace(c) && c != ':' && c != '[' && c != ']'; };
+    auto addressChar = [](char c) { return !isSpace(c) && c != '<'; };
+    std::size_t from = 0;
+    for (std::size_t i = s.find('[', from); i != std::string_view::npos; i = s.find('[', i + 1)) {
+        const std::size_t digitsEnd = runEnd(s, i + 1, isDigit);
+        if (digitsEnd == i + 1 || digitsEnd >= s.size() || s[digitsEnd] != ']')
+            continue;
+        const std::size_t nameAt = digitsEnd + 1;
+        const std::size_t nameEnd = runEnd(s, nameAt, nameChar);
+        if (nameEnd == nameAt || nameEnd >= s.size() || s[nameEnd] != ':')
+            continue;
+        const std::size_t addressAt = nameEnd + 1;
+        const std::size_t addressEnd = runEnd(s, addressAt, addressChar);
+        if (addressEnd == addressAt || addressEnd >= s.size() || s[addressEnd] != '<')
+            continue;
+        const std::size_t portEnd = runEnd(s, addressEnd + 1, isDigit);
+        if (portEnd == addressEnd + 1 || portEnd >= s.size() || s[portEnd] != '>')
+            continue;
+        out.emplace_back(s.substr(nameAt, nameEnd - nameAt), s.substr(addressAt, addressEnd - addressAt));
+        i = portEnd; // the next match starts after this one
+    }
+}
+
 struct Ipv6 {
     unsigned char b[16];
 };
@@ -304,31 +363,38 @@ std::size_t EnvironmentLineInternTraits::hash(const EnvironmentLine& l)
     return h;
 }
 
-std::optional<EnvironmentLine> readEnvironmentLine(Builtin builtin, std::string_view text)
+std::optional<EnvironmentLine> readEnvironmentLine(Builtin builtin, std::string_view text, bool byRegex)
 {
     const Patterns& pat = patterns();
     const re2::StringPiece line(text.data(), text.size());
     EnvironmentLine out;
     std::string name, value;
+    // Only the PyTorch and address lines have a hand-written reading here (settingsOfLine has its
+    // own): the others are rare.
+    auto byHand = [&] { return !byRegex && isPlainAscii(text); };
     switch (builtin) {
     case Builtin::NcclSetting:
-        out.settings = settingsOfLine(text);
+        out.settings = settingsOfLine(text, byRegex);
         break;
     case Builtin::NcclVersion:
         if (RE2::PartialMatch(line, pat.ncclCuda, &value))
             out.cuda = value;
         break;
     case Builtin::TorchVersion:
-        if (RE2::PartialMatch(line, pat.torchCuda, &value))
+        if (byHand() ? torchCudaByHand(text, value) : RE2::PartialMatch(line, pat.torchCuda, &value))
             out.cuda = value;
         break;
     case Builtin::BootstrapAddress:
     case Builtin::SocketAddress: {
         // Up to 2.7 the Bootstrap line lists every interface as " [0]eno1:<addr><0> [1]...".
         re2::StringPiece rest = line;
-        if (mayListInterfaces(text))
-            while (RE2::FindAndConsume(&rest, pat.socketIf, &name, &value))
-                out.listed.push_back({name, value});
+        if (mayListInterfaces(text)) {
+            if (byHand())
+                listedByHand(text, out.listed);
+            else
+                while (RE2::FindAndConsume(&rest, pat.socketIf, &name, &value))
+                    out.listed.push_back({name, value});
+        }
         if (builtin == Builtin::BootstrapAddress)
             out.clues = versionCluesOfLine(text);
         break;

@@ -84,7 +84,9 @@ bool environmentReadsCaptures(Builtin b);
 std::vector<EnvironmentLine::Setting> settingsOfLine(std::string_view text, bool byRegex = false);
 // The text of a line that matched `builtin`; nothing when it says nothing beyond the captures.
 // A value, not an allocation: the scan interns it (EnvironmentLinePool) and lets it go.
-std::optional<EnvironmentLine> readEnvironmentLine(Builtin builtin, std::string_view text);
+// `byRegex` as for settingsOfLine.
+std::optional<EnvironmentLine> readEnvironmentLine(Builtin builtin, std::string_view text,
+                                                   bool byRegex = false);
 
 // What an event's line says about the NCCL version (collectEnvironment's step 2).
 struct EventLineText {

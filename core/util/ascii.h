@@ -31,6 +31,11 @@ inline bool isWord(char c)
 {
     return isAlnum(c) || c == '_';
 }
+// RE2's \s: [\t\n\f\r ] (no \v).
+inline bool isSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
+}
 // The end of the run of characters `is` accepts that starts at `p` (p itself when none does).
 template <class Is> std::size_t runEnd(std::string_view s, std::size_t p, Is is)
 {

@@ -640,6 +640,96 @@ private slots:
         }
     }
 
+    // The hand-written readings of PyTorch's CUDA and of listed interfaces give what their regexes
+    // give: on every line of the sample, the fixtures and the real logs that could be such a line,
+    // on edge forms, and on random lines built from the pieces the forms are made of.
+    void environmentLinesByHandAreTheRegexes()
+    {
+        const std::vector<Builtin> kinds = {Builtin::TorchVersion, Builtin::BootstrapAddress,
+                                            Builtin::SocketAddress, Builtin::NcclSetting};
+        std::size_t cuda = 0, listed = 0;
+        auto same = [&](std::string_view line) {
+            for (const Builtin b : kinds) {
+                const auto hand = readEnvironmentLine(b, line);
+                if (hand != readEnvironmentLine(b, line, true))
+                    return false;
+                cuda += hand && hand->cuda;
+                listed += hand ? hand->listed.size() : 0;
+            }
+            return true;
+        };
+        QStringList roots{QStringLiteral(RANKLINE_RESOURCES_DIR "/samples"),
+                          QStringLiteral(RANKLINE_TEST_DATA_DIR)};
+        if (QDir(QStringLiteral(RANKLINE_REALLOGS_DIR)).exists())
+            roots << QStringLiteral(RANKLINE_REALLOGS_DIR);
+        for (const QString& root : roots) {
+            Bundle b = readBundle({root.toStdString()});
+            for (auto& src : b.sources) {
+                indexLines(src);
+                for (std::uint32_t i = 0; i < src.lineCount(); ++i) {
+                    const std::string_view line = src.line(i);
+                    if (line.find("CUDA") == std::string_view::npos &&
+                        line.find(']') == std::string_view::npos)
+                        continue;
+                    QVERIFY2(same(line), qPrintable(QString::fromStdString(src.displayPath) +
+                                                    QStringLiteral(":%1").arg(i + 1)));
+                }
+            }
+        }
+        qInfo("%zu CUDA versions and %zu listed interfaces read", cuda, listed);
+        for (const char* line : {
+                 "torch 2.1.0a0+29c30b1, CUDA 12.2, NCCL 2.18.3",
+                 "PyTorch version: 2.3.1+cu121 CUDA version: 12.1",
+                 "CUDA used to build PyTorch: 12.1 CUDA: 11.8",
+                 "xCUDA 12.2 _CUDA 11.0 CUDA version 10.2",
+                 "CUDA versionx 1.2 CUDA 1. CUDA .2 CUDA:1.2 CUDA: 3.4",
+                 "CUDACUDA 9.9",
+                 "Bootstrap : Using [0]eno1:172.18.40.41<0> [1]veth2:fe80::1%veth2<0>",
+                 "NET/Socket : Using [0]eth0:10.0.0.2<0> [1]eth1:10.0.1.2<0>",
+                 "Using [0]a:b<1>[1]c:d<2> [2]:e<3> [3]f:<4> [4]g:h<> [5]i:j<6 [x]k:l<7> [8][9]m:n<10>",
+                 "Using [0]a:b<1>c<2> [1]d]e:f<3> [2]g[:h<4> [3]i:j k<5> [4]l:m\tn<6>",
+             })
+            QVERIFY2(same(line), line);
+        // Whole forms too, so that a good share of the lines hold a match to read.
+        const std::vector<std::string> pieces = {"[",
+                                                 "]",
+                                                 "0",
+                                                 "12",
+                                                 ":",
+                                                 "<",
+                                                 ">",
+                                                 "eth0",
+                                                 " ",
+                                                 "10.0.0.2",
+                                                 "CUDA",
+                                                 " version",
+                                                 "1.2",
+                                                 ".",
+                                                 "x",
+                                                 "\t",
+                                                 "_",
+                                                 "Using ",
+                                                 "[0]eth0",
+                                                 ":1.2.3.4",
+                                                 "<0>",
+                                                 "\xc3\xa9",
+                                                 "CUDA 12.2",
+                                                 " CUDA: 11.8",
+                                                 " CUDA version 10.1",
+                                                 "[1]ib0:fe80::1%ib0<0>",
+                                                 "[2]eno1:10.1.1.1<29500>"};
+        std::mt19937 rng(20261202);
+        for (int n = 0; n < 20000; ++n) {
+            std::string line;
+            const int parts = 1 + static_cast<int>(rng() % 12);
+            for (int k = 0; k < parts; ++k)
+                line += pieces[rng() % pieces.size()];
+            QVERIFY2(same(line), line.c_str());
+        }
+        QVERIFY2(cuda > 1000 && listed > 1000, // the comparison is not idle
+                 qPrintable(QStringLiteral("%1 %2").arg(cuda).arg(listed)));
+    }
+
     // The word-at-a-time test for plain ASCII against the byte-by-byte definition, on every length
     // around the eight-byte steps, with the odd byte anywhere.
     void plainAsciiIsByteByByte()

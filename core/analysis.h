@@ -317,6 +317,10 @@ struct Event {
     std::string capture(const std::string& name) const;
 };
 
+// Events in timeline order: by time (start), then by line. Equal keys keep the order std::sort of
+// the events themselves gives.
+void sortEvents(std::vector<Event>& events);
+
 struct Evidence {
     LineRef where;
     ProcessId process;

@@ -380,6 +380,34 @@ private slots:
         }
     }
 
+    // Events sorted by key and moved once each come out as sorting the events themselves does,
+    // equal keys (two fingerprints on one line, unknown times) included.
+    void sortEventsAsSortingThemselves()
+    {
+        std::mt19937 rng(20261202);
+        for (const std::size_t n : {0, 1, 2, 17, 100, 5000}) {
+            std::vector<Event> events(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                Event& e = events[i];
+                e.where = {SourceId(static_cast<std::uint32_t>(rng() % 4)),
+                           static_cast<std::uint32_t>(rng() % 50)};
+                e.time.lo = rng() % 5 == 0 ? kTimeUnknownLo : static_cast<std::int64_t>(rng() % 40);
+                e.entry = static_cast<int>(i); // tells equal keys apart
+                e.captures.add("n", std::to_string(i));
+            }
+            std::vector<Event> expected = events;
+            std::sort(expected.begin(), expected.end(), [](const Event& x, const Event& y) {
+                return std::tie(x.time.lo, x.where) < std::tie(y.time.lo, y.where);
+            });
+            sortEvents(events);
+            QCOMPARE(events.size(), expected.size());
+            for (std::size_t i = 0; i < n; ++i) {
+                QCOMPARE(events[i].entry, expected[i].entry);
+                QCOMPARE(events[i].capture("n"), std::to_string(expected[i].entry));
+            }
+        }
+    }
+
     void intervals_data()
     {
         QTest::addColumn<int>("line");

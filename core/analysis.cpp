@@ -1477,11 +1477,14 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     const Scanner scanner(*encyclopedia);
     stageDone("compile fingerprints");
 
-    // What each source's path says about its writer, worked out once per source.
-    std::vector<PathIdentity> pathIdentity;
-    pathIdentity.reserve(a.sources.size());
-    for (const auto& src : a.sources)
-        pathIdentity.push_back(identityFromPath(src.displayPath));
+    const unsigned workers =
+        options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    // What each source's path says about its writer, worked out once per source, on every core
+    // (a few microseconds a path; ten thousand of them were the last thing before the scan that
+    // ran on one core).
+    std::vector<PathIdentity> pathIdentity(a.sources.size());
+    parallelFor(a.sources.size(), workers,
+                [&](std::size_t i) { pathIdentity[i] = identityFromPath(a.sources[i].displayPath); });
     // torchrun restarts: each attempt is a separate run. Unless asked for all, diagnose the latest
     // and say which files were set aside.
     int latest = -1;
@@ -1504,8 +1507,6 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             },
             pathIdentity);
 
-    const unsigned workers =
-        options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     // Stage: index + parse + scan on every core: a task per source, and per piece of a large
     // source (see scanPiece), whose pages are given back piece by piece.
     std::vector<SourceScan> scans(a.sources.size());

@@ -1981,6 +1981,9 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         a.processes = std::move(sorted);
     }
     std::size_t environmentHits = 0, fingerprintHits = 0, environmentCaptures = 0;
+    // Per source: its first WARN or worse line (its size when none): the loop below that makes an
+    // event of each such line, on one core, starts there (most small files have none).
+    std::vector<std::uint32_t> firstWarn(a.sources.size());
     // Renumber every line's process and count the lines that will become events, on every core.
     // Reserving the events (and hits) up front spares a doubling vector of hundreds of thousands
     // briefly holding two copies.
@@ -1992,8 +1995,12 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             SourceLines& sl = a.lines[s];
             std::size_t events = 0, environment = scans[s].envText.size(), fingerprints = 0, withCaptures = 0;
             sl.renumberProcesses(remap);
+            firstWarn[s] = static_cast<std::uint32_t>(sl.size());
             for (std::uint32_t i = 0; i < sl.size(); ++i)
-                events += sl.level(i) >= Level::Warn;
+                if (sl.level(i) >= Level::Warn) {
+                    firstWarn[s] = std::min(firstWarn[s], i);
+                    ++events;
+                }
             for (const auto& h : scans[s].hits) {
                 const ScanPattern& pat = scanner.patterns()[static_cast<std::size_t>(h.pattern)];
                 // Context lines below WARN are not events (see below).
@@ -2126,7 +2133,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         decltype(scans[s].envText)().swap(scans[s].envText);
         std::sort(symptomLines.begin(), symptomLines.end());
         const SourceLines& sl = a.lines[s];
-        for (std::uint32_t i = 0; i < sl.size(); ++i) {
+        for (std::uint32_t i = firstWarn[s]; i < sl.size(); ++i) {
             Level lv = sl.level(i);
             if ((lv != Level::Warn && lv != Level::Error && lv != Level::Fatal) ||
                 std::binary_search(symptomLines.begin(), symptomLines.end(), i))
@@ -2154,6 +2161,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     release(rankProcess);
     release(sourceProcesses);
     release(remap);
+    release(firstWarn);
     stageDone("identity, events");
     alignClocks(a, scans, options);
     // The scans' last readers were the clock (init phases) and the events (thread ids); the

@@ -885,7 +885,14 @@ void remapKeys(PieceJoin& join, SourcePiece& piece)
 // source's.
 void joinWhole(PieceJoin& join, SourcePiece& piece, SourceLines& lines)
 {
-    remapKeys(join, piece);
+    // What remapKeys would build key by key (a map of the keys, copies of each), moved whole: the
+    // piece's keys are distinct, so each maps to itself.
+    SourceScan& out = join.out;
+    out.keys = std::move(piece.keys);
+    out.keyDecoRank = std::move(piece.keyDecoRank);
+    out.keyDecoHost = std::move(piece.keyDecoHost);
+    piece.remap.resize(out.keys.size());
+    std::iota(piece.remap.begin(), piece.remap.end(), 0u);
     lines.appendStamps(std::move(piece.stamps));
 }
 

@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -75,6 +76,40 @@ class TestEnvironment : public QObject
     static QString fixture(const char* name)
     {
         return QStringLiteral(RANKLINE_TEST_DATA_DIR "/environment/") + QLatin1String(name);
+    }
+
+    // One to `most` of `pieces`, drawn at random and joined.
+    static std::string randomLine(std::mt19937& rng, const std::vector<std::string>& pieces, int most)
+    {
+        std::string line;
+        const int parts = 1 + static_cast<int>(rng() % static_cast<unsigned>(most));
+        for (int k = 0; k < parts; ++k)
+            line += pieces[rng() % pieces.size()];
+        return line;
+    }
+
+    // Every line of the sample, the fixtures and the real logs (where present) that `wanted` picks,
+    // through `holds`: empty when it holds for each, else the first file and line where it does not.
+    static QString firstLogLineWhereNot(const std::function<bool(std::string_view)>& wanted,
+                                        const std::function<bool(std::string_view)>& holds)
+    {
+        QStringList roots{QStringLiteral(RANKLINE_RESOURCES_DIR "/samples"),
+                          QStringLiteral(RANKLINE_TEST_DATA_DIR)};
+        if (QDir(QStringLiteral(RANKLINE_REALLOGS_DIR)).exists())
+            roots << QStringLiteral(RANKLINE_REALLOGS_DIR);
+        for (const QString& root : roots) {
+            Bundle b = readBundle({root.toStdString()});
+            for (auto& src : b.sources) {
+                indexLines(src);
+                for (std::uint32_t i = 0; i < src.lineCount(); ++i) {
+                    const std::string_view line = src.line(i);
+                    if (wanted(line) && !holds(line))
+                        return QString::fromStdString(src.displayPath) + QStringLiteral(":%1: ").arg(i + 1) +
+                               QString::fromUtf8(line.data(), static_cast<int>(line.size()));
+                }
+            }
+        }
+        return {};
     }
 
 private slots:
@@ -559,27 +594,14 @@ private slots:
             return equal;
         };
         std::size_t lines = 0, settings = 0;
-        QStringList roots{QStringLiteral(RANKLINE_RESOURCES_DIR "/samples"),
-                          QStringLiteral(RANKLINE_TEST_DATA_DIR)};
-        if (QDir(QStringLiteral(RANKLINE_REALLOGS_DIR)).exists())
-            roots << QStringLiteral(RANKLINE_REALLOGS_DIR);
-        for (const QString& root : roots) {
-            Bundle b = readBundle({root.toStdString()});
-            for (auto& src : b.sources) {
-                indexLines(src);
-                for (std::uint32_t i = 0; i < src.lineCount(); ++i) {
-                    const std::string_view line = src.line(i);
-                    if (line.find("NCCL_") == std::string_view::npos)
-                        continue;
-                    ++lines;
-                    settings += settingsOfLine(line).size();
-                    QVERIFY2(same(line),
-                             qPrintable(QString::fromStdString(src.displayPath) +
-                                        QStringLiteral(":%1: ").arg(i + 1) +
-                                        QString::fromUtf8(line.data(), static_cast<int>(line.size()))));
-                }
-            }
-        }
+        const QString differs = firstLogLineWhereNot(
+            [](std::string_view line) { return line.find("NCCL_") != std::string_view::npos; },
+            [&](std::string_view line) {
+                ++lines;
+                settings += settingsOfLine(line).size();
+                return same(line);
+            });
+        QVERIFY2(differs.isEmpty(), qPrintable(differs));
         qInfo("%zu lines naming NCCL_*, %zu settings read", lines, settings);
         QVERIFY(settings > 10);
         for (const char* line : {
@@ -600,10 +622,7 @@ private slots:
         std::mt19937 rng(20261130);
         int withSettings = 0;
         for (int n = 0; n < 20000; ++n) {
-            std::string line;
-            const int parts = 1 + static_cast<int>(rng() % 14);
-            for (int k = 0; k < parts; ++k)
-                line += pieces[rng() % pieces.size()];
+            const std::string line = randomLine(rng, pieces, 14);
             QVERIFY2(same(line), line.c_str());
             withSettings += !settingsOfLine(line, true).empty();
         }
@@ -658,24 +677,13 @@ private slots:
             }
             return true;
         };
-        QStringList roots{QStringLiteral(RANKLINE_RESOURCES_DIR "/samples"),
-                          QStringLiteral(RANKLINE_TEST_DATA_DIR)};
-        if (QDir(QStringLiteral(RANKLINE_REALLOGS_DIR)).exists())
-            roots << QStringLiteral(RANKLINE_REALLOGS_DIR);
-        for (const QString& root : roots) {
-            Bundle b = readBundle({root.toStdString()});
-            for (auto& src : b.sources) {
-                indexLines(src);
-                for (std::uint32_t i = 0; i < src.lineCount(); ++i) {
-                    const std::string_view line = src.line(i);
-                    if (line.find("CUDA") == std::string_view::npos &&
-                        line.find(']') == std::string_view::npos)
-                        continue;
-                    QVERIFY2(same(line), qPrintable(QString::fromStdString(src.displayPath) +
-                                                    QStringLiteral(":%1").arg(i + 1)));
-                }
-            }
-        }
+        const QString differs = firstLogLineWhereNot(
+            [](std::string_view line) {
+                return line.find("CUDA") != std::string_view::npos ||
+                       line.find(']') != std::string_view::npos;
+            },
+            same);
+        QVERIFY2(differs.isEmpty(), qPrintable(differs));
         qInfo("%zu CUDA versions and %zu listed interfaces read", cuda, listed);
         for (const char* line : {
                  "torch 2.1.0a0+29c30b1, CUDA 12.2, NCCL 2.18.3",
@@ -720,10 +728,7 @@ private slots:
                                                  "[2]eno1:10.1.1.1<29500>"};
         std::mt19937 rng(20261202);
         for (int n = 0; n < 20000; ++n) {
-            std::string line;
-            const int parts = 1 + static_cast<int>(rng() % 12);
-            for (int k = 0; k < parts; ++k)
-                line += pieces[rng() % pieces.size()];
+            const std::string line = randomLine(rng, pieces, 12);
             QVERIFY2(same(line), line.c_str());
         }
         QVERIFY2(cuda > 1000 && listed > 1000, // the comparison is not idle

@@ -116,8 +116,7 @@ void listedByHand(std::string_view s, std::vector<std::pair<std::string, std::st
 {
     auto nameChar = [](char c) { return !isSpace(c) && c != ':' && c != '[' && c != ']'; };
     auto addressChar = [](char c) { return !isSpace(c) && c != '<'; };
-    std::size_t from = 0;
-    for (std::size_t i = s.find('[', from); i != std::string_view::npos; i = s.find('[', i + 1)) {
+    for (std::size_t i = s.find('['); i != std::string_view::npos; i = s.find('[', i + 1)) {
         const std::size_t digitsEnd = runEnd(s, i + 1, isDigit);
         if (digitsEnd == i + 1 || digitsEnd >= s.size() || s[digitsEnd] != ']')
             continue;

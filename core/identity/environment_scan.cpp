@@ -63,6 +63,13 @@ const Patterns& patterns()
     return p;
 }
 
+// A character of socketIf's interface name, [^\s:\[\]] (as a byte: ASCII lines only, or a first
+// look that the regex then confirms).
+bool isInterfaceNameChar(char c)
+{
+    return !isSpace(c) && c != ':' && c != '[' && c != ']';
+}
+
 // Text that socketIf needs: "<digit>]" and a character of an interface name right after. Most
 // address lines name one interface without the list ("Bootstrap : Using eth0:10.0.0.2<0>"); a
 // regex search that fails still reads the whole line, on every address line of every rank.
@@ -71,8 +78,7 @@ bool mayListInterfaces(std::string_view line)
     for (std::size_t k = line.find(']'); k != std::string_view::npos; k = line.find(']', k + 1)) {
         if (k == 0 || k + 1 >= line.size() || line[k - 1] < '0' || line[k - 1] > '9')
             continue;
-        const char c = line[k + 1];
-        if (c != ' ' && c != '\t' && c != '\n' && c != '\f' && c != '\r' && c != ':' && c != '[' && c != ']')
+        if (isInterfaceNameChar(line[k + 1]))
             return true;
     }
     return false;
@@ -114,14 +120,13 @@ bool torchCudaByHand(std::string_view s, std::string& value)
 // that starts a match starts the leftmost one.
 void listedByHand(std::string_view s, std::vector<std::pair<std::string, std::string>>& out)
 {
-    auto nameChar = [](char c) { return !isSpace(c) && c != ':' && c != '[' && c != ']'; };
     auto addressChar = [](char c) { return !isSpace(c) && c != '<'; };
     for (std::size_t i = s.find('['); i != std::string_view::npos; i = s.find('[', i + 1)) {
         const std::size_t digitsEnd = runEnd(s, i + 1, isDigit);
         if (digitsEnd == i + 1 || digitsEnd >= s.size() || s[digitsEnd] != ']')
             continue;
         const std::size_t nameAt = digitsEnd + 1;
-        const std::size_t nameEnd = runEnd(s, nameAt, nameChar);
+        const std::size_t nameEnd = runEnd(s, nameAt, isInterfaceNameChar);
         if (nameEnd == nameAt || nameEnd >= s.size() || s[nameEnd] != ':')
             continue;
         const std::size_t addressAt = nameEnd + 1;

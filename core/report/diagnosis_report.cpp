@@ -107,15 +107,7 @@ public:
         assert(m_levels.back().elements == 0 || m_levels.back().lastKey < name);
         element();
         m_levels.back().lastKey = name;
-        char* p = room(name.size() + 4);
-        *p++ = '"';
-        std::memcpy(p, name.data(), name.size());
-        p += name.size();
-        *p++ = '"';
-        *p++ = ':';
-        if (m_indent >= 0)
-            *p++ = ' ';
-        advanceTo(p);
+        putQuoted(name, keySeparator());
         m_afterKey = true;
         return *this;
     }
@@ -126,7 +118,7 @@ public:
         element();
         m_levels.back().lastKey = k;
         quote(k);
-        put(m_indent >= 0 ? std::string_view(": ") : std::string_view(":"));
+        put(keySeparator());
         m_afterKey = true;
         return *this;
     }
@@ -198,12 +190,23 @@ private:
             put(escaped);
             return;
         }
-        char* p = room(s.size() + 2);
+        putQuoted(s, {});
+    }
+    // `s`, which needs no escape, in quotes, then `after`: one room for all of it.
+    void putQuoted(std::string_view s, std::string_view after)
+    {
+        char* p = room(s.size() + 2 + after.size());
         *p++ = '"';
         std::memcpy(p, s.data(), s.size());
         p += s.size();
         *p++ = '"';
-        advanceTo(p);
+        if (!after.empty()) // an empty view's data() may be null, which memcpy must not be given
+            std::memcpy(p, after.data(), after.size());
+        advanceTo(p + after.size());
+    }
+    std::string_view keySeparator() const
+    {
+        return m_indent >= 0 ? std::string_view(": ") : std::string_view(":");
     }
 
     struct Level {

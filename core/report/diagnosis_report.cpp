@@ -107,7 +107,18 @@ public:
         assert(m_levels.back().elements == 0 || m_levels.back().lastKey < name);
         element();
         m_levels.back().lastKey = name;
-        putQuoted(name, keySeparator());
+        // Written out rather than through quote(): the name's length is known at compile time,
+        // so these copies are a few fixed stores (a shared helper measured +0.5 % instructions on
+        // the 10,000-file bundle, all of it in this one-core stage).
+        char* p = room(name.size() + 4);
+        *p++ = '"';
+        std::memcpy(p, name.data(), name.size());
+        p += name.size();
+        *p++ = '"';
+        *p++ = ':';
+        if (m_indent >= 0)
+            *p++ = ' ';
+        advanceTo(p);
         m_afterKey = true;
         return *this;
     }
@@ -118,7 +129,7 @@ public:
         element();
         m_levels.back().lastKey = k;
         quote(k);
-        put(keySeparator());
+        put(m_indent >= 0 ? std::string_view(": ") : std::string_view(":"));
         m_afterKey = true;
         return *this;
     }
@@ -190,23 +201,12 @@ private:
             put(escaped);
             return;
         }
-        putQuoted(s, {});
-    }
-    // `s`, which needs no escape, in quotes, then `after`: one room for all of it.
-    void putQuoted(std::string_view s, std::string_view after)
-    {
-        char* p = room(s.size() + 2 + after.size());
+        char* p = room(s.size() + 2);
         *p++ = '"';
         std::memcpy(p, s.data(), s.size());
         p += s.size();
         *p++ = '"';
-        if (!after.empty()) // an empty view's data() may be null, which memcpy must not be given
-            std::memcpy(p, after.data(), after.size());
-        advanceTo(p + after.size());
-    }
-    std::string_view keySeparator() const
-    {
-        return m_indent >= 0 ? std::string_view(": ") : std::string_view(":");
+        advanceTo(p);
     }
 
     struct Level {

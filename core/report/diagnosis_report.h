@@ -14,12 +14,14 @@ namespace rl
 
 constexpr int kDiagnosisSchemaVersion = 1;
 
-std::string diagnosisJson(const Analysis& analysis, int indent = 2);
+// `threads`: how many write the ranks (0: one per core); the text is the same with any number.
+std::string diagnosisJson(const Analysis& analysis, int indent = 2, unsigned threads = 0);
 // The same document handed to `sink` in pieces of about `chunkBytes`, in order: for writing a
-// diagnosis of thousands of ranks (tens of megabytes) to a file without holding it whole.
+// diagnosis of thousands of ranks (tens of megabytes) to a file without holding it whole. The
+// sink is called once at a time, in document order, but not always from the calling thread.
 using JsonSink = std::function<void(std::string_view)>;
 void writeDiagnosisJson(const Analysis& analysis, const JsonSink& sink, int indent = 2,
-                        std::size_t chunkBytes = std::size_t{1} << 16);
+                        std::size_t chunkBytes = std::size_t{1} << 16, unsigned threads = 0);
 std::string diagnosisText(const Analysis& analysis);
 // Per source, whether the two above quote any of its lines (the findings' evidence): the files of
 // the others need not stay open while they are written.

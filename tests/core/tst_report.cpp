@@ -397,6 +397,47 @@ private slots:
         }
     }
 
+    // The ranks of a large job are written in batches on several threads: the text must be the
+    // one a single thread writes, whole or streamed, for any number of threads (one more than
+    // the batches on three: a thread left without a batch).
+    void diagnosisJsonOnThreadsIsTheSame()
+    {
+        std::vector<std::pair<std::string, std::string>> files;
+        for (int r = 0; r < 300; ++r) {
+            std::string host = "node" + std::to_string(r / 8);
+            std::string pre = host + ":" + std::to_string(1000 + r) + ":" + std::to_string(2000 + r) + " [" +
+                              std::to_string(r % 8) + "] ";
+            std::string t =
+                pre + "NCCL INFO Bootstrap : Using eth0:10.1." + std::to_string(r / 8) + ".1<0>\n";
+            t += pre + "NCCL INFO comm 0x1 rank " + std::to_string(r) + " nranks 300 cudaDev " +
+                 std::to_string(r % 8) + " busId 1000 commId 0x2 - Init START\n";
+            if (r == 13)
+                t += pre +
+                     "misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.1.0.1<45763> failed : "
+                     "Software caused connection abort\n";
+            files.push_back({"rank" + std::to_string(r) + ".log", t});
+        }
+        auto a = analyzeTexts(files);
+        QCOMPARE(a->processes.size(), std::size_t{300});
+        const std::string one = diagnosisJson(*a, 2, 1);
+        QCOMPARE(json::parse(one)["ranks"].size(), std::size_t{300});
+        QCOMPARE(json::parse(one).dump(2), one);
+        for (unsigned threads : {2u, 3u, 8u}) {
+            QCOMPARE(diagnosisJson(*a, 2, threads), one);
+            std::string streamed;
+            std::size_t largest = 0;
+            writeDiagnosisJson(
+                *a,
+                [&](std::string_view piece) {
+                    streamed.append(piece);
+                    largest = std::max(largest, piece.size());
+                },
+                2, 512, threads);
+            QCOMPARE(streamed, one);
+            QVERIFY2(largest < 4096, qPrintable(QString::number(largest)));
+        }
+    }
+
     void cleanText()
     {
         QCOMPARE(cleanLogText("a\x01"

@@ -25,6 +25,7 @@
 #include "identity/path_identity.h"
 #include "util/mapped_file.h"
 #include "util/parallel.h"
+#include "util/permute.h"
 
 namespace fs = std::filesystem;
 
@@ -414,24 +415,7 @@ void sortEvents(std::vector<Event>& events)
     std::sort(order.begin(), order.end(), [&events](std::uint32_t x, std::uint32_t y) {
         return std::tie(events[x].time.lo, events[x].where) < std::tie(events[y].time.lo, events[y].where);
     });
-    // In place, cycle by cycle (no second array of events): position j takes the event order[j]
-    // names; an entry that names its own position is done.
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        if (order[i] == i)
-            continue;
-        Event held = std::move(events[i]);
-        std::size_t j = i;
-        while (true) {
-            const std::size_t from = order[j];
-            order[j] = static_cast<std::uint32_t>(j);
-            if (from == i) {
-                events[j] = std::move(held);
-                break;
-            }
-            events[j] = std::move(events[from]);
-            j = from;
-        }
-    }
+    permuteInPlace(events, order);
 }
 
 namespace
@@ -1969,11 +1953,12 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         for (std::size_t s = 0; s < a.sources.size(); ++s)
             for (std::uint32_t p : sourceProcesses[s])
                 a.processes[p].sources.push_back(SourceId(static_cast<std::uint32_t>(s)));
-        std::vector<std::size_t> order;
+        std::vector<std::uint32_t> order;
+        order.reserve(a.processes.size());
         for (std::size_t i = 0; i < a.processes.size(); ++i)
             if (!a.processes[i].sources.empty())
-                order.push_back(i);
-        std::stable_sort(order.begin(), order.end(), [&a](std::size_t x, std::size_t y) {
+                order.push_back(static_cast<std::uint32_t>(i));
+        std::stable_sort(order.begin(), order.end(), [&a](std::uint32_t x, std::uint32_t y) {
             const auto& px = a.processes[x];
             const auto& py = a.processes[y];
             if (px.rank.has_value() != py.rank.has_value())
@@ -1981,14 +1966,17 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             return px.rank && *px.rank < *py.rank;
         });
         remap.assign(a.processes.size(), ProcessId{});
-        std::vector<Process> sorted;
-        sorted.reserve(order.size());
-        for (std::size_t i = 0; i < order.size(); ++i) {
+        const std::size_t kept = order.size();
+        for (std::size_t i = 0; i < kept; ++i)
             remap[order[i]] = ProcessId(static_cast<std::uint32_t>(i));
-            sorted.push_back(std::move(a.processes[order[i]]));
-            sorted.back().id = remap[order[i]];
-        }
-        a.processes = std::move(sorted);
+        // The processes dropped go last, then away: moved in place, not into a second array.
+        for (std::size_t i = 0; i < a.processes.size(); ++i)
+            if (a.processes[i].sources.empty())
+                order.push_back(static_cast<std::uint32_t>(i));
+        permuteInPlace(a.processes, order);
+        a.processes.erase(a.processes.begin() + static_cast<std::ptrdiff_t>(kept), a.processes.end());
+        for (std::size_t i = 0; i < kept; ++i)
+            a.processes[i].id = ProcessId(static_cast<std::uint32_t>(i));
     }
     std::size_t environmentHits = 0, fingerprintHits = 0, environmentCaptures = 0;
     // Per source: its first WARN or worse line (its size when none): the loop below that makes an

@@ -3,9 +3,11 @@
 #include <QTest>
 
 #include <algorithm>
+#include <numeric>
 #include <random>
 
 #include "analysis.h"
+#include "util/permute.h"
 
 using namespace rl;
 
@@ -377,6 +379,33 @@ private slots:
             const bool uniform =
                 std::adjacent_find(before.begin(), before.end(), std::not_equal_to<>()) == before.end();
             QCOMPARE(sl.oneProcess(), uniform);
+        }
+    }
+
+    // Moving records along the cycles of an order gives what gathering them into a new array does,
+    // for orders with fixed points, one long cycle, many short ones and none at all.
+    void permuteInPlaceIsGathering()
+    {
+        std::mt19937 rng(7);
+        for (std::size_t n : {0u, 1u, 2u, 3u, 10u, 257u}) {
+            for (int round = 0; round < 20; ++round) {
+                std::vector<std::string> items;
+                for (std::size_t i = 0; i < n; ++i)
+                    items.push_back("item " + std::to_string(i) + std::string(20, 'x')); // not inline
+                std::vector<std::uint32_t> order(n);
+                std::iota(order.begin(), order.end(), 0u);
+                if (round % 4 == 1 && n > 1) // one cycle through every item
+                    std::rotate(order.begin(), order.begin() + 1, order.end());
+                else if (round % 4 != 0)
+                    std::shuffle(order.begin(), order.end(), rng);
+                std::vector<std::string> gathered;
+                for (std::uint32_t from : order)
+                    gathered.push_back(items[from]);
+                permuteInPlace(items, order);
+                QCOMPARE(items, gathered);
+                for (std::size_t j = 0; j < n; ++j)
+                    QCOMPARE(order[j], static_cast<std::uint32_t>(j));
+            }
         }
     }
 

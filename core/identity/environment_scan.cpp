@@ -598,19 +598,31 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
     // a bounded number per rank, so a bundle with millions of events is not read a second time.
     constexpr int kEventsPerRank = 64;
     std::vector<int> looked(env.ranks.size(), 0);
-    std::vector<const Event*> chosen; // the first events of each rank in time order
-    for (const auto& e : a.events) {
-        const bool again = previous && *previous == e.where;
-        previous = &e.where;
-        if (again || !e.process.valid() || e.process.value >= env.ranks.size() ||
-            looked[e.process.value] >= kEventsPerRank)
-            continue;
-        ++looked[e.process.value];
-        chosen.push_back(&e);
+    std::vector<const Event*> chosen; // the first events of each rank, source by source
+    {
+        std::vector<const Event*> inTimeOrder;
+        std::uint32_t sources = 0;
+        for (const auto& e : a.events) {
+            const bool again = previous && *previous == e.where;
+            previous = &e.where;
+            if (again || !e.process.valid() || e.process.value >= env.ranks.size() ||
+                looked[e.process.value] >= kEventsPerRank)
+                continue;
+            ++looked[e.process.value];
+            inTimeOrder.push_back(&e);
+            sources = std::max(sources, e.where.source.value + 1);
+        }
+        // Each source's still in time order, put in place by counting (a stable sort of tens of
+        // thousands of events, each compared through a pointer to a cold record, was a tenth of
+        // this stage on ten thousand ranks).
+        std::vector<std::size_t> at(std::size_t{sources} + 1, 0);
+        for (const Event* e : inTimeOrder)
+            ++at[e->where.source.value + 1];
+        std::partial_sum(at.begin(), at.end(), at.begin());
+        chosen.resize(inTimeOrder.size());
+        for (const Event* e : inTimeOrder)
+            chosen[at[e->where.source.value]++] = e;
     }
-    // Source by source; within a source still in time order.
-    std::stable_sort(chosen.begin(), chosen.end(),
-                     [](const Event* x, const Event* y) { return x->where.source < y->where.source; });
     // Most events say nothing about the version: only those that do keep what their text says.
     std::vector<std::unique_ptr<EventLineText>> eventText(chosen.size());
     // `src`: the event's source as this pass reads it (SourcePass).
@@ -973,11 +985,36 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
     }
 
     // 5. Flags.
-    std::set<std::string> hosts;
+    // Two hosts or more: some named host differs from the first one.
+    const std::string* firstHost = nullptr;
+    bool multiHost = false;
     for (const auto& p : a.processes)
-        if (!p.host.empty())
-            hosts.insert(p.host);
-    const bool multiHost = hosts.size() > 1;
+        if (!p.host.empty()) {
+            if (!firstHost)
+                firstHost = &p.host;
+            else if (p.host != *firstHost) {
+                multiHost = true;
+                break;
+            }
+        }
+    // Thousands of ranks share a few hundred addresses: each (interface, address) is classified
+    // once, and each address's subnet worked out and looked up once.
+    struct ViewPairHash {
+        std::size_t operator()(const std::pair<std::string_view, std::string_view>& v) const
+        {
+            return std::hash<std::string_view>{}(v.first) * 0x9e3779b97f4a7c15ULL ^
+                   std::hash<std::string_view>{}(v.second);
+        }
+    };
+    std::unordered_map<std::pair<std::string_view, std::string_view>, std::vector<std::string>, ViewPairHash>
+        kindsOf;
+    auto kindsFor = [&kindsOf](const std::string& interface,
+                               const std::string& address) -> const std::vector<std::string>& {
+        auto [it, added] = kindsOf.try_emplace({interface, address});
+        if (added)
+            it->second = addressKinds(interface, address);
+        return it->second;
+    };
     struct AddressFlagKey {
         std::string kind, interface, address;
         bool operator<(const AddressFlagKey& o) const
@@ -988,7 +1025,7 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
     std::map<AddressFlagKey, std::size_t> addressFlags;
     for (const auto& p : a.processes) {
         for (const auto& ad : env.ranks[p.id.value].addresses) {
-            for (const auto& kind : addressKinds(ad.interface, ad.address)) {
+            for (const auto& kind : kindsFor(ad.interface, ad.address)) {
                 AddressFlagKey key{kind, ad.interface, ad.address};
                 auto it = addressFlags.find(key);
                 if (it == addressFlags.end()) {
@@ -1029,13 +1066,16 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
     // Subnets: the processes whose addresses share a subnet form one group (union-find).
     env.subnetNote = "NCCL prints no netmask: IPv4 addresses are compared as /24 and IPv6 as /64.";
     std::map<std::string, std::vector<ProcessId>> bySubnet;
+    std::unordered_map<std::string_view, std::vector<ProcessId>*> subnetOf; // null: none assumed
     for (const auto& p : a.processes)
-        for (const auto& ad : env.ranks[p.id.value].addresses)
-            if (auto s = assumedSubnet(ad.address); !s.empty()) {
-                auto& v = bySubnet[s]; // in id order, as above
-                if (v.empty() || v.back() != p.id)
-                    v.push_back(p.id);
-            }
+        for (const auto& ad : env.ranks[p.id.value].addresses) {
+            auto [it, added] = subnetOf.try_emplace(ad.address, nullptr);
+            if (added)
+                if (auto s = assumedSubnet(ad.address); !s.empty())
+                    it->second = &bySubnet[s];
+            if (std::vector<ProcessId>* v = it->second; v && (v->empty() || v->back() != p.id))
+                v->push_back(p.id); // in id order, as above
+        }
     if (bySubnet.size() > 1) {
         std::vector<std::uint32_t> parent(a.processes.size());
         std::iota(parent.begin(), parent.end(), 0u);

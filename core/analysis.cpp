@@ -1120,35 +1120,37 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
     // constraint names is a process's, and the names are views of Process::host.
     std::unordered_map<std::string_view, std::uint32_t> hostNumber;
     std::vector<std::string_view> hostName;
-    for (const auto& p : a.processes)
-        if (hostNumber.try_emplace(p.host, static_cast<std::uint32_t>(hostName.size())).second)
+    // Each process's host by number: the passes below ask for the host of tens of thousands of
+    // events and init lines, which hashed its name each time.
+    std::vector<std::uint32_t> hostOfProcess(a.processes.size());
+    for (const auto& p : a.processes) {
+        auto [it, added] = hostNumber.try_emplace(p.host, static_cast<std::uint32_t>(hostName.size()));
+        if (added)
             hostName.push_back(p.host);
+        hostOfProcess[p.id.value] = it->second;
+    }
+    auto hostNumberOf = [&a, &hostOfProcess](LineRef r) {
+        return hostOfProcess[a.lines[r.source.value].process(r.line).value];
+    };
     std::vector<std::string> hosts; // the named ones, in first-seen order, for solveClocks
     for (const std::string_view h : hostName)
         if (!h.empty())
             hosts.emplace_back(h);
-    std::deque<std::string> otherHosts; // none expected; kept so that a view never dangles
-    auto numberOf = [&](std::string_view h) {
-        if (auto it = hostNumber.find(h); it != hostNumber.end())
-            return it->second;
-        const std::string_view kept = otherHosts.emplace_back(h);
-        hostName.push_back(kept);
-        return hostNumber.emplace(kept, static_cast<std::uint32_t>(hostName.size() - 1)).first->second;
-    };
     auto pairKey = [](std::uint32_t before, std::uint32_t after) {
         return std::uint64_t{before} << 32 | after;
     };
     // The tightest constraint per (before, after) host pair; the first one found wins a tie.
     std::unordered_map<std::uint64_t, ClockConstraint> tightest;
-    auto add = [&](const ClockConstraint& c) {
+    // `before` and `after`: the numbers of c's hosts.
+    auto add = [&](ClockConstraint&& c, std::uint32_t before, std::uint32_t after) {
         if (c.beforeHost == c.afterHost || c.beforeHost.empty() || c.afterHost.empty())
             return;
-        const std::uint64_t key = pairKey(numberOf(c.beforeHost), numberOf(c.afterHost));
+        const std::uint64_t key = pairKey(before, after);
         auto it = tightest.find(key);
         if (it == tightest.end())
-            tightest.emplace(key, c);
+            tightest.emplace(key, std::move(c));
         else if (c.bound() < it->second.bound())
-            it->second = c;
+            it->second = std::move(c);
     };
     // Whether a constraint between these hosts with this bound would be kept: thousands of
     // communicators give the same host pairs, and most are looser than one already found, so
@@ -1178,20 +1180,21 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
             lastByAddress[p.address] = i;
         lastByHost[p.host] = i;
     }
-    auto peerHostOf = [&](const std::string& peer) -> std::string {
+    // The process whose host that is, if any.
+    auto peerProcessOf = [&](const std::string& peer) -> std::optional<std::size_t> {
         std::optional<std::size_t> last;
         if (auto it = lastByAddress.find(peer); it != lastByAddress.end())
             last = it->second;
         if (auto it = lastByHost.find(shortName(peer));
             it != lastByHost.end() && (!last || it->second > *last))
             last = it->second;
-        return last ? a.processes[*last].host : std::string{};
+        return last;
     };
 
     // 1. A collateral line that names a peer ("Connection closed by remote peer gpu-b<port>") comes
     //    after that peer host's first failure: its first WARN, error or symptom line.
     // Events still carry their raw (unaligned) times here: alignment is what this computes.
-    std::unordered_map<std::string_view, const Event*> firstFailure;
+    std::vector<const Event*> firstFailure(hostName.size(), nullptr); // by host number
     for (const auto& e : a.events) {
         // A failure: a WARN or error line, a traceback, or a failure symptom — not context lines
         // such as an interface announcement that an entry merely watches.
@@ -1205,12 +1208,9 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
             continue;
         if (!e.time.knownLo())
             continue;
-        const std::string& h = hostOf(e.where);
-        auto it = firstFailure.find(h);
-        if (it == firstFailure.end())
-            firstFailure.emplace(h, &e);
-        else if (e.time.lo < it->second->time.lo)
-            it->second = &e;
+        const Event*& first = firstFailure[hostNumberOf(e.where)];
+        if (!first || e.time.lo < first->time.lo)
+            first = &e;
     }
     for (const auto& e : a.events) {
         if (e.entry < 0 || e.symptom < 0)
@@ -1224,14 +1224,17 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
         const TimeInterval report = e.time;
         if (!report.knownHi())
             continue;
-        std::string peerHost = peerHostOf(peer);
-        auto f = firstFailure.find(peerHost);
-        if (peerHost.empty() || f == firstFailure.end())
+        const std::optional<std::size_t> peerProcess = peerProcessOf(peer);
+        if (!peerProcess)
+            continue;
+        const std::string& peerHost = a.processes[*peerProcess].host;
+        const Event* first = firstFailure[hostOfProcess[*peerProcess]];
+        if (peerHost.empty() || !first)
             continue;
         ClockConstraint c;
         c.beforeHost = peerHost;
         c.afterHost = hostOf(e.where);
-        c.before = f->second->where;
+        c.before = first->where;
         c.after = e.where;
         c.beforeLo = a.rawTime(c.before).lo;
         c.afterHi = report.hi;
@@ -1239,7 +1242,7 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
                 a.source(c.after.source).displayPath + ":" + std::to_string(c.after.line + 1) + ") after " +
                 peerHost + " first failed (" + a.source(c.before.source).displayPath + ":" +
                 std::to_string(c.before.line + 1) + ")";
-        add(c);
+        add(std::move(c), hostOfProcess[*peerProcess], hostNumberOf(e.where));
     }
 
     // 2. NCCL init is collective: no rank completes a communicator before every rank has started it.
@@ -1261,15 +1264,14 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
         for (const auto& ip : scans[s].initPhases) {
             // Every line of one local key belongs to one process, so either line names the host.
             const std::uint32_t anyLine = ip.start ? ip.start->where.line : ip.complete->where.line;
-            const std::string& host = hostOf({sid, anyLine});
-            if (host.empty())
+            const std::uint32_t h = hostNumberOf({sid, anyLine});
+            if (hostName[h].empty())
                 continue;
             auto [c, newComm] = commNumber.try_emplace(ip.commId, commName.size());
             if (newComm) {
                 commName.push_back(*ip.commId);
                 byComm.emplace_back();
             }
-            const std::uint32_t h = numberOf(host);
             auto [at, newHost] = slotOf.try_emplace(pairKey(static_cast<std::uint32_t>(c->second), h),
                                                     byComm[c->second].size());
             if (newHost)
@@ -1282,7 +1284,17 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
         }
     }
     // Communicators in commId order and hosts in name order: the order constraints are found in
-    // decides which of two equally tight ones explains a pair.
+    // decides which of two equally tight ones explains a pair. Each host's place in name order
+    // is found once (thousands of communicators each sorted their hosts by comparing names).
+    std::vector<std::uint32_t> nameOrder(hostName.size());
+    {
+        std::vector<std::uint32_t> byName(hostName.size());
+        std::iota(byName.begin(), byName.end(), 0u);
+        std::sort(byName.begin(), byName.end(),
+                  [&](std::uint32_t x, std::uint32_t y) { return hostName[x] < hostName[y]; });
+        for (std::size_t i = 0; i < byName.size(); ++i)
+            nameOrder[byName[i]] = static_cast<std::uint32_t>(i);
+    }
     std::vector<std::size_t> commOrder(commName.size());
     std::iota(commOrder.begin(), commOrder.end(), 0);
     std::sort(commOrder.begin(), commOrder.end(),
@@ -1294,7 +1306,7 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
         const std::string_view comm = commName[ci];
         std::vector<HostPhases>& perHost = byComm[ci];
         std::sort(perHost.begin(), perHost.end(), [&](const HostPhases& x, const HostPhases& y) {
-            return hostName[x.host] < hostName[y.host];
+            return nameOrder[x.host] < nameOrder[y.host];
         });
         const HostPhases* latestStart = nullptr;
         const HostPhases* earliestEnd = nullptr;
@@ -1319,7 +1331,7 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
             c.why = "communicator ";
             c.why.append(comm).append(" completed init on ").append(c.afterHost);
             c.why.append(" only after it started on ").append(c.beforeHost);
-            add(c);
+            add(std::move(c), hs.host, hc.host);
         };
         if (perHost.size() <= 64) {
             for (const HostPhases& hs : perHost)
@@ -1354,13 +1366,12 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
     a.clock = solveClocks(hosts, constraints, options.clockOverrides, pins);
     // ClockModel::offsetOf searches the hosts in order, once per process: 12 million string
     // compares for 10,000 ranks on 1,250 hosts. The first entry of a name wins, as there.
-    std::unordered_map<std::string_view, std::int64_t> offsetByHost;
+    std::vector<std::optional<std::int64_t>> offsetOfHost(hostName.size()); // by host number
     for (const auto& h : a.clock.hosts)
-        offsetByHost.emplace(h.host, h.offsetUs);
-    for (const auto& p : a.processes) {
-        auto it = offsetByHost.find(p.host);
-        a.processOffset[p.id.value] = it == offsetByHost.end() ? 0 : it->second;
-    }
+        if (auto it = hostNumber.find(h.host); it != hostNumber.end() && !offsetOfHost[it->second])
+            offsetOfHost[it->second] = h.offsetUs;
+    for (const auto& p : a.processes)
+        a.processOffset[p.id.value] = offsetOfHost[hostOfProcess[p.id.value]].value_or(0);
     // Where no host moves (the usual case: the constraints hold as the clocks stand), the events
     // stay as identity sorted them.
     if (std::all_of(a.processOffset.begin(), a.processOffset.end(),

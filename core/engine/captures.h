@@ -43,6 +43,20 @@ public:
         return *this;
     }
 
+    // The same as copying `o`, into the room this one has when it is enough (a scratch set
+    // refilled for every line, which copying would allocate anew each time).
+    void assign(const Captures& o)
+    {
+        if (this == &o)
+            return;
+        m_size = 0; // nothing to keep if it has to grow
+        if (o.m_size > m_capacity)
+            regrow(o.m_size);
+        if (o.m_size)
+            std::memcpy(m_data.get(), o.m_data.get(), o.m_size);
+        m_size = o.m_size;
+    }
+
     // What add(name, value) takes, for reserving the whole set before adding it.
     static std::size_t packedSize(std::string_view name, std::string_view value)
     {

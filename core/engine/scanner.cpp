@@ -643,7 +643,16 @@ void Scanner::scan(const Source& source, std::uint32_t first, std::uint32_t last
     thread_local std::vector<int> candidates;
     thread_local std::vector<int> matched;
     thread_local std::vector<int> both; // candidates the set matched; swapped with candidates
-    std::vector<std::pair<int, std::optional<ScanHit>>> twins; // this line's shared-regex results
+    // This line's shared-regex results: the first `twinCount` entries. The entries (and their
+    // captures' room) are reused from line to line and source to source; Init lines, which every
+    // rank prints by the dozen, match two patterns of one regex each.
+    struct Twin {
+        int rep = -1;
+        bool matched = false;
+        ScanHit hit;
+    };
+    thread_local std::vector<Twin> twins;
+    std::size_t twinCount = 0;
     ScanHit hit;
     for (std::size_t i = 0; i < found.size();) {
         const std::uint32_t lineIndex = found[i].line;
@@ -688,7 +697,7 @@ void Scanner::scan(const Source& source, std::uint32_t first, std::uint32_t last
             }
             // Otherwise (the set's DFA ran out of memory) every candidate runs alone.
         }
-        twins.clear();
+        twinCount = 0;
         for (int p : candidates) {
             const auto pi = static_cast<std::size_t>(p);
             if (!m_hasTwin[pi]) {
@@ -697,15 +706,19 @@ void Scanner::scan(const Source& source, std::uint32_t first, std::uint32_t last
                 continue;
             }
             const int rep = m_sameRegex[pi];
-            auto known =
-                std::find_if(twins.begin(), twins.end(), [rep](const auto& t) { return t.first == rep; });
-            if (known == twins.end()) {
-                const bool ok = matchPattern(p, line, lineIndex, hit);
-                twins.push_back({rep, ok ? std::optional<ScanHit>(hit) : std::nullopt});
-                known = twins.end() - 1;
+            const auto used = twins.begin() + static_cast<std::ptrdiff_t>(twinCount);
+            auto known = std::find_if(twins.begin(), used, [rep](const Twin& t) { return t.rep == rep; });
+            if (known == used) {
+                if (twinCount == twins.size())
+                    twins.emplace_back();
+                known = twins.begin() + static_cast<std::ptrdiff_t>(twinCount++);
+                known->rep = rep;
+                known->matched = matchPattern(p, line, lineIndex, known->hit);
             }
-            if (known->second) {
-                hit = *known->second;
+            if (known->matched) {
+                // Into the room the last hit left, unless whoever took it kept its captures.
+                hit.line = known->hit.line;
+                hit.captures.assign(known->hit.captures);
                 hit.pattern = p;
                 take(std::move(hit));
             }

@@ -339,7 +339,7 @@ bool EnvironmentLine::operator==(const EnvironmentLine& o) const
         return x.name == y.name && x.value == y.value && std::strcmp(x.how, y.how) == 0;
     };
     auto sameClue = [](const LineClue& x, const LineClue& y) {
-        return std::strcmp(x.id, y.id) == 0 && x.range == y.range && x.basis() == y.basis();
+        return std::strcmp(x.id, y.id) == 0 && x.range == y.range && x.basisView() == y.basisView();
     };
     return std::equal(settings.begin(), settings.end(), o.settings.begin(), o.settings.end(), sameSetting) &&
            listed == o.listed &&

@@ -23,7 +23,8 @@ struct LineClue {
     const char* staticBasis = nullptr; // the rule's wording, or null when `ownBasis` holds it
     std::string ownBasis;
 
-    std::string basis() const { return staticBasis ? std::string(staticBasis) : ownBasis; }
+    std::string basis() const { return std::string(basisView()); }
+    std::string_view basisView() const { return staticBasis ? std::string_view(staticBasis) : ownBasis; }
     std::string display() const; // rangeDisplay(range)
 };
 

@@ -337,6 +337,21 @@ private slots:
         QCOMPARE(moved.size(), std::size_t{4});
         moved = Captures{};
         QVERIFY(moved.empty() && moved == Captures{});
+        // assign() is a copy that reuses the room it has: larger, smaller, empty, itself.
+        Captures room;
+        room.assign(c);
+        QVERIFY(room == c);
+        room.assign(d);
+        QVERIFY(room == d && room.get("peer") == std::string_view("10.0.0.2<29500>"));
+        QVERIFY(!room.has("bytes"));
+        room.assign(c);
+        QVERIFY(room == c && room.get("bytes") == std::string_view("a\0b", 3));
+        room.assign(room);
+        QVERIFY(room == c);
+        room.assign(Captures{});
+        QVERIFY(room.empty());
+        room.add("again", "2");
+        QCOMPARE(room.get("again"), std::string_view("2"));
         // From a real match: an Init line's rank and size.
         std::vector<ScanHit> hits;
         m_fast->matchLine("gpu-a:11:12 [3] NCCL INFO comm 0x55d0 rank 3 nranks 8 cudaDev 3 busId 1b000 "

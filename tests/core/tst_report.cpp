@@ -42,6 +42,18 @@ std::shared_ptr<const Analysis> analyzeTexts(const std::vector<std::pair<std::st
     return analyze(std::move(b), encyclopedia(), o);
 }
 
+// Rank r's NCCL prefix (eight ranks a host), and its Init START line in a job of n ranks.
+std::string rankPrefix(int r)
+{
+    return "node" + std::to_string(r / 8) + ":" + std::to_string(1000 + r) + ":" + std::to_string(2000 + r) +
+           " [" + std::to_string(r % 8) + "] ";
+}
+std::string initStartLine(int r, int n)
+{
+    return rankPrefix(r) + "NCCL INFO comm 0x1 rank " + std::to_string(r) + " nranks " + std::to_string(n) +
+           " cudaDev " + std::to_string(r % 8) + " busId 1000 commId 0x2 - Init START\n";
+}
+
 ReportOptions fixedOptions(bool redact = true)
 {
     ReportOptions o;
@@ -194,11 +206,8 @@ private slots:
     {
         std::vector<std::pair<std::string, std::string>> files;
         for (int r = 0; r < 40; ++r) {
-            std::string host = "node" + std::to_string(r / 8);
-            std::string pre = host + ":" + std::to_string(1000 + r) + ":" + std::to_string(2000 + r) + " [" +
-                              std::to_string(r % 8) + "] ";
-            std::string t = pre + "NCCL INFO comm 0x1 rank " + std::to_string(r) + " nranks 40 cudaDev " +
-                            std::to_string(r % 8) + " busId 1000 commId 0x2 - Init START\n";
+            const std::string pre = rankPrefix(r);
+            std::string t = initStartLine(r, 40);
             if (r == 13)
                 t += pre +
                      "misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.1<45763> failed : "
@@ -404,13 +413,10 @@ private slots:
     {
         std::vector<std::pair<std::string, std::string>> files;
         for (int r = 0; r < 300; ++r) {
-            std::string host = "node" + std::to_string(r / 8);
-            std::string pre = host + ":" + std::to_string(1000 + r) + ":" + std::to_string(2000 + r) + " [" +
-                              std::to_string(r % 8) + "] ";
+            const std::string pre = rankPrefix(r);
             std::string t =
                 pre + "NCCL INFO Bootstrap : Using eth0:10.1." + std::to_string(r / 8) + ".1<0>\n";
-            t += pre + "NCCL INFO comm 0x1 rank " + std::to_string(r) + " nranks 300 cudaDev " +
-                 std::to_string(r % 8) + " busId 1000 commId 0x2 - Init START\n";
+            t += initStartLine(r, 300);
             if (r == 13)
                 t += pre +
                      "misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.1.0.1<45763> failed : "

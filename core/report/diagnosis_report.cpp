@@ -129,8 +129,9 @@ public:
                 put(out);
             // A batch of large elements is handed over in pieces of the chunk's size, as the
             // sink is promised.
-            for (std::size_t at = 0; m_sink && at < out.size(); at += std::max<std::size_t>(m_chunk, 1))
-                (*m_sink)(std::string_view(out).substr(at, std::max<std::size_t>(m_chunk, 1)));
+            const std::size_t piece = std::max<std::size_t>(m_chunk, 1);
+            for (std::size_t at = 0; m_sink && at < out.size(); at += piece)
+                (*m_sink)(std::string_view(out).substr(at, piece));
             ++joined;
             joinedOne.notify_all();
         });

@@ -1226,9 +1226,10 @@ void alignClocks(Analysis& a, const std::vector<SourceScan>& scans, const Analyz
         const std::optional<std::size_t> peerProcess = peerProcessOf(peer);
         if (!peerProcess)
             continue;
+        // A process found by address or name has a host (those without one are not listed).
         const std::string& peerHost = a.processes[*peerProcess].host;
         const Event* first = firstFailure[hostOfProcess[*peerProcess]];
-        if (peerHost.empty() || !first)
+        if (!first)
             continue;
         ClockConstraint c;
         c.beforeHost = peerHost;

@@ -54,15 +54,18 @@ void keepFreedMemoryForReuse()
     mallopt(M_TRIM_THRESHOLD, 2 * kHugeHeapRange);
 }
 
-// Asks for transparent huge pages on the whole 2 MiB pages inside [lo, hi); false when there are
-// none or the kernel refuses.
-bool adviseWholeHugePages(std::uintptr_t lo, std::uintptr_t hi)
+// Gives `advice` (MADV_HUGEPAGE or MADV_NOHUGEPAGE) to the whole 2 MiB pages inside [lo, hi);
+// false when there are none or the kernel refuses.
+bool adviseWholeHugePages(std::uintptr_t lo, std::uintptr_t hi, int advice = MADV_HUGEPAGE)
 {
     constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
     const std::uintptr_t from = (lo + kHuge - 1) & ~(kHuge - 1);
     const std::uintptr_t to = hi & ~(kHuge - 1);
-    return from < to && ::madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE) == 0;
+    return from < to && ::madvise(reinterpret_cast<void*>(from), to - from, advice) == 0;
 }
+
+// The main heap's range adviseHugePagesForHeap advised: [lo, hi).
+std::uintptr_t g_hugeHeapLo = 0, g_hugeHeapHi = 0;
 
 // The same virtual machines make every first touch of a fresh page expensive (about 14 us here,
 // where a loop over 64 MiB measures it), and the main thread's heap holds most of a diagnosis's
@@ -87,7 +90,26 @@ bool adviseHugePagesForHeap()
     const auto lo = reinterpret_cast<std::uintptr_t>(block);
     const auto hi = reinterpret_cast<std::uintptr_t>(::sbrk(0));
     std::free(block);
-    return lo < hi && hi - lo <= 2 * std::uintptr_t{kRange} && adviseWholeHugePages(lo, hi);
+    if (lo >= hi || hi - lo > 2 * std::uintptr_t{kRange} || !adviseWholeHugePages(lo, hi))
+        return false;
+    g_hugeHeapLo = lo;
+    g_hugeHeapHi = hi;
+    return true;
+}
+
+// Huge pages pay where many pages are faulted at once on every core (the scan), but only while the
+// kernel has recently freed ones at hand. This VM's balloon reports free 2 MiB blocks back to the
+// host after a couple of seconds (virtio-balloon free page reporting, page_reporting_order 9), and
+// a reported block costs the host's work to back again when it is faulted: about 5 ms per 2 MiB
+// page, against under 1 ms for 512 ordinary pages. The stages after the scan run mostly on one core
+// and grow the main heap by some 12 MiB on 10,000 small files (processes, events, hits): in huge
+// pages that was a third of their time (identity and events 65 ms, 41 ms in ordinary pages; the
+// scan itself was not slower). So once the scan is done, the rest of the range gets ordinary
+// pages; huge pages already faulted stay as they are.
+void stopHugePagesForHeap()
+{
+    if (g_hugeHeapLo < g_hugeHeapHi)
+        adviseWholeHugePages(g_hugeHeapLo, g_hugeHeapHi, MADV_NOHUGEPAGE);
 }
 
 // Worker threads allocate from malloc arenas of their own, which grow a 4 KiB page at a time: the
@@ -180,8 +202,10 @@ int main(int argc, char** argv)
     const std::vector<std::string> args(argv, argv + argc);
     if (rl::cli::isHeadless(args)) {
         keepFreedMemoryForReuse();
-        if (adviseHugePagesForHeap())
+        if (adviseHugePagesForHeap()) {
             rl::setWorkerThreadStart(adviseHugePagesForWorkerArena);
+            rl::setScanFinished(stopHugePagesForHeap);
+        }
         return rl::cli::run(args);
     }
     return runQtModule(argc, argv);

@@ -1668,6 +1668,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         report("diagnosing");
         // The last small files read are still marked, not given back (MappedFile::flushDropped).
         MappedFile::flushDropped();
+        scanFinished();
         stageDone("index, parse, scan");
         dropBinarySources(a, scans, pathIdentity, totalBytes);
         a.totalBytes = totalBytes;

@@ -24,6 +24,20 @@ inline void workerThreadStarted()
         g_workerThreadStart();
 }
 
+// What the analysis calls when the scan is done and the stages that mostly run on one core begin
+// (the headless command line changes how its heap grows then, app/main.cpp). Set before any
+// analysis starts; null: nothing.
+inline void (*g_scanFinished)() = nullptr;
+inline void setScanFinished(void (*finished)())
+{
+    g_scanFinished = finished;
+}
+inline void scanFinished()
+{
+    if (g_scanFinished)
+        g_scanFinished();
+}
+
 // fn(i) for every i in [0, n), on up to `threads` threads (the caller's among them). fn must be
 // safe to run concurrently for different i.
 template <class Fn> void parallelFor(std::size_t n, unsigned threads, const Fn& fn)

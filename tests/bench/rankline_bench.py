@@ -885,11 +885,14 @@ def bench_bundle(info: BundleInfo, args: argparse.Namespace, tmp: str, patterns:
 
 @dataclass
 class Pairs:
-    """rankline on the 64-file and the small-files bundle, alternately: the walls of each."""
+    """rankline on the 64-file and the small-files bundle, alternately: the walls of each; and, as a
+    control, on the small files' ranks written as one `srun -l` stream."""
     base: BundleInfo
     small: BundleInfo
+    control: BundleInfo | None = None
     base_walls: list[float] = field(default_factory=list)
     small_walls: list[float] = field(default_factory=list)
+    control_walls: list[float] = field(default_factory=list)
     wrong: bool = False
 
     def ratio(self) -> float | None:
@@ -898,26 +901,43 @@ class Pairs:
         return (statistics.median(self.small_walls) / self.small.bytes) / (
             statistics.median(self.base_walls) / self.base.bytes)
 
+    def control_ratio(self) -> float | None:
+        """Time per byte of the small files against the same ranks in one file."""
+        if not self.control or not self.control_walls or not self.small_walls:
+            return None
+        return (statistics.median(self.small_walls) / self.small.bytes) / (
+            statistics.median(self.control_walls) / self.control.bytes)
 
-def pair_runs(base: BundleInfo, small: BundleInfo, args: argparse.Namespace, tmp: str) -> Pairs:
+
+def pair_runs(base: BundleInfo, small: BundleInfo, args: argparse.Namespace, tmp: str,
+              control: BundleInfo | None = None) -> Pairs:
     """The time-per-byte target compares two bundles. Timed in their own sections, minutes apart,
     their ratio also measures how the shared host's speed drifted in between (between two runs of
     the eleventh session, rg took 17 % less on the 64-file bundle and 19 % more on the small
-    files). Alternating the two, each after a read of its bundle, exposes both to the same drift."""
+    files). Alternating the two, each after a read of its bundle, exposes both to the same drift.
+
+    `control`, when given, is the small files' ranks as one stream, timed in the same rounds: the
+    64-file bundle holds 64 ranks, the small files 10,000, each with its start-up lines, so their
+    ratio mixes what many files cost with what many ranks cost; the control has the ranks without
+    the files."""
     out = os.path.join(tmp, "stdout")
-    pairs = Pairs(base, small)
+    pairs = Pairs(base, small, control)
     n = max(5, 2 * args.repeat - 1)
-    print(f"\n== time per byte, {base.name} and {small.name} alternately ({n} pairs)", flush=True)
+    print(f"\n== time per byte, {base.name} and {small.name}{' and ' + control.name if control else ''} "
+          f"alternately ({n} rounds)", flush=True)
     if args.wait_idle > 0:
         wait_for_idle(args.wait_idle)
+    rounds = [(base, pairs.base_walls), (small, pairs.small_walls)]
+    if control:
+        rounds.append((control, pairs.control_walls))
     for i in range(n):
-        for info, walls in ((base, pairs.base_walls), (small, pairs.small_walls)):
+        for info, walls in rounds:
             warm_cache(info.root)
             run = run_measured([args.rankline, "diagnose", info.root, "--json"], out)
             ok, text = check_diagnosis(out, info)
             walls.append(run.wall)
             pairs.wrong = pairs.wrong or not ok
-            print(f"  pair {i + 1}: {info.name:<20} {run.wall:7.3f} s, other load {run.background:4.2f} cores; "
+            print(f"  round {i + 1}: {info.name:<28} {run.wall:7.3f} s, other load {run.background:4.2f} cores; "
                   f"{'OK' if ok else 'WRONG'}: {text}", flush=True)
     return pairs
 
@@ -1014,6 +1034,11 @@ def print_report(results: list[tuple[BundleInfo, dict[str, ToolResult]]], args: 
             p(f"  {info.name}: rankline time per byte vs {pairs.base.name} = {paired:6.2f}  (target <= "
               f"{TARGET_SMALL_OVER_LARGE:g})  {verdict(paired <= TARGET_SMALL_OVER_LARGE)}  "
               f"({per_small * 1e9:.2f} vs {per_base * 1e9:.2f} ns/byte; {len(pairs.small_walls)} alternating pairs)")
+        control = pairs.control_ratio() if pairs and pairs.small is info else None
+        if control is not None and pairs and pairs.control:
+            p(f"  {info.name}: (control, no target: time per byte vs the same {pairs.small.files:,} ranks as one "
+              f"`srun -l` stream, {pairs.control.name} = {control:.2f}; below 1, the files cost less than "
+              f"the ranks they hold)")
         if rl.wall and base and base[1]["rankline"].wall:
             per_small = rl.wall / info.bytes
             per_base = base[1]["rankline"].wall / base[0].bytes
@@ -1066,6 +1091,8 @@ def main() -> int:
                     help="seconds after which an lnav run on the 64/256-rank bundles is killed")
     ap.add_argument("--small-lnav-timeout", type=float, default=120.0,
                     help="seconds after which lnav on the small-files bundle is killed (0: skip lnav there)")
+    ap.add_argument("--no-small-control", dest="small_control", action="store_false",
+                    help="do not time the small files' ranks as one stream beside the pairs (a control)")
     ap.add_argument("--no-rss-breakdown", dest="rss_breakdown", action="store_false",
                     help="skip the extra untimed rankline run that splits peak RSS into anonymous and file-backed")
     ap.add_argument("--wait-idle", type=float, default=0.0, metavar="SECONDS",
@@ -1151,9 +1178,21 @@ def main() -> int:
                 tools["lnav"].note = "skipped (--small-lnav-timeout 0)"
             results.append((info, tools))
             if small and base_info is not None:
-                pairs = pair_runs(base_info, info, args, tmp)
+                control = None
+                if args.small_control:
+                    croot = os.path.join(tmp, f"combined-{name}")
+                    if os.path.isdir(croot):
+                        shutil.rmtree(croot)
+                    t0 = time.perf_counter()
+                    control = generate_bundle(f"combined-{name}", croot, nranks, size, args.seed, args.jobs,
+                                              combined=True)
+                    print(f"\n== control {control.name}: the same {nranks:,} ranks as one `srun -l` stream, "
+                          f"{control.bytes:,} bytes (generated in {time.perf_counter() - t0:.1f} s)")
+                pairs = pair_runs(base_info, info, args, tmp, control)
                 if not args.keep:
                     shutil.rmtree(base_info.root, ignore_errors=True)
+                    if control:
+                        shutil.rmtree(control.root, ignore_errors=True)
             if name.startswith("64x") and "small" in wanted:
                 base_info = info  # kept until the small files are timed against it (pair_runs)
             elif not args.keep:

@@ -67,17 +67,17 @@ bool adviseWholeHugePages(std::uintptr_t lo, std::uintptr_t hi, int advice = MAD
 // The main heap's range adviseHugePagesForHeap advised: [lo, hi).
 std::uintptr_t g_hugeHeapLo = 0, g_hugeHeapHi = 0;
 
-// The same virtual machines make every first touch of a fresh page expensive (about 14 us here,
-// where a loop over 64 MiB measures it), and the main thread's heap holds most of a diagnosis's
-// memory: 10,000 small files spent a sixth of their time faulting it in 4 KiB at a time. So the
-// heap is grown once by a range it then fills from the bottom (nothing is resident until touched),
-// and that range asks for transparent huge pages, which the kernel's default "madvise" mode gives
-// to regions that ask: a 2 MiB page per fault. It costs at most one partly used huge page at the top
-// of the heap in resident memory. Afterwards the heap grows by the default padding again (a larger
-// one could fail under strict overcommit, where this first one merely goes without), and the range
-// is never trimmed (keepFreedMemoryForReuse keeps the trim threshold above it): growth beyond it,
-// on a bundle of gigabytes, simply gets ordinary pages. Where malloc does not use the program break
-// (a sanitizer's allocator), nothing is advised.
+// The same virtual machines make every first touch of a fresh page expensive (1.5 to 14 us per
+// 4 KiB page here, by the host's load, where a loop over fresh memory measures it), and the main
+// thread's heap holds most of a diagnosis's memory: 10,000 small files spent a sixth of their time
+// faulting it in 4 KiB at a time. So the heap is grown once by a range it then fills from the
+// bottom (nothing is resident until touched), and that range asks for transparent huge pages, which
+// the kernel's default "madvise" mode gives to regions that ask: a 2 MiB page per fault. It costs
+// at most one partly used huge page at the top of the heap in resident memory. Afterwards the heap
+// grows by the default padding again (a larger one could fail under strict overcommit, where this
+// first one merely goes without), and the range is never trimmed (keepFreedMemoryForReuse keeps the
+// trim threshold above it): growth beyond it, on a bundle of gigabytes, simply gets ordinary pages.
+// Where malloc does not use the program break (a sanitizer's allocator), nothing is advised.
 bool adviseHugePagesForHeap()
 {
     constexpr int kRange = kHugeHeapRange;

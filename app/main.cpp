@@ -203,8 +203,8 @@ int main(int argc, char** argv)
     if (rl::cli::isHeadless(args)) {
         keepFreedMemoryForReuse();
         if (adviseHugePagesForHeap()) {
-            rl::setWorkerThreadStart(adviseHugePagesForWorkerArena);
-            rl::setScanFinished(stopHugePagesForHeap);
+            rl::workerThreadStarted.set(adviseHugePagesForWorkerArena);
+            rl::scanFinished.set(stopHugePagesForHeap);
         }
         return rl::cli::run(args);
     }

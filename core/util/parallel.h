@@ -10,33 +10,26 @@
 namespace rl
 {
 
-// What every worker thread of the pipeline runs first (parallelFor's, the bundle reader's): the
-// headless command line sets how their memory is laid out (app/main.cpp). Set before any
-// analysis starts; null: nothing.
-inline void (*g_workerThreadStart)() = nullptr;
-inline void setWorkerThreadStart(void (*start)())
+// A moment of the pipeline where the headless command line changes how its memory is laid out
+// (app/main.cpp): it sets the hook before any analysis starts; unset, nothing happens.
+class MemoryHook
 {
-    g_workerThreadStart = start;
-}
-inline void workerThreadStarted()
-{
-    if (g_workerThreadStart)
-        g_workerThreadStart();
-}
+public:
+    void set(void (*fn)()) { m_fn = fn; }
+    void operator()() const
+    {
+        if (m_fn)
+            m_fn();
+    }
 
-// What the analysis calls when the scan is done and the stages that mostly run on one core begin
-// (the headless command line changes how its heap grows then, app/main.cpp). Set before any
-// analysis starts; null: nothing.
-inline void (*g_scanFinished)() = nullptr;
-inline void setScanFinished(void (*finished)())
-{
-    g_scanFinished = finished;
-}
-inline void scanFinished()
-{
-    if (g_scanFinished)
-        g_scanFinished();
-}
+private:
+    void (*m_fn)() = nullptr;
+};
+
+// What every worker thread of the pipeline runs first (parallelFor's, the bundle reader's).
+inline MemoryHook workerThreadStarted;
+// When the scan is done and the stages that mostly run on one core begin.
+inline MemoryHook scanFinished;
 
 // fn(i) for every i in [0, n), on up to `threads` threads (the caller's among them). fn must be
 // safe to run concurrently for different i.

@@ -7,6 +7,7 @@
 #include "analysis.h"
 #include "report/diagnosis_report.h"
 #include "shipped_encyclopedia.h"
+#include "util/parallel.h"
 
 using namespace rl;
 using nlohmann::json;
@@ -148,6 +149,38 @@ private slots:
         QCOMPARE(int(li.timeSource), int(TimeSource::Inferred));
         QVERIFY(li.time.knownLo() && li.time.knownHi());
         QCOMPARE(li.time.hi - li.time.lo, std::int64_t{569000} + 1000); // ,412 .. ,981 (+1 ms resolution)
+    }
+
+    // The headless command line changes how its heap grows when the scan is done (app/main.cpp):
+    // an analysis says so once, after its worker threads started, and a cancelled one not at all.
+    void memoryHooksRunAtTheirMoments()
+    {
+        static int started = 0, finished = 0, startedAtFinish = -1;
+        started = finished = 0;
+        startedAtFinish = -1;
+        workerThreadStarted.set([] { ++started; });
+        scanFinished.set([] {
+            ++finished;
+            startedAtFinish = started;
+        });
+        AnalyzeOptions opts;
+        opts.probeLocalNccl = false;
+        opts.threads = 2;
+        const auto enc = test::shippedEncyclopedia();
+        auto a = analyzePaths({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"}, enc, opts);
+        const int finishedOnce = finished;
+        const int startedBefore = startedAtFinish;
+        ProgressSink cancelled;
+        cancelled.cancelled = [] { return true; };
+        auto none =
+            analyze(readBundle({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"}), enc, opts, cancelled);
+        workerThreadStarted.set(nullptr);
+        scanFinished.set(nullptr);
+        QVERIFY(a);
+        QCOMPARE(finishedOnce, 1);
+        QVERIFY(startedBefore >= 1); // the scan's second thread
+        QVERIFY(!none);
+        QCOMPARE(finished, 1);
     }
 };
 

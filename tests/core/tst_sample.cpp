@@ -2,6 +2,7 @@
 // rank 5 on gpu-b aborts its retried connect to gpu-a, everything else is collateral.
 #include <QTest>
 
+#include <atomic>
 #include <nlohmann/json.hpp>
 
 #include "analysis.h"
@@ -155,21 +156,22 @@ private slots:
     // an analysis says so once, after its worker threads started, and a cancelled one not at all.
     void memoryHooksRunAtTheirMoments()
     {
-        static int started = 0, finished = 0, startedAtFinish = -1;
+        // Counted from the worker threads too.
+        static std::atomic<int> started{0}, finished{0}, startedAtFinish{-1};
         started = finished = 0;
         startedAtFinish = -1;
         workerThreadStarted.set([] { ++started; });
         scanFinished.set([] {
             ++finished;
-            startedAtFinish = started;
+            startedAtFinish = started.load();
         });
         AnalyzeOptions opts;
         opts.probeLocalNccl = false;
         opts.threads = 2;
         const auto enc = test::shippedEncyclopedia();
         auto a = analyzePaths({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"}, enc, opts);
-        const int finishedOnce = finished;
-        const int startedBefore = startedAtFinish;
+        const int finishedOnce = finished.load();
+        const int startedBefore = startedAtFinish.load();
         ProgressSink cancelled;
         cancelled.cancelled = [] { return true; };
         auto none =
@@ -180,7 +182,7 @@ private slots:
         QCOMPARE(finishedOnce, 1);
         QVERIFY(startedBefore >= 1); // the scan's second thread
         QVERIFY(!none);
-        QCOMPARE(finished, 1);
+        QCOMPARE(finished.load(), 1);
     }
 };
 

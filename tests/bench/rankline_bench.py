@@ -1033,7 +1033,7 @@ def print_report(results: list[tuple[BundleInfo, dict[str, ToolResult]]], args: 
             per_base = statistics.median(pairs.base_walls) / pairs.base.bytes
             p(f"  {info.name}: rankline time per byte vs {pairs.base.name} = {paired:6.2f}  (target <= "
               f"{TARGET_SMALL_OVER_LARGE:g})  {verdict(paired <= TARGET_SMALL_OVER_LARGE)}  "
-              f"({per_small * 1e9:.2f} vs {per_base * 1e9:.2f} ns/byte; {len(pairs.small_walls)} alternating pairs)")
+              f"({per_small * 1e9:.2f} vs {per_base * 1e9:.2f} ns/byte; {len(pairs.small_walls)} alternating rounds)")
         control = pairs.control_ratio() if pairs and pairs.small is info else None
         if control is not None and pairs and pairs.control:
             p(f"  {info.name}: (control, no target: time per byte vs the same {pairs.small.files:,} ranks as one "

@@ -64,7 +64,7 @@ bool adviseWholeHugePages(std::uintptr_t lo, std::uintptr_t hi, int advice = MAD
     return from < to && ::madvise(reinterpret_cast<void*>(from), to - from, advice) == 0;
 }
 
-// The main heap's range adviseHugePagesForHeap advised: [lo, hi).
+// The main heap's range adviseHugePagesForHeap advised: [lo, hi). Set before either hook is.
 std::uintptr_t g_hugeHeapLo = 0, g_hugeHeapHi = 0;
 
 // The same virtual machines make every first touch of a fresh page expensive (1.5 to 14 us per
@@ -108,8 +108,7 @@ bool adviseHugePagesForHeap()
 // pages; huge pages already faulted stay as they are.
 void stopHugePagesForHeap()
 {
-    if (g_hugeHeapLo < g_hugeHeapHi)
-        adviseWholeHugePages(g_hugeHeapLo, g_hugeHeapHi, MADV_NOHUGEPAGE);
+    adviseWholeHugePages(g_hugeHeapLo, g_hugeHeapHi, MADV_NOHUGEPAGE);
 }
 
 // Worker threads allocate from malloc arenas of their own, which grow a 4 KiB page at a time: the

@@ -1452,6 +1452,32 @@ void dropBinarySources(Analysis& a, std::vector<SourceScan>& scans, std::vector<
     a.skipped = std::move(merged);
 }
 
+// "1,234,567"
+std::string withThousands(std::uint64_t n)
+{
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+constexpr const char* kShrankReason = "the file shrank while it was being read (truncated or rotated by "
+                                      "another program); the part it lost reads as empty, the rest was "
+                                      "diagnosed";
+constexpr std::string_view kGrewReasonStart = "the file grew by ";
+
+// A file still being written when the bundle was opened: what was read, what was not, what to do.
+std::string grownReason(std::uint64_t readBytes, std::uint64_t more)
+{
+    return std::string(kGrewReasonStart) + withThousands(more) + (more == 1 ? " byte" : " bytes") +
+           " while it was being read (still being written?): it was diagnosed as it was when opened (" +
+           withThousands(readBytes) +
+           " bytes); reload (F5 in the window, or run the command again) to include the rest";
+}
+
 void residentBytes(std::uint64_t& anon, std::uint64_t& file)
 {
     // statm: size resident shared ... in pages; "shared" is the file-backed part of resident.
@@ -1597,8 +1623,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             Source& src = a.sources[task.source];
             if (!task.pieces) {
                 scans[task.source] = scanSource(src, scanner, pools, a.lines[task.source]);
-                if (src.buffer)
+                if (src.buffer) {
                     src.buffer->dropResident();
+                    src.buffer->checkGrowth(src.path);
+                }
                 doneBytes += src.size;
                 doneLines += src.lineCount();
                 ++doneFiles;
@@ -1663,8 +1691,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 std::vector<ScannedPiece>().swap(p.done);
                 scans[task.source] = mergePieces(std::move(p.join), p.lines, std::move(scanned), scanner);
                 a.lines[task.source] = std::move(p.lines);
-                if (src.buffer)
+                if (src.buffer) {
                     src.buffer->dropResident();
+                    src.buffer->checkGrowth(src.path);
+                }
                 ++doneFiles;
             }
             report("reading");
@@ -1679,11 +1709,21 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         dropBinarySources(a, scans, pathIdentity, totalBytes);
         a.totalBytes = totalBytes;
         // Every byte has been read by now: say which files changed under us while they were open.
-        for (const auto& s : a.sources)
-            if (s.buffer && s.buffer->damaged())
-                a.skipped.push_back({s.displayPath, "the file shrank while it was being read (truncated or "
-                                                    "rotated by another program); the part it lost reads as "
-                                                    "empty, the rest was diagnosed"});
+        // A re-analysis of sources read before (the window's clock settings) brings what was said
+        // of them then along in `skipped`: said afresh here, not twice.
+        std::erase_if(a.skipped, [](const Skipped& s) {
+            return s.reason.starts_with(kShrankReason) || s.reason.starts_with(kGrewReasonStart);
+        });
+        for (const auto& s : a.sources) {
+            if (!s.buffer)
+                continue;
+            if (s.buffer->damaged()) {
+                a.skipped.push_back({s.displayPath, kShrankReason});
+            } else if (const std::uint64_t more = s.buffer->grownBy()) {
+                a.grown.push_back(s.id);
+                a.skipped.push_back({s.displayPath, grownReason(s.size, more)});
+            }
+        }
     }
 
     // Stage: identity. Processes keyed by (host, pid) across the bundle; rank-only keys (lines of a

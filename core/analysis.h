@@ -429,6 +429,9 @@ struct StageTime {
 struct Analysis {
     std::vector<Source> sources;
     std::vector<Skipped> skipped;
+    // Sources whose file grew while it was being read (a log still being written): diagnosed as
+    // they were when opened, each also named in `skipped`; reading them again takes in the rest.
+    std::vector<SourceId> grown;
     std::vector<SourceLines> lines; // per source
     std::vector<Process> processes;
     std::vector<Event> events;             // sorted by time (anchor), then by position

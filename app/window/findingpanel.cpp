@@ -412,7 +412,7 @@ QString FindingPanel::renderHtml(const Analysis& a)
         // A bundle can skip tens of thousands of files, and a rich-text list costs time quadratic
         // in its length: name the first ones, count the rest by reason.
         constexpr std::size_t kListed = 50;
-        h += QStringLiteral("<h3>Skipped files</h3><ul>");
+        h += QStringLiteral("<h3>Files skipped or read in part</h3><ul>");
         std::map<std::string, std::size_t> rest;
         for (std::size_t i = 0; i < a.skipped.size(); ++i) {
             const auto& s = a.skipped[i];

@@ -26,6 +26,7 @@
 #include <QStackedWidget>
 #include <QStandardItemModel>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTableView>
 #include <QToolBar>
 #include <QTreeView>
@@ -36,9 +37,9 @@
 #include "models/logmodel.h"
 #include "timeline/timelinepane.h"
 #include "timeline/timelinewidget.h"
+#include "util/untrusted.h"
 #include "window/encyclopediabrowser.h"
 #include "window/exportdialog.h"
-#include "util/untrusted.h"
 #include "window/findingpanel.h"
 #include "window/logpane.h"
 
@@ -77,7 +78,13 @@ MainWindow::MainWindow(std::shared_ptr<const Encyclopedia> encyclopedia, QWidget
     m_cancelButton = new QPushButton(tr("Cancel"), this);
     m_cancelButton->hide();
     connect(m_cancelButton, &QPushButton::clicked, this, &MainWindow::cancelLoading);
+    m_reloadButton = new QPushButton(this);
+    m_reloadButton->setObjectName(QStringLiteral("reloadButton"));
+    m_reloadButton->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
+    m_reloadButton->hide();
+    connect(m_reloadButton, &QPushButton::clicked, this, &MainWindow::reload);
     statusBar()->addWidget(m_status, 1);
+    statusBar()->addPermanentWidget(m_reloadButton);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancelButton);
     resize(1400, 860);
@@ -116,6 +123,11 @@ void MainWindow::buildMenus()
     rebuildRecentMenu();
     QAction* sample = file->addAction(tr("Open &Sample Incident"), this, &MainWindow::openSample);
     sample->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S));
+    m_reloadAction = file->addAction(tr("&Reload"), this, &MainWindow::reload);
+    m_reloadAction->setObjectName(QStringLiteral("actionReload"));
+    m_reloadAction->setShortcut(QKeySequence(Qt::Key_F5));
+    m_reloadAction->setStatusTip(tr("Read the open files again as they are now"));
+    m_reloadAction->setEnabled(false);
     file->addSeparator();
     m_saveSnippets = file->addAction(tr("Save &Pasted Text As…"), this, &MainWindow::saveSnippets);
     m_saveSnippets->setShortcut(QKeySequence::Save);
@@ -356,7 +368,16 @@ QStringList MainWindow::shownInputs() const
     return shown;
 }
 
-void MainWindow::load(const QStringList& paths, std::vector<Snippet> snippets, const AnalyzeOptions& options)
+void MainWindow::reload()
+{
+    if (!m_index || m_paths.isEmpty())
+        return;
+    const QStringList paths = m_paths;
+    load(paths, m_snippets, m_options, true);
+}
+
+void MainWindow::load(const QStringList& paths, std::vector<Snippet> snippets, const AnalyzeOptions& options,
+                      bool keepView)
 {
     if (paths.isEmpty() && snippets.empty())
         return;
@@ -381,7 +402,7 @@ void MainWindow::load(const QStringList& paths, std::vector<Snippet> snippets, c
                 bundle.sources[i].id = SourceId(static_cast<std::uint32_t>(i));
             return sink.isCancelled() ? nullptr : analyze(std::move(bundle), enc, options, sink);
         },
-        false);
+        keepView);
 }
 
 void MainWindow::reanalyze(const AnalyzeOptions& options)
@@ -736,6 +757,26 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
     m_stack->setCurrentIndex(1);
     m_exportAction->setEnabled(true);
     m_saveSnippets->setEnabled(!m_snippets.empty());
+    m_reloadAction->setEnabled(!m_paths.isEmpty());
+    if (analysis->grown.empty()) {
+        m_reloadButton->hide();
+    } else {
+        // A log still being written: diagnosed as it was when opened, and said so where it shows.
+        const auto n = static_cast<int>(analysis->grown.size());
+        m_reloadButton->setText(n == 1 ? tr("Reload — a file grew while being read")
+                                       : tr("Reload — %1 files grew while being read").arg(n));
+        QString tip = tr("Diagnosed as they were when opened:");
+        constexpr int kNamed = 10;
+        for (int i = 0; i < n && i < kNamed; ++i)
+            tip += QStringLiteral("\n• ") +
+                   QString::fromStdString(
+                       analysis->source(analysis->grown[static_cast<std::size_t>(i)]).displayPath);
+        if (n > kNamed)
+            tip += tr("\n… and %1 more").arg(n - kNamed);
+        tip += tr("\nReload (F5) reads them again as they are now.");
+        m_reloadButton->setToolTip(tip);
+        m_reloadButton->show();
+    }
     rememberRecent(m_paths);
     QString title =
         paths.size() == 1 ? QFileInfo(paths.front()).fileName() : tr("%1 paths").arg(paths.size());
@@ -745,7 +786,10 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
             .arg(analysis->sources.size())
             .arg(analysis->totalLines)
             .arg(analysis->processes.size())
-            .arg(analysis->skipped.empty() ? QString() : tr(" · %1 skipped").arg(analysis->skipped.size())));
+            // The files that grew are named by the reload button.
+            .arg(analysis->skipped.size() == analysis->grown.size()
+                     ? QString()
+                     : tr(" · %1 skipped").arg(analysis->skipped.size() - analysis->grown.size())));
     if (keptLine)
         selectLine(*keptLine);
     else if (const Finding* f = analysis->initiatingFinding())

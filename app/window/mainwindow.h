@@ -60,6 +60,9 @@ public:
     void reanalyze(const AnalyzeOptions& options);
     const AnalyzeOptions& options() const { return m_options; }
     void openSample();
+    // Reads the open bundle's files again as they are now (a log still being written has grown
+    // since), with the same clock settings and pasted text; the view stays where it was.
+    void reload();
     // What a drop or paste does while a bundle is open (Ask shows a question).
     void setDropChoice(DropChoice choice) { m_dropChoice = choice; }
     // Writes a report of what is open; the error names the file, the cause and what to do.
@@ -98,7 +101,8 @@ protected:
 private:
     // Paths and snippets from a drop or paste: added to the open bundle or opened on their own.
     void receive(const QStringList& paths, std::vector<Snippet> snippets);
-    void load(const QStringList& paths, std::vector<Snippet> snippets, const AnalyzeOptions& options);
+    void load(const QStringList& paths, std::vector<Snippet> snippets, const AnalyzeOptions& options,
+              bool keepView = false);
     QStringList shownInputs() const; // the paths and snippet names of the open bundle
     Snippet makeSnippet(const QString& text, const QString& origin);
     void rememberRecent(const QStringList& paths);
@@ -134,6 +138,7 @@ private:
     FindingPanel* m_findings = nullptr;
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancelButton = nullptr;
+    QPushButton* m_reloadButton = nullptr; // shown when files grew while they were read
     QLabel* m_status = nullptr;
 
     QStringList m_paths;             // what the open (or loading) bundle was read from
@@ -143,6 +148,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QAction* m_saveSnippets = nullptr;
     QAction* m_exportAction = nullptr;
+    QAction* m_reloadAction = nullptr;
     QSplitter* m_mainSplit = nullptr;
     QSplitter* m_centerSplit = nullptr;
     QToolBar* m_timelineBar = nullptr;

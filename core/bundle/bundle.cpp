@@ -43,9 +43,12 @@ public:
         m_file.dropResident(offset, length);
     }
     bool damaged() const override { return m_file.damaged(); }
+    void checkGrowth(const std::string& path) const override { m_grownBy.store(m_file.grownBy(path)); }
+    std::uint64_t grownBy() const override { return m_grownBy.load(); }
 
 private:
     MappedFile m_file;
+    mutable std::atomic<std::uint64_t> m_grownBy{0};
 };
 
 // A text log has no NUL bytes in its first 64 KiB; anything else is binary (core dumps, checkpoints).
@@ -76,12 +79,21 @@ public:
     {
         if (m_mapped.load(std::memory_order_acquire))
             return false;
-        if (m_file.read(scratch))
+        std::uint64_t grown = 0;
+        if (m_file.read(scratch, &grown))
             lookAt(scratch);
         else
             m_shrank.store(true);
+        m_grownBy.store(grown);
         return true;
     }
+    // A pass's read has looked already (readForPass); a mapped one asks its descriptor.
+    void checkGrowth(const std::string&) const override
+    {
+        if (m_mapped.load(std::memory_order_acquire))
+            m_grownBy.store(m_file.grownBy());
+    }
+    std::uint64_t grownBy() const override { return m_grownBy.load(); }
     bool binary() const override { return m_binary.load(); }
     void dropResident() const override
     {
@@ -135,6 +147,7 @@ private:
     mutable std::atomic<bool> m_mapped{false};
     mutable std::atomic<bool> m_shrank{false};
     mutable std::atomic<bool> m_binary{false};
+    mutable std::atomic<std::uint64_t> m_grownBy{0};
 };
 
 class OwnedBuffer final : public TextBuffer

@@ -33,6 +33,14 @@ public:
     }
     // True when the file behind the text shrank while it was open (see MappedFile::damaged).
     virtual bool damaged() const { return false; }
+    // Looks again at the file behind the text (at `path`, where it was opened), for a reader done
+    // with the text: has it grown since it was opened, as a log still being written does? The
+    // text stays as it was (what was there when the bundle was opened); grownBy() says by how
+    // much. At most one stat, and nothing where the pass's read has seen it already.
+    virtual void checkGrowth(const std::string& path) const { (void)path; }
+    // The bytes the file had beyond the text when it was last looked at (checkGrowth, or the read
+    // of readForPass); 0 when it had not grown, or no file is behind the text.
+    virtual std::uint64_t grownBy() const { return 0; }
     // For one pass over the whole text by one thread (the scan, the environment's reads): fills
     // `scratch` with the text and returns true where that costs less than text() (a small file
     // nobody has mapped yet, see SourcePass); false: read text().

@@ -224,10 +224,10 @@ private:
     std::size_t m_pending = 0;
 };
 
-// Reads up to `size` bytes; fewer when the file shrank meanwhile. -1 on a read error.
-long long readInto(int fd, char* out, std::size_t size)
+// Reads up to `size` bytes, those from `done` on; fewer when the file shrank meanwhile. -1 on a
+// read error.
+long long readInto(int fd, char* out, std::size_t size, std::size_t done = 0)
 {
-    std::size_t done = 0;
     while (done < size) {
         ssize_t n = ::pread(fd, out + done, size - done, static_cast<off_t>(done));
         if (n < 0 && errno == EINTR)
@@ -265,6 +265,9 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept
         m_guard = std::exchange(other.m_guard, std::nullopt);
         m_nulInHead = other.m_nulInHead;
         m_copy = std::move(other.m_copy);
+        m_device = other.m_device;
+        m_inode = other.m_inode;
+        m_openedSize = other.m_openedSize;
     }
     return *this;
 }
@@ -286,6 +289,17 @@ void MappedFile::reset()
 bool MappedFile::damaged() const
 {
     return m_shrank || (m_guard && sigbus::faulted(*m_guard));
+}
+
+std::uint64_t MappedFile::grownBy(const std::string& path) const
+{
+    struct stat st {
+    };
+    if (m_inode == 0 || ::stat(path.c_str(), &st) != 0 || static_cast<std::uint64_t>(st.st_dev) != m_device ||
+        static_cast<std::uint64_t>(st.st_ino) != m_inode)
+        return 0;
+    const auto now = static_cast<std::uint64_t>(st.st_size);
+    return now > m_openedSize ? now - m_openedSize : 0;
 }
 
 void MappedFile::dropResident() const
@@ -402,6 +416,8 @@ Expected<OpenedFile> openFile(const std::string& path)
     ::close(fd);
     if (!mapped)
         return mapped.error();
+    mapped->m_device = static_cast<std::uint64_t>(st.st_dev);
+    mapped->m_inode = static_cast<std::uint64_t>(st.st_ino);
     return OpenedFile{std::move(*mapped)};
 }
 
@@ -423,18 +439,53 @@ void SmallFile::expect(std::size_t count)
     ::close(base);
 }
 
-bool SmallFile::read(std::string& out) const
+bool SmallFile::read(std::string& out, std::uint64_t* grownBy) const
 {
     // Resized, not assigned: the scan reads every file into one buffer per thread, and filling
     // it with zeros first wrote each byte once more (the read overwrites them; a short read's
     // rest is filled below).
-    out.resize(m_size);
-    const long long n = m_fd >= 0 ? readInto(m_fd, out.data(), m_size) : -1;
+    long long n = -1;
+    if (grownBy) {
+        *grownBy = 0;
+        // One byte more than the file had when opened, in the same read: a regular file answers a
+        // read with every byte it has up to the end, so a file that has not grown returns exactly
+        // its size and needs no second call to see the end.
+        out.resize(m_size + 1);
+        ssize_t first = -1;
+        if (m_fd >= 0)
+            do
+                first = ::pread(m_fd, out.data(), m_size + 1, 0);
+            while (first < 0 && errno == EINTR);
+        if (first > static_cast<ssize_t>(m_size)) {
+            n = static_cast<long long>(m_size);
+            *grownBy = this->grownBy();
+            if (*grownBy == 0)
+                *grownBy = 1; // at least the byte read: cut again since (the fstat saw less)
+        } else if (first >= 0) {
+            n = first == 0 || static_cast<std::size_t>(first) == m_size
+                    ? first
+                    : readInto(m_fd, out.data(), m_size, static_cast<std::size_t>(first));
+        }
+        out.resize(m_size);
+    } else {
+        out.resize(m_size);
+        n = m_fd >= 0 ? readInto(m_fd, out.data(), m_size) : -1;
+    }
     if (n == static_cast<long long>(m_size))
         return true;
     // A failed read may have left part of the bytes: what the file no longer has reads as NUL.
     std::fill(out.begin() + std::max<long long>(n, 0), out.end(), '\0');
     return false;
+}
+
+std::uint64_t SmallFile::grownBy() const
+{
+    struct stat st {
+    };
+    if (m_fd < 0 || ::fstat(m_fd, &st) != 0)
+        return 0;
+    const auto now = static_cast<std::uint64_t>(st.st_size);
+    return now > m_size ? now - m_size : 0;
 }
 
 Expected<MappedFile> SmallFile::map(const std::string& path) const
@@ -448,12 +499,18 @@ Expected<MappedFile> MappedFile::map(int fd, const std::string& path, bool lookA
     };
     if (auto error = statRegular(fd, path, st))
         return *error;
-    return map(fd, static_cast<std::size_t>(st.st_size), path, lookAtHead);
+    Expected<MappedFile> f = map(fd, static_cast<std::size_t>(st.st_size), path, lookAtHead);
+    if (f) {
+        f->m_device = static_cast<std::uint64_t>(st.st_dev);
+        f->m_inode = static_cast<std::uint64_t>(st.st_ino);
+    }
+    return f;
 }
 
 Expected<MappedFile> MappedFile::map(int fd, std::size_t size, const std::string& path, bool lookAtHead)
 {
     MappedFile f;
+    f.m_openedSize = size;
     const bool small = size < kSmallFile;
     if (size > 0) {
         void* p = small ? SmallMaps::instance().map(fd, size)

@@ -57,6 +57,10 @@ public:
     // True when the file shrank while it was open: the bytes it lost read as NUL (mapped) or were
     // never read (copied). Meaningful once the text has been read through.
     bool damaged() const;
+    // How many bytes the file at `path` now has beyond those mapped, when it is still the file that
+    // was opened (same device and inode: a log still being written); 0 when it has not grown, was
+    // replaced (rotated) or cannot be looked at. One stat: the descriptor was closed once mapped.
+    std::uint64_t grownBy(const std::string& path) const;
 
 private:
     friend Expected<OpenedFile> openFile(const std::string& path);
@@ -70,6 +74,8 @@ private:
     std::optional<std::size_t> m_guard;
     std::optional<bool> m_nulInHead;
     std::unique_ptr<char[]> m_copy;
+    // Which file was opened, and its size then (grownBy).
+    std::uint64_t m_device = 0, m_inode = 0, m_openedSize = 0;
 };
 
 // Files below this size are small. Reading one whole costs a fraction of mapping it: mmap, the
@@ -98,8 +104,12 @@ public:
     // As fstat saw it when the file was opened.
     std::size_t size() const { return m_size; }
     // Reads its first size() bytes into `out` (resized to size()). False when the file is shorter
-    // now or cannot be read: the bytes not read are NUL, as a truncated map's are.
-    bool read(std::string& out) const;
+    // now or cannot be read: the bytes not read are NUL, as a truncated map's are. `grownBy`, when
+    // given, is set to how many bytes the file has beyond size() (a log still being written): the
+    // read asks for one byte more, so a file that has not grown costs no extra system call.
+    bool read(std::string& out, std::uint64_t* grownBy = nullptr) const;
+    // How many bytes the file has now beyond size(); 0 when it has not grown or is closed.
+    std::uint64_t grownBy() const;
     // Maps it (see MappedFile::map).
     Expected<MappedFile> map(const std::string& path) const;
     // Closes it: reads fail from then on.

@@ -1,13 +1,18 @@
 // The real window, offscreen: open the sample, read the finding panel, follow evidence links, click
 // the timeline, drop a folder. A screenshot lands in the build folder for people to look at.
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
 #include <QUrl>
@@ -284,6 +289,75 @@ private slots:
         emit w.timeline()->clockSettingsCleared();
         QVERIFY(ready.wait(20000));
         QVERIFY(w.options().pinnedLines.empty() && w.options().clockOverrides.empty());
+    }
+
+    // A log still being written: a re-analysis sees that a file has grown since it was opened and
+    // offers to read it again; reloading (the button, or F5) takes in the new lines and keeps the view.
+    void grownFilesOfferReload()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString sample = QStringLiteral(RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4");
+        QDirIterator it(sample, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString from = it.next();
+            const QString to = dir.filePath(QDir(sample).relativeFilePath(from));
+            QVERIFY(QDir().mkpath(QFileInfo(to).path()));
+            QVERIFY(QFile::copy(from, to));
+        }
+        MainWindow w(m_enc);
+        w.resize(1400, 860);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy ready(&w, &MainWindow::analysisReady);
+        auto* reloadAction = w.findChild<QAction*>(QStringLiteral("actionReload"));
+        auto* reloadButton = w.findChild<QPushButton*>(QStringLiteral("reloadButton"));
+        QVERIFY(reloadAction && reloadButton);
+        QVERIFY(!reloadAction->isEnabled());
+        w.openPaths({dir.path()});
+        QVERIFY(ready.wait(20000));
+        QVERIFY(reloadAction->isEnabled());
+        QVERIFY(!reloadButton->isVisible());
+        const std::uint64_t linesBefore = w.currentIndex()->analysis().totalLines;
+        const std::optional<LineRef> viewed = w.logPane()->currentLine();
+        QVERIFY(viewed);
+
+        const QByteArray added =
+            "gpu-a:2311:2390 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect "
+            "to 10.10.0.12<37719> failed : Connection refused\n";
+        {
+            QFile f(dir.filePath(QStringLiteral("gpu-a/rank0.log")));
+            QVERIFY(f.open(QIODevice::Append));
+            QCOMPARE(f.write(added), qint64(added.size()));
+        }
+        // Any re-analysis of the sources already read looks at their files again.
+        emit w.timeline()->clockOffsetRequested(QStringLiteral("gpu-b"), 1000000);
+        QVERIFY(ready.wait(20000));
+        QCOMPARE(w.currentIndex()->analysis().grown.size(), std::size_t{1});
+        QVERIFY(reloadButton->isVisible());
+        QVERIFY2(reloadButton->text().contains(QStringLiteral("a file grew")),
+                 qPrintable(reloadButton->text()));
+        QVERIFY(reloadButton->toolTip().contains(QStringLiteral("gpu-a/rank0.log")));
+        QCOMPARE(w.currentIndex()->analysis().totalLines, linesBefore); // as opened
+        w.grab().save(QStringLiteral(RANKLINE_BUILD_DIR "/screenshots/grown-files-reload.png"));
+
+        QTest::mouseClick(reloadButton, Qt::LeftButton);
+        QVERIFY(ready.wait(20000));
+        QVERIFY(!reloadButton->isVisible());
+        QVERIFY(w.currentIndex()->analysis().grown.empty());
+        QCOMPARE(w.currentIndex()->analysis().totalLines, linesBefore + 1);
+        QCOMPARE(*w.logPane()->currentLine(), *viewed);              // the view is kept
+        QCOMPARE(w.options().clockOverrides.size(), std::size_t{1}); // and the clock settings
+
+        // F5 reads the files again too.
+        {
+            QFile f(dir.filePath(QStringLiteral("gpu-a/rank0.log")));
+            QVERIFY(f.open(QIODevice::Append));
+            QCOMPARE(f.write(added), qint64(added.size()));
+        }
+        reloadAction->trigger();
+        QVERIFY(ready.wait(20000));
+        QCOMPARE(w.currentIndex()->analysis().totalLines, linesBefore + 2);
     }
 };
 

@@ -278,6 +278,77 @@ private slots:
         }
     }
 
+    // A log still being written: the bundle is read as it was when opened, the file is named as
+    // grown (by how much, and what to do), and reading it again takes in what was added.
+    void checkGrownWhileOpen(const QString& name, const QByteArray& text)
+    {
+        Bundle b;
+        QVERIFY(b.write(name, text));
+        rl::Bundle read = rl::readBundle({b.root().toStdString()});
+        const QByteArray added =
+            "gpu-c:4242:4242 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to "
+            "10.0.0.9<41234> failed : Software caused connection abort\n";
+        {
+            QFile f(b.path(name));
+            QVERIFY(f.open(QIODevice::Append));
+            QCOMPARE(f.write(added), qint64(added.size()));
+        }
+        rl::AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = rl::analyze(std::move(read), encyclopedia(), o);
+        QVERIFY(sampleDiagnosed(*a));
+        const QString reason = reasonFor(*a, name);
+        QVERIFY2(reason.contains(QStringLiteral("grew by %1 bytes").arg(added.size())), qPrintable(reason));
+        QVERIFY2(reason.contains(QStringLiteral("reload")), qPrintable(reason));
+        QCOMPARE(a->grown.size(), std::size_t{1});
+        const rl::Source& grown = a->source(a->grown.front());
+        QCOMPARE(QString::fromStdString(grown.displayPath), name);
+        QCOMPARE(grown.text().size(), static_cast<std::size_t>(text.size())); // as opened
+        for (const auto& e : a->events)
+            QVERIFY(e.where.source != grown.id || e.level < rl::Level::Warn); // the WARN came later
+        // Analysed again from the same sources (as the window does for clock settings): said once.
+        rl::Bundle same;
+        same.sources = a->sources;
+        same.skipped = a->skipped;
+        auto redone = rl::analyze(std::move(same), encyclopedia(), o);
+        QCOMPARE(redone->grown.size(), std::size_t{1});
+        QCOMPARE(std::count_if(
+                     redone->skipped.begin(), redone->skipped.end(),
+                     [](const rl::Skipped& sk) { return sk.reason.find("grew by") != std::string::npos; }),
+                 std::ptrdiff_t{1});
+        // Read again: the whole file, nothing to say about it.
+        auto again = diagnose(b);
+        QVERIFY(sampleDiagnosed(*again));
+        QVERIFY(again->grown.empty());
+        QVERIFY(reasonFor(*again, name).isEmpty());
+        bool warnSeen = false;
+        for (const auto& e : again->events)
+            warnSeen = warnSeen || (again->source(e.where.source).displayPath == name.toStdString() &&
+                                    e.level == rl::Level::Warn);
+        QVERIFY(warnSeen);
+    }
+
+    void smallFileGrowsWhileOpen() { checkGrownWhileOpen(QStringLiteral("live.log"), chatter(300)); }
+    void mappedFileGrowsWhileOpen() { checkGrownWhileOpen(QStringLiteral("live.log"), chatter(100000)); }
+
+    // Replaced by a longer file of the same name (rotated): not the file that was opened, so
+    // nothing grew; what was opened is diagnosed.
+    void mappedFileReplacedWhileOpen()
+    {
+        Bundle b;
+        QVERIFY(b.write(QStringLiteral("rotated.log"), chatter(100000)));
+        rl::Bundle read = rl::readBundle({b.root().toStdString()});
+        QVERIFY(
+            QFile::rename(b.path(QStringLiteral("rotated.log")), b.path(QStringLiteral("rotated.log.1"))));
+        QVERIFY(b.write(QStringLiteral("rotated.log"), chatter(200000)));
+        rl::AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = rl::analyze(std::move(read), encyclopedia(), o);
+        QVERIFY(sampleDiagnosed(*a));
+        QVERIFY(a->grown.empty());
+        QVERIFY(reasonFor(*a, QStringLiteral("rotated.log")).isEmpty());
+    }
+
     void fileDeletedWhileBeingRead()
     {
         Bundle b;

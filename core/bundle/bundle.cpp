@@ -562,10 +562,10 @@ struct Reader {
     // The regular files under the folder open as `fd` (closed here), whose path is base + rel, as
     // paths relative to the opened folder: depth first, in the listing's order, using the type the
     // listing gives (no stat per file). Symbolic links to files are followed, links to folders are
-    // not (that is how loops are avoided); a folder that may not be read is passed over, and
-    // anything else that is not a file is skipped with its reason. Plain system calls rather than
-    // std::filesystem, whose paths cost an allocation per component: a folder of 10,000 files
-    // spent more time building, relativising and comparing them than listing.
+    // not (that is how loops are avoided); a folder that may not be read is skipped with its reason
+    // (its files would otherwise go missing without a word), as is anything else that is not a file. Plain
+    // system calls rather than std::filesystem, whose paths cost an allocation per component: a folder of
+    // 10,000 files spent more time building, relativising and comparing them than listing.
     void listFolder(int fd, const std::string& base, const std::string& rel, const std::string& prefix,
                     std::vector<std::string>& files)
     {
@@ -610,7 +610,11 @@ struct Reader {
                     ::openat(::dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                 if (sub >= 0)
                     listFolder(sub, base, entry + '/', prefix, files);
-                else if (errno != EACCES && errno != EPERM)
+                else if (errno == EACCES || errno == EPERM)
+                    skip(prefix + entry + '/', std::string("cannot list folder: ") + std::strerror(errno) +
+                                                   "; its files were not read (check its permissions, or "
+                                                   "run Rankline as a user who may read it)");
+                else
                     skip(base + entry, std::string("cannot list: ") + std::strerror(errno));
             } else if (type == DT_LNK) {
                 struct stat st {

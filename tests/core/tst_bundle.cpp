@@ -5,7 +5,9 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <grp.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -194,17 +196,73 @@ private slots:
         QCOMPARE(skippedNames(*none), QStringList{QStringLiteral("core.bin")});
     }
 
-    void unreadableFile()
+    // A file and a folder that may not be read are each named with the reason; the readable file
+    // beside them is read. Root reads anything, so as root the bundle is read by a child process
+    // that has given up its privileges for those of `nobody` (CI runs as root).
+    void unreadableFileAndFolder()
     {
-        if (::geteuid() == 0)
-            QSKIP("running as root: permissions do not stop reading");
         QTemporaryDir dir;
+        QVERIFY(QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                      QFileDevice::ExeOwner | QFileDevice::ReadOther |
+                                                      QFileDevice::ExeOther));
         write(dir.filePath(QStringLiteral("secret.log")), "x\n");
-        QFile::setPermissions(dir.filePath(QStringLiteral("secret.log")), QFileDevice::Permissions{});
-        Bundle b = readBundle({dir.path().toStdString()});
-        QVERIFY(b.sources.empty());
-        QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("secret.log"))->reason)
-                    .contains(QStringLiteral("ermission")));
+        write(dir.filePath(QStringLiteral("ok.log")),
+              "gpu-1:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n");
+        write(dir.filePath(QStringLiteral("locked/rank1.log")), "y\n");
+        QVERIFY(QFile::setPermissions(dir.filePath(QStringLiteral("ok.log")),
+                                      QFileDevice::ReadOwner | QFileDevice::ReadOther));
+        QVERIFY(
+            QFile::setPermissions(dir.filePath(QStringLiteral("secret.log")), QFileDevice::Permissions{}));
+        QVERIFY(QFile::setPermissions(dir.filePath(QStringLiteral("locked")), QFileDevice::Permissions{}));
+        // What the reader said, as "file\treason" lines, then "read: <files>".
+        auto readAs = [&dir]() {
+            Bundle b = readBundle({dir.path().toStdString()});
+            std::string out;
+            for (const auto& s : b.skipped)
+                out += s.file + '\t' + s.reason + '\n';
+            out += "read:";
+            for (const auto& s : b.sources)
+                out += ' ' + s.displayPath;
+            return out;
+        };
+        std::string said;
+        if (::geteuid() != 0) {
+            said = readAs();
+        } else {
+            int fds[2];
+            QVERIFY(::pipe(fds) == 0);
+            const pid_t child = ::fork();
+            QVERIFY(child >= 0);
+            if (child == 0) {
+                ::close(fds[0]);
+                const gid_t nobody = 65534;
+                if (::setgroups(0, nullptr) != 0 || ::setgid(nobody) != 0 || ::setuid(nobody) != 0)
+                    ::_exit(3);
+                const std::string out = readAs();
+                const bool written =
+                    ::write(fds[1], out.data(), out.size()) == static_cast<ssize_t>(out.size());
+                ::_exit(written ? 0 : 4);
+            }
+            ::close(fds[1]);
+            char buf[4096];
+            for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;)
+                said.append(buf, static_cast<std::size_t>(n));
+            ::close(fds[0]);
+            int status = 0;
+            QCOMPARE(::waitpid(child, &status, 0), child);
+            QVERIFY2(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child could not become nobody");
+        }
+        (void)QFile::setPermissions(dir.filePath(QStringLiteral("locked")),
+                                    QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        const QString text = QString::fromStdString(said);
+        QVERIFY2(text.contains(QStringLiteral("secret.log\tcannot open: Permission denied; check the file's "
+                                              "permissions")),
+                 qPrintable(text));
+        QVERIFY2(
+            text.contains(QStringLiteral("locked/\tcannot list folder: Permission denied; its files were "
+                                         "not read")),
+            qPrintable(text));
+        QVERIFY2(text.endsWith(QStringLiteral("read: ok.log")), qPrintable(text));
     }
 
     // A folder of many files is read on every core, each file into a bundle of its own joined in

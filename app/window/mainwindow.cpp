@@ -252,6 +252,7 @@ QWidget* MainWindow::buildInvestigation()
 
     m_rankModel = new QStandardItemModel(this);
     m_rankView = new QTreeView(split);
+    m_rankView->setObjectName(QStringLiteral("rankList"));
     m_rankView->setModel(m_rankModel);
     m_rankView->setRootIsDecorated(true);
     m_rankView->setUniformRowHeights(true);
@@ -800,10 +801,20 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
 void MainWindow::fillRanks()
 {
     m_rankModel->clear();
-    m_rankModel->setHorizontalHeaderLabels({tr("Rank"), tr("PID"), tr("Identified by"), tr("Files")});
+    m_rankModel->setHorizontalHeaderLabels(
+        {tr("Rank"), tr("Local"), tr("PID"), tr("Identified by"), tr("Files")});
     const Analysis& a = m_index->analysis();
     std::map<std::string, QStandardItem*> hosts;
     const Finding* init = a.initiatingFinding();
+    // Which processes a collateral finding names, once: per process and finding it was quadratic
+    // in the ranks on bundles where one finding names thousands.
+    std::vector<char> collateral(a.processes.size(), 0);
+    for (const auto& f : a.findings)
+        if (f.role == Role::Collateral)
+            for (const ProcessId p : f.processes)
+                if (p.value < collateral.size())
+                    collateral[p.value] = 1;
+    constexpr int kColumns = 5;
     for (const auto& p : a.processes) {
         QStandardItem*& host = hosts[p.host];
         if (!host) {
@@ -811,31 +822,61 @@ void MainWindow::fillRanks()
             QFont bold = host->font();
             bold.setBold(true);
             host->setFont(bold);
-            m_rankModel->appendRow({host, new QStandardItem, new QStandardItem, new QStandardItem});
+            QList<QStandardItem*> row{host};
+            for (int c = 1; c < kColumns; ++c)
+                row << new QStandardItem;
+            m_rankModel->appendRow(row);
         }
         QStringList files;
         for (auto s : p.sources)
             files << QString::fromStdString(a.source(s).displayPath);
         auto* rank = new QStandardItem(p.rank ? tr("rank %1").arg(*p.rank) : tr("unknown"));
         rank->setData(p.id.value, ProcessRole);
+        if (p.attempt)
+            rank->setText(rank->text() + tr(" (attempt %1)").arg(*p.attempt));
         if (init && init->process == p.id) {
             rank->setText(rank->text() + tr(" ◆ initiating"));
             rank->setForeground(QColor(180, 20, 30));
-        } else {
-            for (const auto& f : a.findings)
-                if (f.role == Role::Collateral &&
-                    std::find(f.processes.begin(), f.processes.end(), p.id) != f.processes.end()) {
-                    rank->setText(rank->text() + tr(" ● collateral"));
-                    rank->setForeground(QColor(190, 110, 0));
-                    break;
-                }
+        } else if (collateral[p.id.value]) {
+            rank->setText(rank->text() + tr(" ● collateral"));
+            rank->setForeground(QColor(190, 110, 0));
         }
-        host->appendRow({rank, new QStandardItem(p.pid >= 0 ? QString::number(p.pid) : QString()),
-                         new QStandardItem(QString::fromStdString(p.identitySource)),
-                         new QStandardItem(files.join(QStringLiteral(", ")))});
+        // Why this process is who it is, and where the witnesses disagreed (kept: the stronger).
+        auto* why = new QStandardItem(QString::fromStdString(p.identitySource));
+        QString tip = tr("Host %1, PID %2")
+                          .arg(p.host.empty() ? tr("unknown") : QString::fromStdString(p.host))
+                          .arg(p.pid >= 0 ? QString::number(p.pid) : tr("unknown"));
+        if (p.rank)
+            tip += p.nranks > 0 ? tr("\nRank %1 of %2").arg(*p.rank).arg(p.nranks)
+                                : tr("\nRank %1").arg(*p.rank);
+        if (p.localRank)
+            tip += tr("\nLocal rank %1").arg(*p.localRank);
+        if (!p.address.empty())
+            tip += tr("\nAddress %1 (%2)")
+                       .arg(QString::fromStdString(p.address), QString::fromStdString(p.interface));
+        if (!p.identitySource.empty())
+            tip += tr("\nIdentified by: %1").arg(QString::fromStdString(p.identitySource));
+        if (!p.identityConflicts.empty()) {
+            // The mark fits the narrow list; the tooltip says what disagreed.
+            why->setText(why->text() + QStringLiteral(" ⚠"));
+            why->setForeground(QColor(170, 90, 0));
+            tip += tr("\nWitnesses that disagreed:");
+            for (const auto& c : p.identityConflicts)
+                tip += QStringLiteral("\n• ") + QString::fromStdString(c);
+        }
+        QList<QStandardItem*> row{rank,
+                                  new QStandardItem(p.localRank ? QString::number(*p.localRank) : QString()),
+                                  new QStandardItem(p.pid >= 0 ? QString::number(p.pid) : QString()), why,
+                                  new QStandardItem(files.join(QStringLiteral(", ")))};
+        for (auto* item : row)
+            item->setToolTip(tip);
+        host->appendRow(row);
     }
+    // Local ranks come from paths (gpu2.log, torchrun trees); most bundles name none.
+    m_rankView->setColumnHidden(1, std::none_of(a.processes.begin(), a.processes.end(),
+                                                [](const Process& p) { return p.localRank.has_value(); }));
     m_rankView->expandAll();
-    for (int c = 0; c < 3; ++c)
+    for (int c = 0; c < kColumns - 1; ++c)
         m_rankView->resizeColumnToContents(c);
 }
 

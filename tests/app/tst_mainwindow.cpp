@@ -291,6 +291,46 @@ private slots:
         QVERIFY(w.options().pinnedLines.empty() && w.options().clockOverrides.empty());
     }
 
+    // The rank list says who each process is, by which witness, and where witnesses disagreed.
+    void rankListShowsIdentityAndConflicts()
+    {
+        MainWindow w(m_enc);
+        w.resize(1400, 860);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy ready(&w, &MainWindow::analysisReady);
+        w.openPaths({QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/conflicts")});
+        QVERIFY(ready.wait(20000));
+        auto* view = w.findChild<QTreeView*>(QStringLiteral("rankList"));
+        QVERIFY(view);
+        const QAbstractItemModel* m = view->model();
+        QCOMPARE(m->headerData(1, Qt::Horizontal).toString(), QStringLiteral("Local"));
+        QCOMPARE(m->headerData(3, Qt::Horizontal).toString(), QStringLiteral("Identified by"));
+        QVERIFY(!view->isColumnHidden(1)); // a path named a local rank
+        // host rows, each with its rank row
+        QMap<QString, QModelIndex> rankRow;
+        for (int h = 0; h < m->rowCount(); ++h) {
+            const QModelIndex host = m->index(h, 0);
+            for (int r = 0; r < m->rowCount(host); ++r)
+                rankRow[m->index(r, 0, host).data().toString()] = m->index(r, 0, host);
+        }
+        QVERIFY2(rankRow.contains(QStringLiteral("rank 5")),
+                 qPrintable(rankRow.keys().join(QLatin1Char(','))));
+        QVERIFY(rankRow.contains(QStringLiteral("rank 6")));
+        const QModelIndex five = rankRow[QStringLiteral("rank 5")];
+        QCOMPARE(five.siblingAtColumn(3).data().toString(), QStringLiteral("nccl-init ⚠"));
+        QVERIFY(five.siblingAtColumn(3)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("file name rank3.log says rank 3; kept rank 5 from nccl-init")));
+        const QModelIndex six = rankRow[QStringLiteral("rank 6")];
+        QCOMPARE(six.siblingAtColumn(1).data().toString(), QStringLiteral("1")); // local rank, from the path
+        QCOMPARE(six.siblingAtColumn(2).data().toString(), QStringLiteral("6006"));
+        QVERIFY(
+            six.siblingAtColumn(0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("Rank 6 of 8")));
+        w.grab().save(QStringLiteral(RANKLINE_BUILD_DIR "/screenshots/rank-list-conflicts.png"));
+    }
+
     // A log still being written: a re-analysis sees that a file has grown since it was opened and
     // offers to read it again; reloading (the button, or F5) takes in the new lines and keeps the view.
     void grownFilesOfferReload()

@@ -58,6 +58,26 @@ private slots:
         QCOMPARE(QString::fromStdString((*pod)["host"]), QStringLiteral("train-job-worker-7"));
     }
 
+    // The path and NCCL's own lines disagree: NCCL's word is kept, the path's reported.
+    void conflictingWitnesses()
+    {
+        json d = diagnose(QStringLiteral("conflicts"));
+        const json* named = owner(d, "rank3.log");
+        QVERIFY(named);
+        QCOMPARE((*named)["rank"].get<int>(), 5);
+        QCOMPARE(QString::fromStdString((*named)["identity_source"]), QStringLiteral("nccl-init"));
+        QCOMPARE((*named)["identity_conflicts"].size(), std::size_t{1});
+        QCOMPARE(QString::fromStdString((*named)["identity_conflicts"][0]),
+                 QStringLiteral("file name rank3.log says rank 3; kept rank 5 from nccl-init"));
+        const json* placed = owner(d, "node-09/gpu1.log");
+        QVERIFY(placed);
+        QCOMPARE(QString::fromStdString((*placed)["host"]), QStringLiteral("gpu-b"));
+        QCOMPARE((*placed)["local_rank"].get<int>(), 1); // the path's word where NCCL says nothing
+        QCOMPARE(
+            QString::fromStdString((*placed)["identity_conflicts"][0]),
+            QStringLiteral("path node-09/gpu1.log suggests host node-09; kept gpu-b from the NCCL prefix"));
+    }
+
     void torchrunLogDirLatestAttempt()
     {
         json d = diagnose(QStringLiteral("torchrun"));

@@ -1538,8 +1538,9 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 a.skipped.push_back(
                     {a.sources[i].displayPath, "torchrun attempt " + std::to_string(*attempt) + " (attempt " +
                                                    std::to_string(latest) +
-                                                   " is the latest and is the one diagnosed; "
-                                                   "use --all-attempts to include older ones)"});
+                                                   " is the latest and is the one diagnosed; to "
+                                                   "include older ones: --all-attempts, or View > "
+                                                   "Include Earlier torchrun Attempts in the window)"});
                 return false;
             },
             pathIdentity);

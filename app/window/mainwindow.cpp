@@ -158,6 +158,26 @@ void MainWindow::buildMenus()
     if (m_timelineBar) {
         m_timelineBar->insertActions(m_timelineBar->actions().value(0), {toFailure, fit, zin, zout});
     }
+    view->addSeparator();
+    // A torchrun --log-dir tree holds one attempt per restart; the latest is the run that failed last
+    // and is diagnosed alone unless this is on. Reading the files again is what it takes: the older
+    // attempts' files were never scanned.
+    m_allAttemptsAction = view->addAction(tr("Include Earlier torchrun &Attempts"));
+    m_allAttemptsAction->setObjectName(QStringLiteral("actionAllAttempts"));
+    m_allAttemptsAction->setCheckable(true);
+    m_allAttemptsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+    connect(m_allAttemptsAction, &QAction::toggled, this, [this](bool on) {
+        if (m_options.allAttempts == on)
+            return;
+        AnalyzeOptions o = m_options;
+        o.allAttempts = on;
+        if (m_index && !m_paths.isEmpty()) {
+            const QStringList paths = m_paths;
+            load(paths, m_snippets, o);
+        } else {
+            m_options = o;
+        }
+    });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* encyclopedia = help->addAction(tr("&Encyclopedia…"), this, [this] { showEncyclopedia(); });
@@ -340,8 +360,10 @@ void MainWindow::openSample()
 
 void MainWindow::openPaths(const QStringList& paths)
 {
+    AnalyzeOptions o;
+    o.allAttempts = m_allAttemptsAction->isChecked(); // a choice of view, kept across bundles
     if (!paths.isEmpty())
-        load(paths, {}, AnalyzeOptions{});
+        load(paths, {}, o);
 }
 
 void MainWindow::openPaths(const QStringList& paths, const AnalyzeOptions& options)

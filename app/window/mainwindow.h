@@ -149,6 +149,7 @@ private:
     QAction* m_saveSnippets = nullptr;
     QAction* m_exportAction = nullptr;
     QAction* m_reloadAction = nullptr;
+    QAction* m_allAttemptsAction = nullptr; // torchrun trees: every attempt, not only the latest
     QSplitter* m_mainSplit = nullptr;
     QSplitter* m_centerSplit = nullptr;
     QToolBar* m_timelineBar = nullptr;

@@ -331,6 +331,46 @@ private slots:
         w.grab().save(QStringLiteral(RANKLINE_BUILD_DIR "/screenshots/rank-list-conflicts.png"));
     }
 
+    // A torchrun tree: the latest attempt by default; the View menu brings the earlier ones in.
+    void earlierTorchrunAttemptsOnRequest()
+    {
+        MainWindow w(m_enc);
+        w.resize(1400, 860);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy ready(&w, &MainWindow::analysisReady);
+        auto* all = w.findChild<QAction*>(QStringLiteral("actionAllAttempts"));
+        QVERIFY(all && all->isCheckable() && !all->isChecked());
+        w.openPaths({QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/torchrun")});
+        QVERIFY(ready.wait(20000));
+        auto attemptZero = [&w] {
+            int n = 0;
+            for (const auto& s : w.currentIndex()->analysis().sources)
+                n += s.displayPath.find("attempt_0/") != std::string::npos;
+            return n;
+        };
+        QCOMPARE(attemptZero(), 0);
+        const auto& skipped = w.currentIndex()->analysis().skipped;
+        QVERIFY(std::any_of(skipped.begin(), skipped.end(), [](const Skipped& s) {
+            return s.reason.find("View > Include Earlier torchrun Attempts") != std::string::npos;
+        }));
+        all->trigger();
+        QVERIFY(ready.wait(20000));
+        QVERIFY(w.options().allAttempts);
+        QCOMPARE(attemptZero(), 1);
+        QVERIFY(w.currentIndex()->analysis().skipped.empty());
+        bool listed = false;
+        const QAbstractItemModel* m = w.findChild<QTreeView*>(QStringLiteral("rankList"))->model();
+        for (int h = 0; h < m->rowCount(); ++h)
+            for (int r = 0; r < m->rowCount(m->index(h, 0)); ++r)
+                listed |=
+                    m->index(r, 0, m->index(h, 0)).data().toString().contains(QStringLiteral("(attempt 0)"));
+        QVERIFY(listed);
+        all->trigger(); // and back
+        QVERIFY(ready.wait(20000));
+        QCOMPARE(attemptZero(), 0);
+    }
+
     // A log still being written: a re-analysis sees that a file has grown since it was opened and
     // offers to read it again; reloading (the button, or F5) takes in the new lines and keeps the view.
     void grownFilesOfferReload()

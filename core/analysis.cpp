@@ -1556,9 +1556,20 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         for (const auto& s : a.sources)
             totalBytes += s.size;
         std::mutex reportMutex;
+        const auto interval = std::chrono::duration_cast<std::chrono::nanoseconds>(progress.interval).count();
+        std::atomic<std::int64_t> lastReport{std::numeric_limits<std::int64_t>::min() / 2};
         auto report = [&](const char* stage) {
             if (!progress.report)
                 return;
+            if (interval > 0 && doneFiles.load() < a.sources.size()) {
+                const std::int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                             std::chrono::steady_clock::now().time_since_epoch())
+                                             .count();
+                std::int64_t last = lastReport.load(std::memory_order_relaxed);
+                // Too soon, or another thread has just taken this turn.
+                if (now - last < interval || !lastReport.compare_exchange_strong(last, now))
+                    return;
+            }
             std::lock_guard<std::mutex> lock(reportMutex);
             progress.report(
                 {stage, doneFiles.load(), a.sources.size(), doneBytes.load(), totalBytes, doneLines.load()});

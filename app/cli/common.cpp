@@ -37,6 +37,7 @@ std::shared_ptr<const Encyclopedia> loadEntries()
 ProgressSink terminalProgress()
 {
     ProgressSink sink;
+    sink.interval = std::chrono::milliseconds(100); // a terminal line redrawn ten times a second
     if (::isatty(STDERR_FILENO)) {
         sink.report = [](const Progress& pr) {
             if (pr.stage == "done") {

@@ -487,6 +487,7 @@ void MainWindow::runJob(const QString& what, const QStringList& paths, Job work,
     (void)QtConcurrent::run([self, job, cancel, work = std::move(work), paths, keepView]() {
         ProgressSink sink;
         sink.cancelled = [cancel] { return cancel->load(); };
+        sink.interval = std::chrono::milliseconds(50); // each report is an event for the UI thread
         // Called on worker threads: hand each update to the UI thread, which drops stale jobs.
         sink.report = [self, job](const Progress& pr) {
             QMetaObject::invokeMethod(

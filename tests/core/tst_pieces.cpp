@@ -4,11 +4,13 @@
 // piece) and so the same diagnosis, byte for byte.
 #include <QDir>
 #include <QDirIterator>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <atomic>
 #include <fstream>
+#include <mutex>
 #include <nlohmann/json.hpp>
 
 #include "analysis.h"
@@ -78,6 +80,44 @@ class TestPieces : public QObject
     }
 
 private slots:
+
+    // A sink that asks for an interval gets a report now and then, and always the last file's.
+    void progressThrottledOnRequest()
+    {
+        QTemporaryDir dir;
+        for (int i = 0; i < 300; ++i) {
+            QFile f(dir.filePath(QStringLiteral("rank%1.log").arg(i)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("gpu-1:" + QByteArray::number(100 + i) +
+                    ":1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n");
+        }
+        AnalyzeOptions opts;
+        opts.probeLocalNccl = false;
+        auto count = [&](std::chrono::milliseconds interval) {
+            std::vector<Progress> got;
+            std::mutex m;
+            ProgressSink sink;
+            sink.interval = interval;
+            sink.report = [&](const Progress& p) {
+                std::lock_guard<std::mutex> lock(m);
+                got.push_back(p);
+            };
+            auto a = analyzePaths({dir.path().toStdString()}, m_enc, opts, sink);
+            return got;
+        };
+        const auto every = count(std::chrono::milliseconds(0));
+        QCOMPARE(
+            std::count_if(every.begin(), every.end(), [](const Progress& p) { return p.stage == "reading"; }),
+            std::ptrdiff_t{300});
+        const auto few = count(std::chrono::hours(1));
+        const auto reading =
+            std::count_if(few.begin(), few.end(), [](const Progress& p) { return p.stage == "reading"; });
+        QVERIFY2(reading >= 1 && reading <= 2, qPrintable(QString::number(reading))); // the first, the last
+        auto last =
+            std::find_if(few.rbegin(), few.rend(), [](const Progress& p) { return p.stage == "reading"; });
+        QCOMPARE(last->filesDone, std::uint64_t{300});
+        QCOMPARE(few.back().stage, std::string("done"));
+    }
     void initTestCase()
     {
         m_enc = test::shippedEncyclopedia();

@@ -1464,11 +1464,6 @@ std::string withThousands(std::uint64_t n)
     return out;
 }
 
-constexpr const char* kShrankReason = "the file shrank while it was being read (truncated or rotated by "
-                                      "another program); the part it lost reads as empty, the rest was "
-                                      "diagnosed";
-constexpr std::string_view kGrewReasonStart = "the file grew by ";
-
 // A file still being written when the bundle was opened: what was read, what was not, what to do.
 std::string grownReason(std::uint64_t readBytes, std::uint64_t more)
 {
@@ -1723,9 +1718,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         // Every byte has been read by now: say which files changed under us while they were open.
         // A re-analysis of sources read before (the window's clock settings) brings what was said
         // of them then along in `skipped`: said afresh here, not twice.
-        std::erase_if(a.skipped, [](const Skipped& s) {
-            return s.reason.starts_with(kShrankReason) || s.reason.starts_with(kGrewReasonStart);
-        });
+        std::erase_if(a.skipped, [](const Skipped& s) { return readInPart(s.reason); });
         for (const auto& s : a.sources) {
             if (!s.buffer)
                 continue;

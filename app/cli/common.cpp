@@ -5,7 +5,6 @@
 #include <iterator>
 #include <map>
 #include <unistd.h>
-#include <unordered_set>
 
 namespace rl::cli
 {
@@ -99,18 +98,14 @@ bool sayWhatWasSkipped(const char* command, const Analysis& analysis, const std:
     std::map<std::pair<std::string_view, std::string_view>, std::size_t> said;
     for (const auto& s : alreadySaid)
         ++said[{s.file, s.reason}];
-    // A file that changed while it was read (grew, shrank) was diagnosed all the same: not "skipped".
-    std::unordered_set<std::string_view> changed;
-    for (const SourceId id : analysis.grown)
-        changed.insert(analysis.source(id).displayPath);
     for (const auto& s : analysis.skipped) {
         auto it = said.find({s.file, s.reason});
         if (it != said.end() && it->second > 0) {
             --it->second;
             continue;
         }
-        const bool readInPart = changed.contains(s.file) || s.reason.starts_with("the file shrank");
-        printErr((readInPart ? "rankline: " : "rankline: skipped ") + s.file + ": " + s.reason);
+        // A file that changed while it was read (grew, shrank) was diagnosed all the same.
+        printErr((readInPart(s.reason) ? "rankline: " : "rankline: skipped ") + s.file + ": " + s.reason);
     }
     if (analysis.sources.empty()) {
         printErr(std::string(command) + ": nothing could be read from the given paths");

@@ -200,6 +200,17 @@ struct Skipped {
 
 // Skipped::reason of a file that holds NUL bytes near its start.
 inline constexpr const char* kBinaryReason = "binary file (contains NUL bytes): not a text log, skipped";
+// Skipped::reason of a file that shrank while it was being read, and how the reason of one that
+// grew begins (its byte counts follow): both were diagnosed, as far as they could be read.
+inline constexpr const char* kShrankReason = "the file shrank while it was being read (truncated or rotated "
+                                             "by another program); the part it lost reads as empty, the rest "
+                                             "was diagnosed";
+inline constexpr std::string_view kGrewReasonStart = "the file grew by ";
+// Whether `reason` is one of those two: a file diagnosed as far as it could be read, not skipped.
+inline bool readInPart(std::string_view reason)
+{
+    return reason.starts_with(kShrankReason) || reason.starts_with(kGrewReasonStart);
+}
 
 struct BundleLimits {
     std::uint64_t maxExpandedBytes = std::uint64_t{8} << 30; // for archives and .gz

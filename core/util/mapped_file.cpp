@@ -412,12 +412,10 @@ Expected<OpenedFile> openFile(const std::string& path)
         }
         g_smallFilesHeld.fetch_sub(1); // no descriptor to spare: mapped like any other file
     }
-    Expected<MappedFile> mapped = MappedFile::map(fd, size, path, true);
+    Expected<MappedFile> mapped = MappedFile::map(fd, st, path, true);
     ::close(fd);
     if (!mapped)
         return mapped.error();
-    mapped->m_device = static_cast<std::uint64_t>(st.st_dev);
-    mapped->m_inode = static_cast<std::uint64_t>(st.st_ino);
     return OpenedFile{std::move(*mapped)};
 }
 
@@ -444,33 +442,26 @@ bool SmallFile::read(std::string& out, std::uint64_t* grownBy) const
     // Resized, not assigned: the scan reads every file into one buffer per thread, and filling
     // it with zeros first wrote each byte once more (the read overwrites them; a short read's
     // rest is filled below).
-    long long n = -1;
-    if (grownBy) {
+    // One byte more than the file had when opened, in the same read: a regular file answers a read
+    // with every byte it has up to the end, so a file that has not grown returns exactly its size
+    // and needs no second call to see the end, and one that has grown says so at no extra cost.
+    if (grownBy)
         *grownBy = 0;
-        // One byte more than the file had when opened, in the same read: a regular file answers a
-        // read with every byte it has up to the end, so a file that has not grown returns exactly
-        // its size and needs no second call to see the end.
-        out.resize(m_size + 1);
-        ssize_t first = -1;
-        if (m_fd >= 0)
-            do
-                first = ::pread(m_fd, out.data(), m_size + 1, 0);
-            while (first < 0 && errno == EINTR);
-        if (first > static_cast<ssize_t>(m_size)) {
-            n = static_cast<long long>(m_size);
-            *grownBy = this->grownBy();
-            if (*grownBy == 0)
-                *grownBy = 1; // at least the byte read: cut again since (the fstat saw less)
-        } else if (first >= 0) {
-            n = first == 0 || static_cast<std::size_t>(first) == m_size
-                    ? first
-                    : readInto(m_fd, out.data(), m_size, static_cast<std::size_t>(first));
-        }
-        out.resize(m_size);
-    } else {
-        out.resize(m_size);
-        n = m_fd >= 0 ? readInto(m_fd, out.data(), m_size) : -1;
+    out.resize(m_size + 1);
+    ssize_t first = -1;
+    if (m_fd >= 0)
+        do
+            first = ::pread(m_fd, out.data(), m_size + 1, 0);
+        while (first < 0 && errno == EINTR);
+    long long n = first;
+    if (first > static_cast<ssize_t>(m_size)) {
+        n = static_cast<long long>(m_size);
+        if (grownBy) // at least the byte read, should the file have been cut again since
+            *grownBy = std::max<std::uint64_t>(this->grownBy(), 1);
+    } else if (first > 0 && static_cast<std::size_t>(first) < m_size) {
+        n = readInto(m_fd, out.data(), m_size, static_cast<std::size_t>(first)); // a short read
     }
+    out.resize(m_size);
     if (n == static_cast<long long>(m_size))
         return true;
     // A failed read may have left part of the bytes: what the file no longer has reads as NUL.
@@ -499,18 +490,16 @@ Expected<MappedFile> MappedFile::map(int fd, const std::string& path, bool lookA
     };
     if (auto error = statRegular(fd, path, st))
         return *error;
-    Expected<MappedFile> f = map(fd, static_cast<std::size_t>(st.st_size), path, lookAtHead);
-    if (f) {
-        f->m_device = static_cast<std::uint64_t>(st.st_dev);
-        f->m_inode = static_cast<std::uint64_t>(st.st_ino);
-    }
-    return f;
+    return map(fd, st, path, lookAtHead);
 }
 
-Expected<MappedFile> MappedFile::map(int fd, std::size_t size, const std::string& path, bool lookAtHead)
+Expected<MappedFile> MappedFile::map(int fd, const struct stat& st, const std::string& path, bool lookAtHead)
 {
+    const auto size = static_cast<std::size_t>(st.st_size);
     MappedFile f;
     f.m_openedSize = size;
+    f.m_device = static_cast<std::uint64_t>(st.st_dev);
+    f.m_inode = static_cast<std::uint64_t>(st.st_ino);
     const bool small = size < kSmallFile;
     if (size > 0) {
         void* p = small ? SmallMaps::instance().map(fd, size)

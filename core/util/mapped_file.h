@@ -5,10 +5,12 @@
 // (and small files beyond a safe number of maps, see mapped_file.cpp) is read into memory.
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <sys/stat.h>
 #include <variant>
 
 #include "util/expected.h"
@@ -64,8 +66,8 @@ public:
 
 private:
     friend Expected<OpenedFile> openFile(const std::string& path);
-    // map() for a file whose size the caller has just read (fstat).
-    static Expected<MappedFile> map(int fd, std::size_t size, const std::string& path, bool lookAtHead);
+    // map() for a file the caller has just looked at (fstat): its size, and which file it is.
+    static Expected<MappedFile> map(int fd, const struct stat& st, const std::string& path, bool lookAtHead);
     void reset();
     const char* m_data = nullptr;
     std::size_t m_size = 0;

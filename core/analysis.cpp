@@ -25,6 +25,7 @@
 #include "util/mapped_file.h"
 #include "util/parallel.h"
 #include "util/permute.h"
+#include "util/strings.h"
 
 namespace fs = std::filesystem;
 
@@ -1450,18 +1451,6 @@ void dropBinarySources(Analysis& a, std::vector<SourceScan>& scans, std::vector<
             merged.push_back(std::move(a.skipped[k]));
     }
     a.skipped = std::move(merged);
-}
-
-// "1,234,567"
-std::string withThousands(std::uint64_t n)
-{
-    std::string digits = std::to_string(n), out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0)
-            out += ',';
-        out += digits[i];
-    }
-    return out;
 }
 
 // A file still being written when the bundle was opened: what was read, what was not, what to do.

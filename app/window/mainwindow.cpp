@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -28,6 +29,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -52,6 +54,10 @@ enum RankRoles { ProcessRole = Qt::UserRole + 1 };
 constexpr int kMaxRecent = 8;
 
 // Explicit names, so the file is ~/.config/Rankline/Rankline.conf however the app was set up.
+// How soon after a bundle is shown its files are first looked at again, and how often after that.
+constexpr int kFirstFileCheckMs = 1000;
+constexpr int kFileCheckMs = 3000;
+
 QSettings settings()
 {
     return QSettings(QStringLiteral("Rankline"), QStringLiteral("Rankline"));
@@ -87,6 +93,9 @@ MainWindow::MainWindow(std::shared_ptr<const Encyclopedia> encyclopedia, QWidget
     statusBar()->addPermanentWidget(m_reloadButton);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancelButton);
+    m_watchTimer = new QTimer(this);
+    m_watchTimer->setSingleShot(true);
+    connect(m_watchTimer, &QTimer::timeout, this, &MainWindow::checkFilesOnDisk);
     resize(1400, 860);
     restoreLayout();
 }
@@ -176,6 +185,24 @@ void MainWindow::buildMenus()
             load(paths, m_snippets, o);
         } else {
             m_options = o;
+        }
+    });
+
+    // Logs of a job still running keep growing after they were read: a look every few seconds (a
+    // stat per file, off the UI thread) offers a reload rather than showing a stale picture unsaid.
+    m_watchAction = view->addAction(tr("&Watch Files for Changes"));
+    m_watchAction->setObjectName(QStringLiteral("actionWatchFiles"));
+    m_watchAction->setCheckable(true);
+    m_watchAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
+    m_watchAction->setChecked(settings().value(QStringLiteral("view/watchFiles"), true).toBool());
+    connect(m_watchAction, &QAction::toggled, this, [this](bool on) {
+        settings().setValue(QStringLiteral("view/watchFiles"), on);
+        if (on) {
+            scheduleFileCheck(0);
+        } else {
+            m_watchTimer->stop();
+            m_changedOnDisk.clear();
+            updateReloadButton();
         }
     });
 
@@ -740,6 +767,7 @@ void MainWindow::cancelLoading()
     m_progress->hide();
     m_cancelButton->hide();
     m_status->setText(tr("Loading cancelled."));
+    scheduleFileCheck(kFileCheckMs); // the bundle still shown is watched again
 }
 
 void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QStringList& paths,
@@ -782,25 +810,9 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
     m_exportAction->setEnabled(true);
     m_saveSnippets->setEnabled(!m_snippets.empty());
     m_reloadAction->setEnabled(!m_paths.isEmpty());
-    if (analysis->grown.empty()) {
-        m_reloadButton->hide();
-    } else {
-        // A log still being written: diagnosed as it was when opened, and said so where it shows.
-        const auto n = static_cast<int>(analysis->grown.size());
-        m_reloadButton->setText(n == 1 ? tr("Reload — a file grew while being read")
-                                       : tr("Reload — %1 files grew while being read").arg(n));
-        QString tip = tr("Diagnosed as they were when opened:");
-        constexpr int kNamed = 10;
-        for (int i = 0; i < n && i < kNamed; ++i)
-            tip += QStringLiteral("\n• ") +
-                   QString::fromStdString(
-                       analysis->source(analysis->grown[static_cast<std::size_t>(i)]).displayPath);
-        if (n > kNamed)
-            tip += tr("\n… and %1 more").arg(n - kNamed);
-        tip += tr("\nReload (F5) reads them again as they are now.");
-        m_reloadButton->setToolTip(tip);
-        m_reloadButton->show();
-    }
+    m_changedOnDisk.clear();
+    updateReloadButton();
+    scheduleFileCheck(kFirstFileCheckMs);
     rememberRecent(m_paths);
     QString title =
         paths.size() == 1 ? QFileInfo(paths.front()).fileName() : tr("%1 paths").arg(paths.size());
@@ -819,6 +831,87 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
     else if (const Finding* f = analysis->initiatingFinding())
         selectLine(f->anchor);
     emit analysisReady();
+}
+
+void MainWindow::updateReloadButton()
+{
+    const Analysis* a = m_index ? &m_index->analysis() : nullptr;
+    if (!a || (a->grown.empty() && m_changedOnDisk.empty())) {
+        m_reloadButton->hide();
+        return;
+    }
+    constexpr int kNamed = 10;
+    QString tip;
+    int n = 0;
+    if (!m_changedOnDisk.empty()) {
+        // What the files are now; a file that grew while being read is among them if it still has.
+        n = static_cast<int>(m_changedOnDisk.size());
+        m_reloadButton->setText(n == 1 ? tr("Reload — a file changed since it was read")
+                                       : tr("Reload — %1 files changed since they were read").arg(n));
+        tip = tr("The diagnosis shows these files as they were when read:");
+        for (int i = 0; i < n && i < kNamed; ++i) {
+            const ChangedSource& c = m_changedOnDisk[static_cast<std::size_t>(i)];
+            const Source& src = a->source(c.source);
+            tip += QStringLiteral("\n• %1 %2")
+                       .arg(QString::fromStdString(src.displayPath),
+                            QString::fromStdString(describeChange(c.change, src.size)));
+        }
+    } else {
+        // A log still being written: diagnosed as it was when opened, and said so where it shows.
+        n = static_cast<int>(a->grown.size());
+        m_reloadButton->setText(n == 1 ? tr("Reload — a file grew while being read")
+                                       : tr("Reload — %1 files grew while being read").arg(n));
+        tip = tr("Diagnosed as they were when opened:");
+        for (int i = 0; i < n && i < kNamed; ++i)
+            tip += QStringLiteral("\n• ") +
+                   QString::fromStdString(a->source(a->grown[static_cast<std::size_t>(i)]).displayPath);
+    }
+    if (n > kNamed)
+        tip += tr("\n… and %1 more").arg(n - kNamed);
+    tip += tr("\nReload (F5) reads them again as they are now.");
+    m_reloadButton->setToolTip(tip);
+    m_reloadButton->show();
+}
+
+void MainWindow::scheduleFileCheck(int afterMs)
+{
+    if (m_watchAction && m_watchAction->isChecked() && m_index && !m_paths.isEmpty())
+        m_watchTimer->start(afterMs);
+}
+
+void MainWindow::checkFilesOnDisk()
+{
+    // Not while a bundle is being read (its result replaces this one) nor twice at once.
+    if (!m_index || m_checkingFiles || m_progress->isVisible())
+        return;
+    m_checkingFiles = true;
+    const std::shared_ptr<const Analysis> analysis = m_index->shared();
+    QPointer<MainWindow> self(this);
+    (void)QtConcurrent::run([self, analysis] {
+        QElapsedTimer took;
+        took.start();
+        // The analysis is an immutable snapshot: reading its sources here is safe while the window
+        // shows it; a newer one makes this result moot (dropped below).
+        std::vector<ChangedSource> changed =
+            sourcesChangedOnDisk(analysis->sources, [self] { return self.isNull(); });
+        const qint64 ms = took.elapsed();
+        if (!self)
+            return;
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, analysis, changed = std::move(changed), ms]() mutable {
+                if (!self)
+                    return;
+                self->m_checkingFiles = false;
+                if (!self->m_index || self->m_index->shared() != analysis)
+                    return;
+                self->m_changedOnDisk = std::move(changed);
+                self->updateReloadButton();
+                // Seldom enough that a bundle of many files costs next to nothing between looks.
+                self->scheduleFileCheck(std::max<int>(kFileCheckMs, static_cast<int>(ms) * 50));
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 void MainWindow::fillRanks()

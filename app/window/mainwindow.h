@@ -22,6 +22,7 @@ class QPushButton;
 class QStackedWidget;
 class QStandardItemModel;
 class QTableView;
+class QTimer;
 class QTreeView;
 
 namespace rl
@@ -63,6 +64,12 @@ public:
     // Reads the open bundle's files again as they are now (a log still being written has grown
     // since), with the same clock settings and pasted text; the view stays where it was.
     void reload();
+    // Looks, off the UI thread, at whether the open bundle's files changed on disk since they were
+    // read (a log still being written, rotated, deleted), and offers a reload when they have. Runs
+    // every few seconds while View > Watch Files for Changes is on; callable at any time.
+    void checkFilesOnDisk();
+    // What the last look found (empty when nothing changed).
+    const std::vector<ChangedSource>& filesChangedOnDisk() const { return m_changedOnDisk; }
     // What a drop or paste does while a bundle is open (Ask shows a question).
     void setDropChoice(DropChoice choice) { m_dropChoice = choice; }
     // Writes a report of what is open; the error names the file, the cause and what to do.
@@ -121,6 +128,9 @@ private:
     void pinLines(LineRef a, LineRef b);
     void showProgress(const Progress& progress);
     void fillRanks();
+    // The status bar's reload offer: files that grew while being read, or changed since.
+    void updateReloadButton();
+    void scheduleFileCheck(int afterMs);
 
     std::shared_ptr<const Encyclopedia> m_encyclopedia;
     std::shared_ptr<const AnalysisIndex> m_index;
@@ -140,6 +150,10 @@ private:
     QPushButton* m_cancelButton = nullptr;
     QPushButton* m_reloadButton = nullptr; // shown when files grew while they were read
     QLabel* m_status = nullptr;
+    QTimer* m_watchTimer = nullptr;   // the next look at the open bundle's files
+    QAction* m_watchAction = nullptr; // View > Watch Files for Changes
+    bool m_checkingFiles = false;     // a look is under way off the UI thread
+    std::vector<ChangedSource> m_changedOnDisk;
 
     QStringList m_paths;             // what the open (or loading) bundle was read from
     std::vector<Snippet> m_snippets; // and the text pasted or dropped into it

@@ -23,6 +23,7 @@
 #include "bundle/archive_library.h"
 #include "util/mapped_file.h"
 #include "util/parallel.h"
+#include "util/strings.h"
 
 namespace fs = std::filesystem;
 
@@ -45,6 +46,10 @@ public:
     bool damaged() const override { return m_file.damaged(); }
     void checkGrowth(const std::string& path) const override { m_grownBy.store(m_file.grownBy(path)); }
     std::uint64_t grownBy() const override { return m_grownBy.load(); }
+    FileChange changeOnDisk(const std::string& path) const override
+    {
+        return changeSince(path, m_file.opened());
+    }
 
 private:
     MappedFile m_file;
@@ -94,6 +99,11 @@ public:
             m_grownBy.store(m_file.grownBy());
     }
     std::uint64_t grownBy() const override { return m_grownBy.load(); }
+    // By the path, not the descriptor held: a log rotated away keeps the descriptor on the old file.
+    FileChange changeOnDisk(const std::string& path) const override
+    {
+        return changeSince(path, m_file.opened());
+    }
     bool binary() const override { return m_binary.load(); }
     void dropResident() const override
     {
@@ -826,6 +836,41 @@ SourcePass::SourcePass(const Source& source, std::string& scratch) : m_source(&s
     m_copy.size = source.size;
     m_copy.buffer = m_view.unowned(); // the copy lives as long as this pass, and the view with it
     m_copy.lineStarts = source.lineStarts;
+}
+
+std::vector<ChangedSource> sourcesChangedOnDisk(const std::vector<Source>& sources, const CancelFn& cancelled)
+{
+    std::vector<ChangedSource> changed;
+    for (const Source& src : sources) {
+        if (cancelled && cancelled())
+            break;
+        if (!src.buffer)
+            continue;
+        const FileChange c = src.buffer->changeOnDisk(src.path);
+        if (c.kind != FileChange::Kind::None)
+            changed.push_back({src.id, c});
+    }
+    return changed;
+}
+
+std::string describeChange(const FileChange& change, std::uint64_t sizeRead)
+{
+    auto bytes = [](std::uint64_t n) { return withThousands(n) + (n == 1 ? " byte" : " bytes"); };
+    switch (change.kind) {
+    case FileChange::Kind::Grew:
+        return "grew by " + bytes(change.sizeNow - std::min(change.sizeNow, sizeRead)) + " since it was read";
+    case FileChange::Kind::Shrank:
+        return "was cut to " + bytes(change.sizeNow) + " since it was read (" + withThousands(sizeRead) +
+               " were read)";
+    case FileChange::Kind::Replaced:
+        return "was replaced since it was read (rotated or rewritten under the same name; " +
+               bytes(change.sizeNow) + " now)";
+    case FileChange::Kind::Gone:
+        return "was deleted or moved away since it was read (what was read is still shown)";
+    case FileChange::Kind::None:
+        break;
+    }
+    return "is as it was read";
 }
 
 Source sourceFromText(std::string name, std::string text)

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "util/mapped_file.h"
 #include "util/strong_id.h"
 #include "util/vectors.h"
 
@@ -41,6 +42,14 @@ public:
     // The bytes the file had beyond the text when it was last looked at (checkGrowth, or the read
     // of readForPass); 0 when it had not grown, or no file is behind the text.
     virtual std::uint64_t grownBy() const { return 0; }
+    // What became of the file behind the text since it was opened, looked at now (one stat of
+    // `path`), for a window that watches an open bundle. Kind::None where no file is behind the
+    // text (an archive member, decompressed or pasted text): those are not watched.
+    virtual FileChange changeOnDisk(const std::string& path) const
+    {
+        (void)path;
+        return {};
+    }
     // For one pass over the whole text by one thread (the scan, the environment's reads): fills
     // `scratch` with the text and returns true where that costs less than text() (a small file
     // nobody has mapped yet, see SourcePass); false: read text().
@@ -232,6 +241,22 @@ using CancelFn = std::function<bool()>;
 // Sources come back sorted by display path so results do not depend on directory order.
 Bundle readBundle(const std::vector<std::string>& paths, const BundleLimits& limits = {},
                   const CancelFn& cancelled = {});
+
+// A source whose file changed on disk after it was read (sourcesChangedOnDisk).
+struct ChangedSource {
+    SourceId source;
+    FileChange change;
+};
+
+// The sources whose files changed since they were read, in source order: one stat each, on the
+// calling thread (ten thousand files take some tens of milliseconds), asking `cancelled` between
+// them. Only plain files are looked at: archive members and pasted text are not.
+std::vector<ChangedSource> sourcesChangedOnDisk(const std::vector<Source>& sources,
+                                                const CancelFn& cancelled = {});
+
+// How `change` reads to a person, for a file of which `sizeRead` bytes were read: "grew by 2.0 KiB",
+// "was replaced (rotated or rewritten)", ...
+std::string describeChange(const FileChange& change, std::uint64_t sizeRead);
 
 // Builds a source from text held in memory (a pasted snippet, standard input).
 Source sourceFromText(std::string name, std::string text);

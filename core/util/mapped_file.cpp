@@ -265,9 +265,7 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept
         m_guard = std::exchange(other.m_guard, std::nullopt);
         m_nulInHead = other.m_nulInHead;
         m_copy = std::move(other.m_copy);
-        m_device = other.m_device;
-        m_inode = other.m_inode;
-        m_openedSize = other.m_openedSize;
+        m_opened = other.m_opened;
     }
     return *this;
 }
@@ -291,15 +289,36 @@ bool MappedFile::damaged() const
     return m_shrank || (m_guard && sigbus::faulted(*m_guard));
 }
 
-std::uint64_t MappedFile::grownBy(const std::string& path) const
+FileIdentity FileIdentity::of(const struct stat& st)
 {
+    return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino),
+            static_cast<std::uint64_t>(st.st_size)};
+}
+
+FileChange changeSince(const std::string& path, const FileIdentity& opened)
+{
+    if (!opened.known())
+        return {};
     struct stat st {
     };
-    if (m_inode == 0 || ::stat(path.c_str(), &st) != 0 || static_cast<std::uint64_t>(st.st_dev) != m_device ||
-        static_cast<std::uint64_t>(st.st_ino) != m_inode)
-        return 0;
-    const auto now = static_cast<std::uint64_t>(st.st_size);
-    return now > m_openedSize ? now - m_openedSize : 0;
+    if (::stat(path.c_str(), &st) != 0)
+        // Refused (permissions changed, a stale network mount): nothing can be told, which is not
+        // the same as gone.
+        return errno == ENOENT || errno == ENOTDIR ? FileChange{FileChange::Kind::Gone, 0} : FileChange{};
+    const FileIdentity now = FileIdentity::of(st);
+    if (now.device != opened.device || now.inode != opened.inode)
+        return {FileChange::Kind::Replaced, now.size};
+    if (now.size > opened.size)
+        return {FileChange::Kind::Grew, now.size};
+    if (now.size < opened.size)
+        return {FileChange::Kind::Shrank, now.size};
+    return {};
+}
+
+std::uint64_t MappedFile::grownBy(const std::string& path) const
+{
+    const FileChange c = changeSince(path, m_opened);
+    return c.kind == FileChange::Kind::Grew ? c.sizeNow - m_opened.size : 0;
 }
 
 void MappedFile::dropResident() const
@@ -363,7 +382,8 @@ SmallFile::~SmallFile()
     reset();
 }
 
-SmallFile::SmallFile(SmallFile&& other) noexcept : m_fd(std::exchange(other.m_fd, -1)), m_size(other.m_size)
+SmallFile::SmallFile(SmallFile&& other) noexcept
+    : m_fd(std::exchange(other.m_fd, -1)), m_size(other.m_size), m_opened(other.m_opened)
 {
 }
 
@@ -373,6 +393,7 @@ SmallFile& SmallFile::operator=(SmallFile&& other) noexcept
         reset();
         m_fd = std::exchange(other.m_fd, -1);
         m_size = other.m_size;
+        m_opened = other.m_opened;
     }
     return *this;
 }
@@ -408,6 +429,7 @@ Expected<OpenedFile> openFile(const std::string& path)
             SmallFile f;
             f.m_fd = fd; // counted above: from here on reset() closes it and gives the count back
             f.m_size = size;
+            f.m_opened = FileIdentity::of(st);
             return OpenedFile{std::move(f)};
         }
         g_smallFilesHeld.fetch_sub(1); // no descriptor to spare: mapped like any other file
@@ -497,9 +519,7 @@ Expected<MappedFile> MappedFile::map(int fd, const struct stat& st, const std::s
 {
     const auto size = static_cast<std::size_t>(st.st_size);
     MappedFile f;
-    f.m_openedSize = size;
-    f.m_device = static_cast<std::uint64_t>(st.st_dev);
-    f.m_inode = static_cast<std::uint64_t>(st.st_ino);
+    f.m_opened = FileIdentity::of(st);
     const bool small = size < kSmallFile;
     if (size > 0) {
         void* p = small ? SmallMaps::instance().map(fd, size)

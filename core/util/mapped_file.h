@@ -20,6 +20,31 @@ namespace rl
 
 class MappedFile;
 class SmallFile;
+
+// Which file was opened (device and inode) and how large it was then. A later look at the same path
+// compares with it, which tells a log still being written (same file, larger) from one rotated or
+// rewritten under its name (another file).
+struct FileIdentity {
+    std::uint64_t device = 0, inode = 0, size = 0;
+    static FileIdentity of(const struct stat& st);
+    bool known() const { return inode != 0; }
+};
+
+// What became of a file since it was opened, as its path shows it now.
+struct FileChange {
+    enum class Kind {
+        None,     // as it was, or nothing can be told (not a file that was opened, stat refused)
+        Grew,     // the same file, larger: a log still being written
+        Shrank,   // the same file, cut short (truncated in place, as copytruncate rotation does)
+        Replaced, // another file under the name (rotated, or rewritten through a rename)
+        Gone,     // no file under the name any more
+    };
+    Kind kind = Kind::None;
+    std::uint64_t sizeNow = 0; // the file under the name now (Grew, Shrank, Replaced)
+};
+
+// One stat of `path`, compared with what was opened.
+FileChange changeSince(const std::string& path, const FileIdentity& opened);
 // A file opened for reading (openFile): a small one held open, any other mapped.
 using OpenedFile = std::variant<SmallFile, MappedFile>;
 
@@ -63,6 +88,8 @@ public:
     // was opened (same device and inode: a log still being written); 0 when it has not grown, was
     // replaced (rotated) or cannot be looked at. One stat: the descriptor was closed once mapped.
     std::uint64_t grownBy(const std::string& path) const;
+    // Which file was mapped, and its size then.
+    const FileIdentity& opened() const { return m_opened; }
 
 private:
     friend Expected<OpenedFile> openFile(const std::string& path);
@@ -76,8 +103,7 @@ private:
     std::optional<std::size_t> m_guard;
     std::optional<bool> m_nulInHead;
     std::unique_ptr<char[]> m_copy;
-    // Which file was opened, and its size then (grownBy).
-    std::uint64_t m_device = 0, m_inode = 0, m_openedSize = 0;
+    FileIdentity m_opened; // grownBy, opened()
 };
 
 // Files below this size are small. Reading one whole costs a fraction of mapping it: mmap, the
@@ -112,6 +138,8 @@ public:
     bool read(std::string& out, std::uint64_t* grownBy = nullptr) const;
     // How many bytes the file has now beyond size(); 0 when it has not grown or is closed.
     std::uint64_t grownBy() const;
+    // Which file was opened, and its size then; kept once closed (reset()).
+    const FileIdentity& opened() const { return m_opened; }
     // Maps it (see MappedFile::map).
     Expected<MappedFile> map(const std::string& path) const;
     // Closes it: reads fail from then on.
@@ -121,6 +149,7 @@ private:
     friend Expected<OpenedFile> openFile(const std::string& path);
     int m_fd = -1;
     std::size_t m_size = 0;
+    FileIdentity m_opened;
 };
 
 // Opens `path` once, never blocking (a FIFO that slipped through) and only when it is a regular

@@ -1,6 +1,7 @@
 #pragma once
 // Small string helpers the report writers and the probe share.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,19 @@ inline std::string joined(const std::vector<std::string>& parts, std::string_vie
         if (!out.empty() && !p.empty())
             out += separator;
         out += p;
+    }
+    return out;
+}
+
+// "1,234,567"
+inline std::string withThousands(std::uint64_t n)
+{
+    const std::string digits = std::to_string(n);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
     }
     return out;
 }

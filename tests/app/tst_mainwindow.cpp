@@ -377,14 +377,7 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const QString sample = QStringLiteral(RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4");
-        QDirIterator it(sample, QDir::Files, QDirIterator::Subdirectories);
-        while (it.hasNext()) {
-            const QString from = it.next();
-            const QString to = dir.filePath(QDir(sample).relativeFilePath(from));
-            QVERIFY(QDir().mkpath(QFileInfo(to).path()));
-            QVERIFY(QFile::copy(from, to));
-        }
+        QVERIFY(copySample(dir.path()));
         MainWindow w(m_enc);
         w.resize(1400, 860);
         w.show();
@@ -438,6 +431,92 @@ private slots:
         reloadAction->trigger();
         QVERIFY(ready.wait(20000));
         QCOMPARE(w.currentIndex()->analysis().totalLines, linesBefore + 2);
+    }
+
+private:
+    // The sample's files, to be changed by a test.
+    static bool copySample(const QString& to)
+    {
+        const QString sample = QStringLiteral(RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4");
+        QDirIterator it(sample, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString from = it.next();
+            const QString copy = QDir(to).filePath(QDir(sample).relativeFilePath(from));
+            if (!QDir().mkpath(QFileInfo(copy).path()) || !QFile::copy(from, copy))
+                return false;
+        }
+        return true;
+    }
+
+private slots:
+    // Files that change after the bundle is shown (a job still running): the window notices on its
+    // own and offers a reload, names each file and what became of it, and stops when told to.
+    void watchedFilesOfferReload()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(copySample(dir.path()));
+        MainWindow w(m_enc);
+        w.resize(1400, 860);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy ready(&w, &MainWindow::analysisReady);
+        auto* watch = w.findChild<QAction*>(QStringLiteral("actionWatchFiles"));
+        auto* reloadButton = w.findChild<QPushButton*>(QStringLiteral("reloadButton"));
+        QVERIFY(watch && reloadButton);
+        watch->setChecked(true);
+        w.openPaths({dir.path()});
+        QVERIFY(ready.wait(20000));
+        const std::uint64_t linesBefore = w.currentIndex()->analysis().totalLines;
+        w.checkFilesOnDisk();
+        QTest::qWait(300);
+        QVERIFY(w.filesChangedOnDisk().empty());
+        QVERIFY(!reloadButton->isVisible());
+
+        const QByteArray added =
+            "gpu-a:2311:2390 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect "
+            "to 10.10.0.12<37719> failed : Connection refused\n";
+        {
+            QFile f(dir.filePath(QStringLiteral("gpu-a/rank0.log")));
+            QVERIFY(f.open(QIODevice::Append));
+            QCOMPARE(f.write(added), qint64(added.size()));
+        }
+        QVERIFY(QFile::remove(dir.filePath(QStringLiteral("gpu-b/rank7.log"))));
+        // Unprompted: the first look comes a second after the bundle is shown, then every few.
+        QTRY_VERIFY_WITH_TIMEOUT(reloadButton->isVisible(), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(w.filesChangedOnDisk().size(), std::size_t{2}, 10000);
+        QVERIFY2(reloadButton->text().contains(QStringLiteral("2 files changed")),
+                 qPrintable(reloadButton->text()));
+        const QString tip = reloadButton->toolTip();
+        QVERIFY2(tip.contains(QStringLiteral("gpu-a/rank0.log grew by %1 bytes").arg(added.size())),
+                 qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("gpu-b/rank7.log was deleted")), qPrintable(tip));
+        QCOMPARE(w.currentIndex()->analysis().totalLines, linesBefore); // nothing reread unasked
+        w.grab().save(QStringLiteral(RANKLINE_BUILD_DIR "/screenshots/watched-files-reload.png"));
+
+        // Off: the offer goes, and no look comes back with it.
+        watch->setChecked(false);
+        QVERIFY(!reloadButton->isVisible());
+        QTest::qWait(1500);
+        QVERIFY(!reloadButton->isVisible());
+        // On again: looked at at once.
+        watch->setChecked(true);
+        QTRY_VERIFY_WITH_TIMEOUT(reloadButton->isVisible(), 5000);
+
+        QTest::keyClick(&w, Qt::Key_F5);
+        QVERIFY(ready.wait(20000));
+        QVERIFY(!reloadButton->isVisible());
+        QVERIFY(w.filesChangedOnDisk().empty());
+        const Analysis& again = w.currentIndex()->analysis();
+        QCOMPARE(again.sources.size(), std::size_t{7}); // the deleted file is gone from the bundle
+        std::uint64_t rank7Lines = 0;
+        for (const Source& src : w.currentIndex()->analysis().sources)
+            if (src.displayPath == "gpu-b/rank7.log")
+                rank7Lines = src.lineCount();
+        QCOMPARE(rank7Lines, std::uint64_t{0});
+        w.checkFilesOnDisk();
+        QTest::qWait(300);
+        QVERIFY(!reloadButton->isVisible());
     }
 };
 

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <fcntl.h>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -347,6 +348,56 @@ private slots:
         QVERIFY(sampleDiagnosed(*a));
         QVERIFY(a->grown.empty());
         QVERIFY(reasonFor(*a, QStringLiteral("rotated.log")).isEmpty());
+    }
+
+    // After the analysis (the window watches the open bundle): each file's fate told apart by one
+    // stat, small (held open) and mapped files alike; untouched files and pasted text say nothing.
+    void filesChangedAfterTheAnalysis()
+    {
+        Bundle b;
+        QVERIFY(b.write(QStringLiteral("small-grows.log"), chatter(300)));
+        QVERIFY(b.write(QStringLiteral("mapped-grows.log"), chatter(100000)));
+        QVERIFY(b.write(QStringLiteral("small-rotated.log"), chatter(300)));
+        QVERIFY(b.write(QStringLiteral("mapped-cut.log"), chatter(100000)));
+        QVERIFY(b.write(QStringLiteral("small-deleted.log"), chatter(300)));
+        auto a = diagnose(b);
+        QVERIFY(sampleDiagnosed(*a));
+        QVERIFY(rl::sourcesChangedOnDisk(a->sources).empty());
+        const QByteArray added = "one more line\n";
+        for (const char* name : {"small-grows.log", "mapped-grows.log"}) {
+            QFile f(b.path(QLatin1String(name)));
+            QVERIFY(f.open(QIODevice::Append));
+            QCOMPARE(f.write(added), qint64(added.size()));
+        }
+        QVERIFY(QFile::rename(b.path(QStringLiteral("small-rotated.log")),
+                              b.path(QStringLiteral("small-rotated.log.1"))));
+        QVERIFY(b.write(QStringLiteral("small-rotated.log"), chatter(10)));
+        QVERIFY(::truncate(b.local(QStringLiteral("mapped-cut.log")).constData(), 100) == 0);
+        QVERIFY(QFile::remove(b.path(QStringLiteral("small-deleted.log"))));
+
+        std::map<std::string, rl::ChangedSource> seen;
+        for (const rl::ChangedSource& c : rl::sourcesChangedOnDisk(a->sources))
+            seen.emplace(a->source(c.source).displayPath, c);
+        QCOMPARE(seen.size(), std::size_t{5}); // the sample's files are as they were
+        using K = rl::FileChange::Kind;
+        QCOMPARE(seen.at("small-grows.log").change.kind, K::Grew);
+        QCOMPARE(seen.at("mapped-grows.log").change.kind, K::Grew);
+        QCOMPARE(seen.at("small-rotated.log").change.kind, K::Replaced);
+        QCOMPARE(seen.at("mapped-cut.log").change.kind, K::Shrank);
+        QCOMPARE(seen.at("mapped-cut.log").change.sizeNow, std::uint64_t{100});
+        QCOMPARE(seen.at("small-deleted.log").change.kind, K::Gone);
+        const rl::Source& grown = a->source(seen.at("mapped-grows.log").source);
+        QCOMPARE(QString::fromStdString(rl::describeChange(seen.at("mapped-grows.log").change, grown.size)),
+                 QStringLiteral("grew by %1 bytes since it was read").arg(added.size()));
+        QVERIFY(rl::describeChange(seen.at("small-rotated.log").change, 1).find("rotated") !=
+                std::string::npos);
+        QVERIFY(rl::describeChange(seen.at("small-deleted.log").change, 1).find("deleted") !=
+                std::string::npos);
+        // Pasted text has no file behind it.
+        std::vector<rl::Source> pasted{rl::sourceFromText("pasted-1.txt", "NCCL WARN x\n")};
+        QVERIFY(rl::sourcesChangedOnDisk(pasted).empty());
+        // Asked to stop, it stops.
+        QVERIFY(rl::sourcesChangedOnDisk(a->sources, [] { return true; }).empty());
     }
 
     void fileDeletedWhileBeingRead()

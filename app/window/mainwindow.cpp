@@ -881,8 +881,9 @@ void MainWindow::scheduleFileCheck(int afterMs)
 
 void MainWindow::checkFilesOnDisk()
 {
-    // Not while a bundle is being read (its result replaces this one) nor twice at once.
-    if (!m_index || m_checkingFiles || m_progress->isVisible())
+    // Not while a bundle is being read (its result replaces this one), nor twice at once, nor when
+    // watching is off.
+    if (!m_index || m_checkingFiles || m_progress->isVisible() || !m_watchAction->isChecked())
         return;
     m_checkingFiles = true;
     const std::shared_ptr<const Analysis> analysis = m_index->shared();
@@ -903,7 +904,9 @@ void MainWindow::checkFilesOnDisk()
                 if (!self)
                     return;
                 self->m_checkingFiles = false;
-                if (!self->m_index || self->m_index->shared() != analysis)
+                // A newer bundle, or watching turned off while this look was under way: moot.
+                if (!self->m_index || self->m_index->shared() != analysis ||
+                    !self->m_watchAction->isChecked())
                     return;
                 self->m_changedOnDisk = std::move(changed);
                 self->updateReloadButton();

@@ -66,7 +66,7 @@ public:
     void reload();
     // Looks, off the UI thread, at whether the open bundle's files changed on disk since they were
     // read (a log still being written, rotated, deleted), and offers a reload when they have. Runs
-    // every few seconds while View > Watch Files for Changes is on; callable at any time.
+    // every few seconds while View > Watch Files for Changes is on (and does nothing while it is off).
     void checkFilesOnDisk();
     // What the last look found (empty when nothing changed).
     const std::vector<ChangedSource>& filesChangedOnDisk() const { return m_changedOnDisk; }

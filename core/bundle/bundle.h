@@ -254,8 +254,8 @@ struct ChangedSource {
 std::vector<ChangedSource> sourcesChangedOnDisk(const std::vector<Source>& sources,
                                                 const CancelFn& cancelled = {});
 
-// How `change` reads to a person, for a file of which `sizeRead` bytes were read: "grew by 2.0 KiB",
-// "was replaced (rotated or rewritten)", ...
+// How `change` reads to a person, for a file of which `sizeRead` bytes were read: "grew by 2,048
+// bytes since it was read", "was replaced since it was read (rotated or rewritten …)", ...
 std::string describeChange(const FileChange& change, std::uint64_t sizeRead);
 
 // Builds a source from text held in memory (a pasted snippet, standard input).

@@ -1456,7 +1456,7 @@ void dropBinarySources(Analysis& a, std::vector<SourceScan>& scans, std::vector<
 // A file still being written when the bundle was opened: what was read, what was not, what to do.
 std::string grownReason(std::uint64_t readBytes, std::uint64_t more)
 {
-    return std::string(kGrewReasonStart) + withThousands(more) + (more == 1 ? " byte" : " bytes") +
+    return std::string(kGrewReasonStart) + byteCount(more) +
            " while it was being read (still being written?): it was diagnosed as it was when opened (" +
            withThousands(readBytes) +
            " bytes); reload (F5 in the window, or run the command again) to include the rest";

@@ -855,16 +855,16 @@ std::vector<ChangedSource> sourcesChangedOnDisk(const std::vector<Source>& sourc
 
 std::string describeChange(const FileChange& change, std::uint64_t sizeRead)
 {
-    auto bytes = [](std::uint64_t n) { return withThousands(n) + (n == 1 ? " byte" : " bytes"); };
     switch (change.kind) {
     case FileChange::Kind::Grew:
-        return "grew by " + bytes(change.sizeNow - std::min(change.sizeNow, sizeRead)) + " since it was read";
+        return "grew by " + byteCount(change.sizeNow - std::min(change.sizeNow, sizeRead)) +
+               " since it was read";
     case FileChange::Kind::Shrank:
-        return "was cut to " + bytes(change.sizeNow) + " since it was read (" + withThousands(sizeRead) +
+        return "was cut to " + byteCount(change.sizeNow) + " since it was read (" + withThousands(sizeRead) +
                " were read)";
     case FileChange::Kind::Replaced:
         return "was replaced since it was read (rotated or rewritten under the same name; " +
-               bytes(change.sizeNow) + " now)";
+               byteCount(change.sizeNow) + " now)";
     case FileChange::Kind::Gone:
         return "was deleted or moved away since it was read (what was read is still shown)";
     case FileChange::Kind::None:

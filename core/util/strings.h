@@ -34,4 +34,10 @@ inline std::string withThousands(std::uint64_t n)
     return out;
 }
 
+// "1 byte", "1,234 bytes"
+inline std::string byteCount(std::uint64_t n)
+{
+    return withThousands(n) + (n == 1 ? " byte" : " bytes");
+}
+
 } // namespace rl

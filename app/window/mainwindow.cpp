@@ -840,32 +840,29 @@ void MainWindow::updateReloadButton()
         m_reloadButton->hide();
         return;
     }
-    constexpr int kNamed = 10;
-    QString tip;
-    int n = 0;
-    if (!m_changedOnDisk.empty()) {
-        // What the files are now; a file that grew while being read is among them if it still has.
-        n = static_cast<int>(m_changedOnDisk.size());
+    // The files as a look found them now, when it found changes (a file that grew while being read
+    // is among them if it still has); else those that grew while being read: a log still being
+    // written, diagnosed as it was when opened, and said so where it shows.
+    const bool sinceRead = !m_changedOnDisk.empty();
+    const int n = static_cast<int>(sinceRead ? m_changedOnDisk.size() : a->grown.size());
+    auto named = [&](std::size_t i) {
+        if (!sinceRead)
+            return a->source(a->grown[i]).displayPath;
+        const ChangedSource& c = m_changedOnDisk[i];
+        const Source& src = a->source(c.source);
+        return src.displayPath + ' ' + describeChange(c.change, src.size);
+    };
+    if (sinceRead)
         m_reloadButton->setText(n == 1 ? tr("Reload — a file changed since it was read")
                                        : tr("Reload — %1 files changed since they were read").arg(n));
-        tip = tr("The diagnosis shows these files as they were when read:");
-        for (int i = 0; i < n && i < kNamed; ++i) {
-            const ChangedSource& c = m_changedOnDisk[static_cast<std::size_t>(i)];
-            const Source& src = a->source(c.source);
-            tip += QStringLiteral("\n• %1 %2")
-                       .arg(QString::fromStdString(src.displayPath),
-                            QString::fromStdString(describeChange(c.change, src.size)));
-        }
-    } else {
-        // A log still being written: diagnosed as it was when opened, and said so where it shows.
-        n = static_cast<int>(a->grown.size());
+    else
         m_reloadButton->setText(n == 1 ? tr("Reload — a file grew while being read")
                                        : tr("Reload — %1 files grew while being read").arg(n));
-        tip = tr("Diagnosed as they were when opened:");
-        for (int i = 0; i < n && i < kNamed; ++i)
-            tip += QStringLiteral("\n• ") +
-                   QString::fromStdString(a->source(a->grown[static_cast<std::size_t>(i)]).displayPath);
-    }
+    QString tip = sinceRead ? tr("The diagnosis shows these files as they were when read:")
+                            : tr("Diagnosed as they were when opened:");
+    constexpr int kNamed = 10;
+    for (int i = 0; i < n && i < kNamed; ++i)
+        tip += QStringLiteral("\n• ") + QString::fromStdString(named(static_cast<std::size_t>(i)));
     if (n > kNamed)
         tip += tr("\n… and %1 more").arg(n - kNamed);
     tip += tr("\nReload (F5) reads them again as they are now.");

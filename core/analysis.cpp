@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <iterator>
 #include <map>
@@ -1478,6 +1479,14 @@ void residentBytes(std::uint64_t& anon, std::uint64_t& file)
 
 } // namespace
 
+double processCpuSeconds()
+{
+    timespec ts{};
+    if (::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
 std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Encyclopedia> encyclopedia,
                                         const AnalyzeOptions& options, const ProgressSink& progress)
 {
@@ -1488,12 +1497,16 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     shrinkSlack(a.sources); // read one by one: up to half of a large bundle's array is growth slack
     a.skipped = std::move(bundle.skipped);
     auto stageStart = std::chrono::steady_clock::now();
-    auto stageDone = [&a, &stageStart](const char* name) {
+    double cpuStart = processCpuSeconds();
+    auto stageDone = [&a, &stageStart, &cpuStart](const char* name) {
         const auto now = std::chrono::steady_clock::now();
+        const double cpuNow = processCpuSeconds();
         StageTime t{name, std::chrono::duration<double>(now - stageStart).count()};
         residentBytes(t.anonBytes, t.fileBytes);
+        t.cpuSeconds = cpuNow - cpuStart;
         a.timings.push_back(std::move(t));
         stageStart = now;
+        cpuStart = cpuNow;
     };
     const Scanner scanner(*encyclopedia);
     stageDone("compile fingerprints");
@@ -1700,7 +1713,6 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         report("diagnosing");
         // The last small files read are still marked, not given back (MappedFile::flushDropped).
         MappedFile::flushDropped();
-        scanFinished();
         stageDone("index, parse, scan");
         dropBinarySources(a, scans, pathIdentity, totalBytes);
         a.totalBytes = totalBytes;

@@ -425,7 +425,13 @@ struct StageTime {
     // (heap) and file-backed (mapped log pages and libraries).
     std::uint64_t anonBytes = 0;
     std::uint64_t fileBytes = 0;
+    // CPU time the whole process spent during the stage, on every core (0 where unknown): against
+    // `seconds`, how much of the stage ran in parallel.
+    double cpuSeconds = 0;
 };
+
+// CPU time this process has used so far, on every core (0 where unknown).
+double processCpuSeconds();
 
 struct Analysis {
     std::vector<Source> sources;

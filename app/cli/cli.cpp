@@ -84,6 +84,7 @@ int diagnose(const std::vector<std::string>& args)
     }
 
     auto start = std::chrono::steady_clock::now();
+    double cpuStart = processCpuSeconds();
     Bundle bundle;
     const bool readable = readInputs("rankline diagnose", paths, opts, bundle);
     auto enc = loadEntries(loading.get());
@@ -92,11 +93,13 @@ int diagnose(const std::vector<std::string>& args)
     if (!readable)
         return 1;
     const double readSeconds = secondsSince(start);
+    const double readCpu = processCpuSeconds() - cpuStart;
     const std::vector<Skipped> said = bundle.skipped;
     auto analysis = analyze(std::move(bundle), enc, opts, terminalProgress());
     if (!sayWhatWasSkipped("rankline diagnose", *analysis, said))
         return 1;
     start = std::chrono::steady_clock::now();
+    cpuStart = processCpuSeconds();
     // Each small file of the bundle is held open (util/mapped_file.h): ten thousand descriptors,
     // which the kernel would close one by one as the program exits, 10 to 20 ms on one core here.
     // Those of the files the output does not quote are closed on another core while it is written.
@@ -121,21 +124,27 @@ int diagnose(const std::vector<std::string>& args)
         closer.join();
     if (p.isSet("timings")) {
         std::vector<StageTime> stages{{"read the bundle, load the encyclopedia", readSeconds}};
+        stages.front().cpuSeconds = readCpu;
         stages.insert(stages.end(), analysis->timings.begin(), analysis->timings.end());
         stages.push_back({"output", secondsSince(start)});
-        double total = 0;
+        stages.back().cpuSeconds = processCpuSeconds() - cpuStart;
+        double total = 0, totalCpu = 0;
         for (const auto& st : stages) {
             if (st.anonBytes + st.fileBytes > 0)
-                std::fprintf(stderr, "%9.3f s  %-36s resident after: %6.1f MiB heap, %6.1f MiB mapped\n",
-                             st.seconds, st.stage.c_str(), static_cast<double>(st.anonBytes) / 1048576.0,
+                std::fprintf(stderr,
+                             "%9.3f s  %-36s cpu %6.3f s  resident after: %6.1f MiB heap, %6.1f MiB mapped\n",
+                             st.seconds, st.stage.c_str(), st.cpuSeconds,
+                             static_cast<double>(st.anonBytes) / 1048576.0,
                              static_cast<double>(st.fileBytes) / 1048576.0);
             else
-                std::fprintf(stderr, "%9.3f s  %s\n", st.seconds, st.stage.c_str());
+                std::fprintf(stderr, "%9.3f s  %-36s cpu %6.3f s\n", st.seconds, st.stage.c_str(),
+                             st.cpuSeconds);
             total += st.seconds;
+            totalCpu += st.cpuSeconds;
         }
-        std::fprintf(stderr, "%9.3f s  total (%llu bytes, %llu lines)\n", total,
+        std::fprintf(stderr, "%9.3f s  total (%llu bytes, %llu lines; cpu %.3f s)\n", total,
                      static_cast<unsigned long long>(analysis->totalBytes),
-                     static_cast<unsigned long long>(analysis->totalLines));
+                     static_cast<unsigned long long>(analysis->totalLines), totalCpu);
     }
     // Everything is written. Tearing down the analysis (millions of small allocations, thousands
     // of mappings) only to exit takes longer than reading a small bundle: let the kernel reclaim

@@ -725,10 +725,7 @@ struct Reader {
         };
         std::vector<std::thread> helpers;
         for (unsigned t = 1; t < threads; ++t)
-            helpers.emplace_back([&work] {
-                workerThreadStarted();
-                work();
-            });
+            helpers.emplace_back(work);
         work();
         for (auto& t : helpers)
             t.join();

@@ -2,6 +2,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -68,6 +69,36 @@ private slots:
         for (const char* key : {"file", "line", "text", "label"})
             QVERIFY2(f["evidence"][0].contains(key), key);
         QVERIFY(d["nccl"].contains("local"));
+    }
+
+    // --timings: every stage's wall and CPU time on standard error, the JSON on standard output
+    // untouched; and the binary allocates through mimalloc where the build links it (app/main.cpp).
+    void timingsAndAllocator()
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("MIMALLOC_VERBOSE"), QStringLiteral("1"));
+        Run r =
+            run({QStringLiteral("diagnose"), sample, QStringLiteral("--json"), QStringLiteral("--timings")},
+                {}, env);
+        QCOMPARE(r.code, 0);
+        QCOMPARE(json::parse(r.out.toStdString())["initiating"]["rank"].get<int>(), 5);
+        const QString err = QString::fromUtf8(r.err);
+        for (const char* stage :
+             {"read the bundle", "index, parse, scan", "identity, events", "findings", "output"}) {
+            const QRegularExpression line(QStringLiteral("\\d+\\.\\d{3} s  %1.* cpu +\\d+\\.\\d{3} s")
+                                              .arg(QRegularExpression::escape(QLatin1String(stage))));
+            QVERIFY2(line.match(err).hasMatch(),
+                     qPrintable(QLatin1String(stage) + QLatin1String(":\n") + err));
+        }
+        QVERIFY2(QRegularExpression(QStringLiteral("total \\(\\d+ bytes, \\d+ lines; cpu \\d+\\.\\d{3} s\\)"))
+                     .match(err)
+                     .hasMatch(),
+                 qPrintable(err));
+#if RANKLINE_EXPECT_MIMALLOC
+        QVERIFY2(err.contains(QLatin1String("mimalloc: process init")), qPrintable(err));
+#else
+        QVERIFY(!err.contains(QLatin1String("mimalloc:")));
+#endif
     }
 
     void humanOutputOnSample()

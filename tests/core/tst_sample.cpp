@@ -2,13 +2,11 @@
 // rank 5 on gpu-b aborts its retried connect to gpu-a, everything else is collateral.
 #include <QTest>
 
-#include <atomic>
 #include <nlohmann/json.hpp>
 
 #include "analysis.h"
 #include "report/diagnosis_report.h"
 #include "shipped_encyclopedia.h"
-#include "util/parallel.h"
 
 using namespace rl;
 using nlohmann::json;
@@ -150,39 +148,6 @@ private slots:
         QCOMPARE(int(li.timeSource), int(TimeSource::Inferred));
         QVERIFY(li.time.knownLo() && li.time.knownHi());
         QCOMPARE(li.time.hi - li.time.lo, std::int64_t{569000} + 1000); // ,412 .. ,981 (+1 ms resolution)
-    }
-
-    // The headless command line changes how its heap grows when the scan is done (app/main.cpp):
-    // an analysis says so once, after its worker threads started, and a cancelled one not at all.
-    void memoryHooksRunAtTheirMoments()
-    {
-        // Counted from the worker threads too.
-        static std::atomic<int> started{0}, finished{0}, startedAtFinish{-1};
-        started = finished = 0;
-        startedAtFinish = -1;
-        workerThreadStarted.set([] { ++started; });
-        scanFinished.set([] {
-            ++finished;
-            startedAtFinish = started.load();
-        });
-        AnalyzeOptions opts;
-        opts.probeLocalNccl = false;
-        opts.threads = 2;
-        const auto enc = test::shippedEncyclopedia();
-        auto a = analyzePaths({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"}, enc, opts);
-        const int finishedOnce = finished.load();
-        const int startedBefore = startedAtFinish.load();
-        ProgressSink cancelled;
-        cancelled.cancelled = [] { return true; };
-        auto none =
-            analyze(readBundle({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"}), enc, opts, cancelled);
-        workerThreadStarted.set(nullptr);
-        scanFinished.set(nullptr);
-        QVERIFY(a);
-        QCOMPARE(finishedOnce, 1);
-        QVERIFY(startedBefore >= 1); // the scan's second thread
-        QVERIFY(!none);
-        QCOMPARE(finished.load(), 1);
     }
 };
 

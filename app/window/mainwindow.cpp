@@ -202,6 +202,7 @@ void MainWindow::buildMenus()
         } else {
             m_watchTimer->stop();
             m_changedOnDisk.clear();
+            m_addedOnDisk.clear();
             updateReloadButton();
         }
     });
@@ -811,6 +812,7 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
     m_saveSnippets->setEnabled(!m_snippets.empty());
     m_reloadAction->setEnabled(!m_paths.isEmpty());
     m_changedOnDisk.clear();
+    m_addedOnDisk.clear();
     updateReloadButton();
     scheduleFileCheck(kFirstFileCheckMs);
     rememberRecent(m_paths);
@@ -836,15 +838,16 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
 void MainWindow::updateReloadButton()
 {
     const Analysis* a = m_index ? &m_index->analysis() : nullptr;
-    if (!a || (a->grown.empty() && m_changedOnDisk.empty())) {
+    if (!a || (a->grown.empty() && m_changedOnDisk.empty() && m_addedOnDisk.empty())) {
         m_reloadButton->hide();
         return;
     }
     // The files as a look found them now, when it found changes (a file that grew while being read
     // is among them if it still has); else those that grew while being read: a log still being
     // written, diagnosed as it was when opened, and said so where it shows.
-    const bool sinceRead = !m_changedOnDisk.empty();
-    const int n = static_cast<int>(sinceRead ? m_changedOnDisk.size() : a->grown.size());
+    const bool sinceRead = !m_changedOnDisk.empty() || !m_addedOnDisk.empty();
+    const int changed = static_cast<int>(sinceRead ? m_changedOnDisk.size() : a->grown.size());
+    const int added = static_cast<int>(m_addedOnDisk.size());
     auto named = [&](std::size_t i) {
         if (!sinceRead)
             return a->source(a->grown[i]).displayPath;
@@ -852,21 +855,39 @@ void MainWindow::updateReloadButton()
         const Source& src = a->source(c.source);
         return src.displayPath + ' ' + describeChange(c.change, src.size);
     };
-    if (sinceRead)
-        m_reloadButton->setText(n == 1 ? tr("Reload — a file changed since it was read")
-                                       : tr("Reload — %1 files changed since they were read").arg(n));
+    const QString changedText = changed == 1 ? tr("a file changed") : tr("%1 files changed").arg(changed);
+    const QString addedText = added == 1 ? tr("a new file") : tr("%1 new files").arg(added);
+    if (!sinceRead)
+        m_reloadButton->setText(changed == 1 ? tr("Reload — a file grew while being read")
+                                             : tr("Reload — %1 files grew while being read").arg(changed));
+    else if (added == 0)
+        m_reloadButton->setText(changed == 1
+                                    ? tr("Reload — a file changed since it was read")
+                                    : tr("Reload — %1 files changed since they were read").arg(changed));
+    else if (changed == 0)
+        m_reloadButton->setText(added == 1 ? tr("Reload — a new file in the bundle's folders")
+                                           : tr("Reload — %1 new files in the bundle's folders").arg(added));
     else
-        m_reloadButton->setText(n == 1 ? tr("Reload — a file grew while being read")
-                                       : tr("Reload — %1 files grew while being read").arg(n));
-    QString tip = sinceRead ? tr("The diagnosis shows these files as they were when read:")
-                            : tr("Diagnosed as they were when opened:");
+        m_reloadButton->setText(tr("Reload — %1 since read, %2").arg(changedText, addedText));
     constexpr int kNamed = 10;
-    for (int i = 0; i < n && i < kNamed; ++i)
-        tip += QStringLiteral("\n• ") + QString::fromStdString(named(static_cast<std::size_t>(i)));
-    if (n > kNamed)
-        tip += tr("\n… and %1 more").arg(n - kNamed);
-    tip += tr("\nReload (F5) reads them again as they are now.");
-    m_reloadButton->setToolTip(tip);
+    // Up to kNamed names under `heading`, then how many more.
+    auto list = [](QString heading, int n, const auto& name) {
+        for (int i = 0; i < n && i < kNamed; ++i)
+            heading += QStringLiteral("\n• ") + QString::fromStdString(name(static_cast<std::size_t>(i)));
+        if (n > kNamed)
+            heading += tr("\n… and %1 more").arg(n - kNamed);
+        return heading;
+    };
+    QStringList parts;
+    if (changed > 0)
+        parts << list(sinceRead ? tr("The diagnosis shows these files as they were when read:")
+                                : tr("Diagnosed as they were when opened:"),
+                      changed, named);
+    if (added > 0)
+        parts << list(tr("New in the bundle's folders since it was read, not in the diagnosis:"), added,
+                      [this](std::size_t i) { return m_addedOnDisk[i]; });
+    m_reloadButton->setToolTip(parts.join(QStringLiteral("\n")) +
+                               tr("\nReload (F5) reads the bundle again as it is now."));
     m_reloadButton->show();
 }
 
@@ -884,20 +905,24 @@ void MainWindow::checkFilesOnDisk()
         return;
     m_checkingFiles = true;
     const std::shared_ptr<const Analysis> analysis = m_index->shared();
+    std::vector<std::string> paths;
+    for (const QString& p : std::as_const(m_paths))
+        paths.push_back(p.toStdString());
     QPointer<MainWindow> self(this);
-    (void)QtConcurrent::run([self, analysis] {
+    (void)QtConcurrent::run([self, analysis, paths = std::move(paths)] {
         QElapsedTimer took;
         took.start();
         // The analysis is an immutable snapshot: reading its sources here is safe while the window
         // shows it; a newer one makes this result moot (dropped below).
-        std::vector<ChangedSource> changed =
-            sourcesChangedOnDisk(analysis->sources, [self] { return self.isNull(); });
+        const CancelFn gone = [self] { return self.isNull(); };
+        std::vector<ChangedSource> changed = sourcesChangedOnDisk(analysis->sources, gone);
+        std::vector<std::string> added = filesAddedSince(paths, analysis->sources, analysis->skipped, gone);
         const qint64 ms = took.elapsed();
         if (!self)
             return;
         QMetaObject::invokeMethod(
             self.data(),
-            [self, analysis, changed = std::move(changed), ms]() mutable {
+            [self, analysis, changed = std::move(changed), added = std::move(added), ms]() mutable {
                 if (!self)
                     return;
                 self->m_checkingFiles = false;
@@ -906,6 +931,7 @@ void MainWindow::checkFilesOnDisk()
                     !self->m_watchAction->isChecked())
                     return;
                 self->m_changedOnDisk = std::move(changed);
+                self->m_addedOnDisk = std::move(added);
                 self->updateReloadButton();
                 // Seldom enough that a bundle of many files costs next to nothing between looks.
                 self->scheduleFileCheck(std::max<int>(kFileCheckMs, static_cast<int>(ms) * 50));

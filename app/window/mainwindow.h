@@ -65,11 +65,13 @@ public:
     // since), with the same clock settings and pasted text; the view stays where it was.
     void reload();
     // Looks, off the UI thread, at whether the open bundle's files changed on disk since they were
-    // read (a log still being written, rotated, deleted), and offers a reload when they have. Runs
-    // every few seconds while View > Watch Files for Changes is on (and does nothing while it is off).
+    // read (a log still being written, rotated, deleted) and whether new ones appeared in its
+    // folders (a rank that started writing later), and offers a reload when so. Runs every few
+    // seconds while View > Watch Files for Changes is on (and does nothing while it is off).
     void checkFilesOnDisk();
     // What the last look found (empty when nothing changed).
     const std::vector<ChangedSource>& filesChangedOnDisk() const { return m_changedOnDisk; }
+    const std::vector<std::string>& filesAddedOnDisk() const { return m_addedOnDisk; }
     // What a drop or paste does while a bundle is open (Ask shows a question).
     void setDropChoice(DropChoice choice) { m_dropChoice = choice; }
     // Writes a report of what is open; the error names the file, the cause and what to do.
@@ -154,6 +156,7 @@ private:
     QAction* m_watchAction = nullptr; // View > Watch Files for Changes
     bool m_checkingFiles = false;     // a look is under way off the UI thread
     std::vector<ChangedSource> m_changedOnDisk;
+    std::vector<std::string> m_addedOnDisk; // display paths of files new in the bundle's folders
 
     QStringList m_paths;             // what the open (or loading) bundle was read from
     std::vector<Snippet> m_snippets; // and the text pasted or dropped into it

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
+#include <unordered_set>
 #include <zlib.h>
 
 #include "bundle/archive_library.h"
@@ -261,6 +262,21 @@ std::string archiveError(const ArchiveLibrary& la, archive* a)
 std::string mib(std::uint64_t bytes)
 {
     return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
+}
+
+// What a folder's files' display paths start with: its own name when several paths were opened.
+std::string folderPrefix(const std::string& input, bool several)
+{
+    std::string prefix = several ? fs::path(input).filename().string() + "/" : std::string{};
+    if (prefix == "/" || prefix == "./")
+        prefix.clear();
+    return prefix;
+}
+
+// What a folder's files' on-disk paths start with.
+std::string folderBase(const std::string& input)
+{
+    return input.empty() || input.back() == '/' ? input : input + '/';
 }
 
 struct Reader {
@@ -651,16 +667,14 @@ struct Reader {
             return;
         }
         if (fs::is_directory(st)) {
-            std::string prefix = several ? p.filename().string() + "/" : std::string{};
-            if (prefix == "/" || prefix == "./")
-                prefix.clear();
+            const std::string prefix = folderPrefix(input, several);
             const int top = ::open(input.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
             if (top < 0) {
                 skip(input,
                      std::string("cannot list folder: ") + std::strerror(errno) + "; check its permissions");
                 return;
             }
-            const std::string base = input.empty() || input.back() == '/' ? input : input + '/';
+            const std::string base = folderBase(input);
             std::vector<std::string> files; // relative to the folder
             listFolder(top, base, {}, prefix, files);
             // In the order std::filesystem::path compares them, component by component: a folder's
@@ -848,6 +862,44 @@ std::vector<ChangedSource> sourcesChangedOnDisk(const std::vector<Source>& sourc
             changed.push_back({src.id, c});
     }
     return changed;
+}
+
+std::vector<std::string> filesAddedSince(const std::vector<std::string>& paths,
+                                         const std::vector<Source>& sources,
+                                         const std::vector<Skipped>& skipped, const CancelFn& cancelled)
+{
+    // A listed file is known by its on-disk path (a source's, an archive's for its members) or by
+    // the display path a skipped entry names it by.
+    std::unordered_set<std::string_view> known;
+    known.reserve(sources.size() + skipped.size());
+    for (const auto& s : sources)
+        known.insert(s.path);
+    for (const auto& s : skipped)
+        known.insert(s.file);
+    std::vector<std::string> added;
+    Bundle unused; // what listing says of folders it cannot read: not new files
+    const BundleLimits limits;
+    Reader lister{limits, cancelled, unused};
+    for (const auto& input : paths) {
+        if (cancelled && cancelled())
+            break;
+        struct stat st {
+        };
+        if (::stat(input.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        const int top = ::open(input.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (top < 0)
+            continue;
+        const std::string prefix = folderPrefix(input, paths.size() > 1);
+        const std::string base = folderBase(input);
+        std::vector<std::string> files;
+        lister.listFolder(top, base, {}, prefix, files);
+        for (const auto& f : files)
+            if (!known.count(base + f) && !known.count(prefix + f))
+                added.push_back(prefix + f);
+    }
+    std::sort(added.begin(), added.end());
+    return added;
 }
 
 std::string describeChange(const FileChange& change, std::uint64_t sizeRead)

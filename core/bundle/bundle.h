@@ -254,6 +254,16 @@ struct ChangedSource {
 std::vector<ChangedSource> sourcesChangedOnDisk(const std::vector<Source>& sources,
                                                 const CancelFn& cancelled = {});
 
+// Files that appeared in the opened folders since the bundle was read (a rank that started writing
+// after the others, a node's logs copied in late): what readBundle(paths) would list now that no
+// source and no skipped entry of the bundle names. Display paths as readBundle gives them, sorted.
+// Only folders are listed again (a file opened by name is a source, watched by the function
+// above); a folder that can no longer be listed adds nothing here (its files' sources say they
+// are gone).
+std::vector<std::string> filesAddedSince(const std::vector<std::string>& paths,
+                                         const std::vector<Source>& sources,
+                                         const std::vector<Skipped>& skipped, const CancelFn& cancelled = {});
+
 // How `change` reads to a person, for a file of which `sizeRead` bytes were read: "grew by 2,048
 // bytes since it was read", "was replaced since it was read (rotated or rewritten …)", ...
 std::string describeChange(const FileChange& change, std::uint64_t sizeRead);

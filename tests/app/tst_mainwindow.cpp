@@ -482,15 +482,24 @@ private slots:
             QCOMPARE(f.write(added), qint64(added.size()));
         }
         QVERIFY(QFile::remove(dir.filePath(QStringLiteral("gpu-b/rank7.log"))));
+        // A rank that starts writing later, on a node of its own.
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("gpu-c")));
+        {
+            QFile f(dir.filePath(QStringLiteral("gpu-c/rank8.log")));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QCOMPARE(f.write(added), qint64(added.size()));
+        }
         // Unprompted: the first look comes a second after the bundle is shown, then every few.
         QTRY_VERIFY_WITH_TIMEOUT(reloadButton->isVisible(), 10000);
         QTRY_COMPARE_WITH_TIMEOUT(w.filesChangedOnDisk().size(), std::size_t{2}, 10000);
-        QVERIFY2(reloadButton->text().contains(QStringLiteral("2 files changed")),
+        QCOMPARE(w.filesAddedOnDisk(), std::vector<std::string>{"gpu-c/rank8.log"});
+        QVERIFY2(reloadButton->text().contains(QStringLiteral("2 files changed since read, a new file")),
                  qPrintable(reloadButton->text()));
         const QString tip = reloadButton->toolTip();
         QVERIFY2(tip.contains(QStringLiteral("gpu-a/rank0.log grew by %1 bytes").arg(added.size())),
                  qPrintable(tip));
         QVERIFY2(tip.contains(QStringLiteral("gpu-b/rank7.log was deleted")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("not in the diagnosis:\n• gpu-c/rank8.log")), qPrintable(tip));
         QCOMPARE(w.currentIndex()->analysis().totalLines, linesBefore); // nothing reread unasked
         w.grab().save(QStringLiteral(RANKLINE_BUILD_DIR "/screenshots/watched-files-reload.png"));
 
@@ -507,8 +516,10 @@ private slots:
         QVERIFY(ready.wait(20000));
         QVERIFY(!reloadButton->isVisible());
         QVERIFY(w.filesChangedOnDisk().empty());
+        QVERIFY(w.filesAddedOnDisk().empty());
         const Analysis& again = w.currentIndex()->analysis();
-        QCOMPARE(again.sources.size(), std::size_t{7}); // the deleted file is gone from the bundle
+        // The deleted file is gone from the bundle, the new one in it.
+        QCOMPARE(again.sources.size(), std::size_t{8});
         std::uint64_t rank7Lines = 0;
         for (const Source& src : w.currentIndex()->analysis().sources)
             if (src.displayPath == "gpu-b/rank7.log")
@@ -517,6 +528,12 @@ private slots:
         w.checkFilesOnDisk();
         QTest::qWait(300);
         QVERIFY(!reloadButton->isVisible());
+        // Only a new file: the offer says so.
+        QVERIFY(QFile(dir.filePath(QStringLiteral("gpu-c/rank9.log"))).open(QIODevice::WriteOnly));
+        w.checkFilesOnDisk();
+        QTRY_VERIFY_WITH_TIMEOUT(reloadButton->isVisible(), 5000);
+        QCOMPARE(reloadButton->text(), QStringLiteral("Reload — a new file in the bundle's folders"));
+        w.grab().save(QStringLiteral(RANKLINE_BUILD_DIR "/screenshots/watched-files-new-file.png"));
     }
 };
 

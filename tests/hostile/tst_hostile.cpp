@@ -400,6 +400,53 @@ private slots:
         QVERIFY(rl::sourcesChangedOnDisk(a->sources, [] { return true; }).empty());
     }
 
+    // New files in the opened folders (a rank that started writing later, a rotated log's old
+    // half) are told apart from everything the bundle already names: sources, archives, binary
+    // files and special files it skipped, older torchrun attempts it set aside.
+    void filesAddedAfterTheAnalysis()
+    {
+        Bundle b;
+        QVERIFY(b.write(QStringLiteral("rank8.log"), chatter(300)));
+        QVERIFY(b.write(QStringLiteral("core.bin"), QByteArray("\x7f"
+                                                               "ELF\0\0\0\0binary",
+                                                               15)));
+        QVERIFY(writeArchive(b.path(QStringLiteral("node-3.tar.gz")), {{"rank9.log", chatter(10)}}));
+        QVERIFY(b.write(QStringLiteral("run/attempt_0/0/stdout.log"), chatter(10)));
+        QVERIFY(b.write(QStringLiteral("run/attempt_1/0/stdout.log"), chatter(10)));
+        QVERIFY(::mkfifo(b.local(QStringLiteral("pipe.log")).constData(), 0600) == 0);
+        auto a = diagnose(b);
+        QVERIFY(sampleDiagnosed(*a));
+        QVERIFY(!reasonFor(*a, QStringLiteral("core.bin")).isEmpty());
+        QVERIFY(!reasonFor(*a, QStringLiteral("attempt_0/0/stdout.log")).isEmpty());
+        const std::vector<std::string> root{b.root().toStdString()};
+        QCOMPARE(rl::filesAddedSince(root, a->sources, a->skipped), std::vector<std::string>{});
+
+        QVERIFY(b.write(QStringLiteral("node-2/rank10.log"), chatter(10))); // in a new folder
+        QVERIFY(QFile::rename(b.path(QStringLiteral("rank8.log")), b.path(QStringLiteral("rank8.log.1"))));
+        QVERIFY(b.write(QStringLiteral("rank8.log"), chatter(5))); // rotated: a source still
+        QVERIFY(::mkfifo(b.local(QStringLiteral("pipe2.log")).constData(), 0600) == 0); // never read
+        QCOMPARE(rl::filesAddedSince(root, a->sources, a->skipped),
+                 (std::vector<std::string>{"node-2/rank10.log", "rank8.log.1"}));
+        // Opened with another path, each folder's files are named under the folder's name.
+        QTemporaryDir other;
+        QVERIFY(QFile(other.filePath(QStringLiteral("a.log"))).open(QIODevice::WriteOnly));
+        const std::vector<std::string> both{b.root().toStdString(), other.path().toStdString()};
+        auto two = diagnose(both);
+        QCOMPARE(rl::filesAddedSince(both, two->sources, two->skipped), std::vector<std::string>{});
+        QVERIFY(QFile(other.filePath(QStringLiteral("b.log"))).open(QIODevice::WriteOnly));
+        const std::string otherName = QFileInfo(other.path()).fileName().toStdString();
+        QCOMPARE(rl::filesAddedSince(both, two->sources, two->skipped),
+                 std::vector<std::string>{otherName + "/b.log"});
+        // A file opened by name is not a folder to list; a folder gone says nothing; asked to stop,
+        // it stops.
+        const std::vector<std::string> file{b.path(QStringLiteral("rank8.log")).toStdString()};
+        QCOMPARE(rl::filesAddedSince(file, {}, {}), std::vector<std::string>{});
+        QCOMPARE(rl::filesAddedSince({b.path(QStringLiteral("gone")).toStdString()}, {}, {}),
+                 std::vector<std::string>{});
+        QCOMPARE(rl::filesAddedSince(root, a->sources, a->skipped, [] { return true; }),
+                 std::vector<std::string>{});
+    }
+
     void fileDeletedWhileBeingRead()
     {
         Bundle b;

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <future>
 #include <iterator>
 #include <map>
 #include <mutex>
@@ -1508,6 +1509,14 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         stageStart = now;
         cpuStart = cpuNow;
     };
+    // This machine's NCCL, looked for while the bundle is read: the dynamic loader searches its
+    // paths and, on a GPU node, maps and initialises a library of a few hundred megabytes, which
+    // needs nothing from the logs. Joined where the versions are compared (a cancelled analysis
+    // waits for it on the way out, as it would have without it).
+    std::future<NcclProbeResult> localNccl;
+    if (options.probeLocalNccl)
+        localNccl =
+            std::async(std::launch::async, [library = options.ncclLibrary] { return probeNccl(library); });
     const Scanner scanner(*encyclopedia);
     stageDone("compile fingerprints");
 
@@ -2247,8 +2256,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         else
             it->processes.push_back(p.id);
     }
-    if (options.probeLocalNccl)
-        a.nccl.local = probeNccl(options.ncclLibrary);
+    if (localNccl.valid())
+        a.nccl.local = localNccl.get();
     collectEnvironment(a, std::move(envHits), std::move(scannedEvents), workers);
     MappedFile::flushDropped();
     stageDone("versions, environment, local NCCL");

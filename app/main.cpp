@@ -42,11 +42,12 @@ void raiseDescriptorLimit()
 // app/CMakeLists.txt), whose free lists are per thread and per page: with glibc malloc, whose arenas
 // lock and coalesce, and after tuning its thresholds and huge pages for this, allocation was a
 // seventh of diagnosing 10,000 small files. Measured by alternating runs (README, Performance):
-// 10,000 small files 8 % less wall time, the large-file bundles unchanged.
+// 10,000 small files 8 to 11 % less wall time, the large-file bundles unchanged.
 // Memory a stage frees goes back to the system at once rather than 25 ms later (mimalloc's
 // default): the stages after the scan allocate on the main thread, and what the scan's threads
-// freed would otherwise still be resident beside it (67 MiB at the peak on those files, 62 with
-// this; the same speed within the runs' spread). The window keeps the defaults.
+// freed would otherwise still be resident beside it (67 MiB at the peak on those files, over the
+// 40 % of their bytes the project allows, and 62 with this, for a few per cent of the gain). The
+// window keeps the defaults.
 void useMemoryForSpeed()
 {
 #if RANKLINE_MIMALLOC

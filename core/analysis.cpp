@@ -1564,10 +1564,13 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         std::mutex reportMutex;
         const auto interval = std::chrono::duration_cast<std::chrono::nanoseconds>(progress.interval).count();
         std::atomic<std::int64_t> lastReport{std::numeric_limits<std::int64_t>::min() / 2};
-        auto report = [&](const char* stage) {
+        // `final`: the call after which no other comes in this stage, which is never held back.
+        // Only the task whose file made the count complete says so: another task that finished
+        // just before it may report after it, and would be a second report past the throttle.
+        auto report = [&](const char* stage, bool final) {
             if (!progress.report)
                 return;
-            if (interval > 0 && doneFiles.load() < a.sources.size()) {
+            if (interval > 0 && !final) {
                 const std::int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                              std::chrono::steady_clock::now().time_since_epoch())
                                              .count();
@@ -1647,8 +1650,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 }
                 doneBytes += src.size;
                 doneLines += src.lineCount();
-                ++doneFiles;
-                report("reading");
+                report("reading", ++doneFiles == a.sources.size());
                 return;
             }
             Pieces& p = *task.pieces;
@@ -1699,6 +1701,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 // Only the task whose turn joins the last piece sees this, once.
                 allJoined = p.joined == p.done.size() && before < p.joined;
             }
+            bool final = false;
             if (allJoined) {
                 src.lineStarts.shrinkSlack();
                 std::vector<SourcePiece> scanned;
@@ -1713,13 +1716,13 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                     src.buffer->dropResident();
                     src.buffer->checkGrowth(src.path);
                 }
-                ++doneFiles;
+                final = ++doneFiles == a.sources.size();
             }
-            report("reading");
+            report("reading", final);
         });
         if (progress.isCancelled())
             return nullptr;
-        report("diagnosing");
+        report("diagnosing", true);
         // The last small files read are still marked, not given back (MappedFile::flushDropped).
         MappedFile::flushDropped();
         stageDone("index, parse, scan");

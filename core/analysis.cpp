@@ -1564,13 +1564,13 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         std::mutex reportMutex;
         const auto interval = std::chrono::duration_cast<std::chrono::nanoseconds>(progress.interval).count();
         std::atomic<std::int64_t> lastReport{std::numeric_limits<std::int64_t>::min() / 2};
-        // `final`: the call after which no other comes in this stage, which is never held back.
+        // `lastOfStage`: the call after which no other comes in this stage, never held back.
         // Only the task whose file made the count complete says so: another task that finished
         // just before it may report after it, and would be a second report past the throttle.
-        auto report = [&](const char* stage, bool final) {
+        auto report = [&](const char* stage, bool lastOfStage) {
             if (!progress.report)
                 return;
-            if (interval > 0 && !final) {
+            if (interval > 0 && !lastOfStage) {
                 const std::int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                              std::chrono::steady_clock::now().time_since_epoch())
                                              .count();
@@ -1701,7 +1701,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 // Only the task whose turn joins the last piece sees this, once.
                 allJoined = p.joined == p.done.size() && before < p.joined;
             }
-            bool final = false;
+            bool lastOfStage = false;
             if (allJoined) {
                 src.lineStarts.shrinkSlack();
                 std::vector<SourcePiece> scanned;
@@ -1716,9 +1716,9 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                     src.buffer->dropResident();
                     src.buffer->checkGrowth(src.path);
                 }
-                final = ++doneFiles == a.sources.size();
+                lastOfStage = ++doneFiles == a.sources.size();
             }
-            report("reading", final);
+            report("reading", lastOfStage);
         });
         if (progress.isCancelled())
             return nullptr;

@@ -855,8 +855,6 @@ void MainWindow::updateReloadButton()
         const Source& src = a->source(c.source);
         return src.displayPath + ' ' + describeChange(c.change, src.size);
     };
-    const QString changedText = changed == 1 ? tr("a file changed") : tr("%1 files changed").arg(changed);
-    const QString addedText = added == 1 ? tr("a new file") : tr("%1 new files").arg(added);
     if (!sinceRead)
         m_reloadButton->setText(changed == 1 ? tr("Reload — a file grew while being read")
                                              : tr("Reload — %1 files grew while being read").arg(changed));
@@ -868,7 +866,10 @@ void MainWindow::updateReloadButton()
         m_reloadButton->setText(added == 1 ? tr("Reload — a new file in the bundle's folders")
                                            : tr("Reload — %1 new files in the bundle's folders").arg(added));
     else
-        m_reloadButton->setText(tr("Reload — %1 since read, %2").arg(changedText, addedText));
+        m_reloadButton->setText(
+            tr("Reload — %1 since read, %2")
+                .arg(changed == 1 ? tr("a file changed") : tr("%1 files changed").arg(changed),
+                     added == 1 ? tr("a new file") : tr("%1 new files").arg(added)));
     constexpr int kNamed = 10;
     // Up to kNamed names under `heading`, then how many more.
     auto list = [](QString heading, int n, const auto& name) {

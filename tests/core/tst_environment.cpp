@@ -169,6 +169,12 @@ private slots:
             << "gpu-a:1:2 [0] NCCL INFO ncclCommInitRank comm 0x55b7e3a41f30 rank 0 nranks 8 cudaDev 0 busId "
                "1b000 caf\xc3\xa9 commId 0x3f - Init COMPLETE"
             << "init-api-name ≥ 2.21.5";
+        // An Init line spares the rules' automaton: none can match a message that starts "[Rank ",
+        // "comm " or an API name and a space, except ncclos-socket on a name spelled that way.
+        QTest::newRow("init api name the rules match")
+            << "gpu-a:1:2 [0] NCCL INFO ncclOsSocketInit comm 0x55b7e3a41f30 rank 0 nranks 8 cudaDev 0 "
+               "busId 1b000 - Init COMPLETE"
+            << "init-api-name ≥ 2.21.5 | ncclos-socket ≥ 2.29.2";
         QTest::newRow("teardown is no init line") << "gpu-a:1:2 [0] NCCL INFO comm 0x55b7e3a41f30 rank 0 "
                                                      "nranks 8 cudaDev 0 busId 1b000 - Abort COMPLETE"
                                                   << "";

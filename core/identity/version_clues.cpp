@@ -377,8 +377,7 @@ std::vector<LineClue> versionCluesOfLine(std::string_view line)
             continue;
         out.push_back(clue(r.id, r.range, r.basis));
     }
-    if (msg.find("- Init ") != std::string_view::npos) {
-        std::optional<InitForm> form = initFormAtStart(msg);
+    if (initLine) {
         if (!form) {
             re2::StringPiece rk, api, nvml, commid, phase;
             if (RE2::PartialMatch(m, c.init, &rk, &api, &nvml, &commid, &phase))

@@ -379,9 +379,7 @@ private slots:
         QVERIFY(dir.isValid());
         QVERIFY(copySample(dir.path()));
         MainWindow w(m_enc);
-        w.resize(1400, 860);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(shown(w));
         QSignalSpy ready(&w, &MainWindow::analysisReady);
         auto* reloadAction = w.findChild<QAction*>(QStringLiteral("actionReload"));
         auto* reloadButton = w.findChild<QPushButton*>(QStringLiteral("reloadButton"));
@@ -395,14 +393,7 @@ private slots:
         const std::optional<LineRef> viewed = w.logPane()->currentLine();
         QVERIFY(viewed);
 
-        const QByteArray added =
-            "gpu-a:2311:2390 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect "
-            "to 10.10.0.12<37719> failed : Connection refused\n";
-        {
-            QFile f(dir.filePath(QStringLiteral("gpu-a/rank0.log")));
-            QVERIFY(f.open(QIODevice::Append));
-            QCOMPARE(f.write(added), qint64(added.size()));
-        }
+        QVERIFY(appendTo(dir.filePath(QStringLiteral("gpu-a/rank0.log")), kRefusedLine));
         // Any re-analysis of the sources already read looks at their files again.
         emit w.timeline()->clockOffsetRequested(QStringLiteral("gpu-b"), 1000000);
         QVERIFY(ready.wait(20000));
@@ -423,17 +414,32 @@ private slots:
         QCOMPARE(w.options().clockOverrides.size(), std::size_t{1}); // and the clock settings
 
         // F5 reads the files again too.
-        {
-            QFile f(dir.filePath(QStringLiteral("gpu-a/rank0.log")));
-            QVERIFY(f.open(QIODevice::Append));
-            QCOMPARE(f.write(added), qint64(added.size()));
-        }
+        QVERIFY(appendTo(dir.filePath(QStringLiteral("gpu-a/rank0.log")), kRefusedLine));
         reloadAction->trigger();
         QVERIFY(ready.wait(20000));
         QCOMPARE(w.currentIndex()->analysis().totalLines, linesBefore + 2);
     }
 
 private:
+    // A line a rank still running writes after the bundle was read.
+    static inline const QByteArray kRefusedLine =
+        "gpu-a:2311:2390 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect "
+        "to 10.10.0.12<37719> failed : Connection refused\n";
+
+    // At the end of `path`, made if missing.
+    static bool appendTo(const QString& path, const QByteArray& bytes)
+    {
+        QFile f(path);
+        return f.open(QIODevice::Append) && f.write(bytes) == bytes.size();
+    }
+
+    static bool shown(MainWindow& w)
+    {
+        w.resize(1400, 860);
+        w.show();
+        return QTest::qWaitForWindowExposed(&w);
+    }
+
     // The sample's files, to be changed by a test.
     static bool copySample(const QString& to)
     {
@@ -457,9 +463,7 @@ private slots:
         QVERIFY(dir.isValid());
         QVERIFY(copySample(dir.path()));
         MainWindow w(m_enc);
-        w.resize(1400, 860);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(shown(w));
         QSignalSpy ready(&w, &MainWindow::analysisReady);
         auto* watch = w.findChild<QAction*>(QStringLiteral("actionWatchFiles"));
         auto* reloadButton = w.findChild<QPushButton*>(QStringLiteral("reloadButton"));
@@ -473,22 +477,11 @@ private slots:
         QVERIFY(w.filesChangedOnDisk().empty());
         QVERIFY(!reloadButton->isVisible());
 
-        const QByteArray added =
-            "gpu-a:2311:2390 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect "
-            "to 10.10.0.12<37719> failed : Connection refused\n";
-        {
-            QFile f(dir.filePath(QStringLiteral("gpu-a/rank0.log")));
-            QVERIFY(f.open(QIODevice::Append));
-            QCOMPARE(f.write(added), qint64(added.size()));
-        }
+        QVERIFY(appendTo(dir.filePath(QStringLiteral("gpu-a/rank0.log")), kRefusedLine));
         QVERIFY(QFile::remove(dir.filePath(QStringLiteral("gpu-b/rank7.log"))));
         // A rank that starts writing later, on a node of its own.
         QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("gpu-c")));
-        {
-            QFile f(dir.filePath(QStringLiteral("gpu-c/rank8.log")));
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            QCOMPARE(f.write(added), qint64(added.size()));
-        }
+        QVERIFY(appendTo(dir.filePath(QStringLiteral("gpu-c/rank8.log")), kRefusedLine));
         // Unprompted: the first look comes a second after the bundle is shown, then every few.
         QTRY_VERIFY_WITH_TIMEOUT(reloadButton->isVisible(), 10000);
         QTRY_COMPARE_WITH_TIMEOUT(w.filesChangedOnDisk().size(), std::size_t{2}, 10000);
@@ -496,7 +489,7 @@ private slots:
         QVERIFY2(reloadButton->text().contains(QStringLiteral("2 files changed since read, a new file")),
                  qPrintable(reloadButton->text()));
         const QString tip = reloadButton->toolTip();
-        QVERIFY2(tip.contains(QStringLiteral("gpu-a/rank0.log grew by %1 bytes").arg(added.size())),
+        QVERIFY2(tip.contains(QStringLiteral("gpu-a/rank0.log grew by %1 bytes").arg(kRefusedLine.size())),
                  qPrintable(tip));
         QVERIFY2(tip.contains(QStringLiteral("gpu-b/rank7.log was deleted")), qPrintable(tip));
         QVERIFY2(tip.contains(QStringLiteral("not in the diagnosis:\n• gpu-c/rank8.log")), qPrintable(tip));

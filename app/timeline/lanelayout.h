@@ -22,15 +22,18 @@ struct LaneRow {
 class LaneLayout
 {
 public:
-    // `lanesOfHost[h]` lists host h's lanes in order; `collapsed[h]` hides them behind the header.
+    // `lanesOfHost[h]` lists host h's lanes in order; `collapsed[h]` hides them behind the header;
+    // `hidden[h]` leaves the host out altogether, header and lanes (rowOfHost and rowOfLane say -1).
     void build(const std::vector<std::vector<int>>& lanesOfHost, const std::vector<bool>& collapsed,
-               double hostHeight, double laneHeight)
+               double hostHeight, double laneHeight, const std::vector<bool>& hidden = {})
     {
         m_rows.clear();
         m_rowOfLane.clear();
         m_rowOfHost.assign(lanesOfHost.size(), -1);
         double y = 0;
         for (std::size_t h = 0; h < lanesOfHost.size(); ++h) {
+            if (h < hidden.size() && hidden[h])
+                continue;
             m_rowOfHost[h] = static_cast<int>(m_rows.size());
             m_rows.push_back({LaneRow::Host, static_cast<int>(h), y, hostHeight});
             y += hostHeight;

@@ -124,6 +124,28 @@ TimelinePane::TimelinePane(QWidget* parent) : QWidget(parent)
     m_bar->addSeparator();
     m_bar->addAction(tr("Collapse hosts"), m_timeline, [this] { m_timeline->setAllHostsCollapsed(true); });
     m_bar->addAction(tr("Expand hosts"), m_timeline, [this] { m_timeline->setAllHostsCollapsed(false); });
+    m_onlyFindings = m_bar->addAction(tr("Only hosts with findings"));
+    m_onlyFindings->setObjectName(QStringLiteral("actionOnlyHostsWithFindings"));
+    m_onlyFindings->setCheckable(true);
+    connect(m_onlyFindings, &QAction::toggled, m_timeline, &TimelineWidget::setQuietHostsHidden);
+    // The count of hosts left out, in the button's text while they are; why not, when it cannot.
+    auto describe = [this] {
+        const int quiet = m_timeline->quietHostCount();
+        const int hidden = m_timeline->hiddenHostCount();
+        const int hosts = m_timeline->model() ? static_cast<int>(m_timeline->model()->hosts().size()) : 0;
+        m_onlyFindings->setEnabled(quiet > 0);
+        m_onlyFindings->setText(hidden > 0 ? tr("Only hosts with findings (%n hidden)", nullptr, hidden)
+                                           : tr("Only hosts with findings"));
+        m_onlyFindings->setToolTip(
+            quiet > 0
+                ? tr("Leave out the %1 of %2 hosts where no finding has evidence or a collateral report")
+                      .arg(quiet)
+                      .arg(hosts)
+                : tr("Every host has a finding's evidence or a collateral report, or none has"));
+        m_onlyFindings->setChecked(m_timeline->quietHostsHidden());
+    };
+    connect(m_timeline, &TimelineWidget::hiddenHostsChanged, this, describe);
+    describe();
     auto* hint =
         new QLabel(tr("  wheel: zoom · drag: pan · drag on the axis or Shift+drag: zoom to a range · "
                       "Ctrl+click: pick a second event · right-click: clocks"),

@@ -1,6 +1,7 @@
 #pragma once
 // The timeline as the window shows it: a toolbar (zoom to failure, back, zoom in and out, whole run,
-// collapse hosts), the lanes, the overview of the whole run, and a legend of shapes and colours.
+// collapse hosts, only the hosts with findings), the lanes, the overview of the whole run, and a
+// legend of shapes and colours.
 
 #include <QWidget>
 
@@ -10,6 +11,7 @@
 #include "models/analysisindex.h"
 #include "timeline/timelinewidget.h"
 
+class QAction;
 class QToolBar;
 
 namespace rl
@@ -48,6 +50,8 @@ public:
     TimelineWidget* timeline() const { return m_timeline; }
     TimelineOverview* overview() const { return m_overview; }
     QToolBar* toolBar() const { return m_bar; }
+    // The toolbar's "Only hosts with findings" toggle (disabled when every host has some).
+    QAction* onlyFindingsAction() const { return m_onlyFindings; }
     void setIndex(std::shared_ptr<const AnalysisIndex> index,
                   TimelineWidget::ViewOnNewIndex view = TimelineWidget::ViewOnNewIndex::Reset);
 
@@ -58,6 +62,7 @@ private:
     TimelineWidget* m_timeline = nullptr;
     TimelineOverview* m_overview = nullptr;
     QToolBar* m_bar = nullptr;
+    QAction* m_onlyFindings = nullptr;
 };
 
 } // namespace rl

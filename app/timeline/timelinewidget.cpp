@@ -12,9 +12,9 @@
 #include <QNativeGestureEvent>
 #include <QPainter>
 #include <QPainterPath>
-#include <QTextDocument>
 #include <QPinchGesture>
 #include <QScrollBar>
+#include <QTextDocument>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -111,11 +111,22 @@ void TimelineWidget::setModel(std::shared_ptr<const TimelineModel> model,
             m_collapsed[h] = std::find(collapsedNames.begin(), collapsedNames.end(),
                                        m_model->hosts()[h].name) != collapsedNames.end();
     m_compact = m_model && m_model->lanes().size() > kCompactLaneCount;
+    m_quiet.assign(m_collapsed.size(), false);
+    if (m_model) {
+        for (std::size_t h = 0; h < m_model->hosts().size(); ++h) {
+            const auto& marks = m_model->hosts()[h].track.marks();
+            m_quiet[h] = std::none_of(marks.begin(), marks.end(),
+                                      [](const TimelineMark& m) { return m.tier >= MarkTier::Collateral; });
+        }
+        if (std::all_of(m_quiet.begin(), m_quiet.end(), [](bool q) { return q; }))
+            m_quiet.assign(m_quiet.size(), false);
+    }
     if (!keep) {
         m_selected.reset();
         m_paired.reset();
     }
     rebuildLayout();
+    emit hiddenHostsChanged(); // which hosts could be left out is the new model's
     if (!m_model) {
         m_zoom->setFullRange({0, 1}, 1);
         viewport()->update();
@@ -150,9 +161,33 @@ void TimelineWidget::rebuildLayout()
     if (m_model)
         for (const auto& h : m_model->hosts())
             lanesOfHost.push_back(h.lanes);
-    m_layout.build(lanesOfHost, m_collapsed, hostHeight(), laneHeight());
+    const std::vector<bool> hidden = m_hideQuiet ? m_quiet : std::vector<bool>{};
+    const bool hiddenChanged = hidden != m_hidden;
+    m_hidden = hidden;
+    m_layout.build(lanesOfHost, m_collapsed, hostHeight(), laneHeight(), m_hidden);
     updateScrollBar();
     viewport()->update();
+    if (hiddenChanged)
+        emit hiddenHostsChanged();
+}
+
+void TimelineWidget::setQuietHostsHidden(bool hidden)
+{
+    if (hidden == m_hideQuiet)
+        return;
+    m_hideQuiet = hidden;
+    rebuildLayout();
+    emit hiddenHostsChanged(); // the setting itself, even where it leaves out nothing yet
+}
+
+int TimelineWidget::hiddenHostCount() const
+{
+    return static_cast<int>(std::count(m_hidden.begin(), m_hidden.end(), true));
+}
+
+int TimelineWidget::quietHostCount() const
+{
+    return static_cast<int>(std::count(m_quiet.begin(), m_quiet.end(), true));
 }
 
 void TimelineWidget::updateScrollBar()
@@ -1179,6 +1214,12 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* event)
     }
     menu.addAction(tr("Collapse all hosts"), this, [this] { setAllHostsCollapsed(true); });
     menu.addAction(tr("Expand all hosts"), this, [this] { setAllHostsCollapsed(false); });
+    if (quietHostCount() > 0) {
+        QAction* onlyFindings = menu.addAction(tr("Only hosts with findings"), this,
+                                               [this](bool on) { setQuietHostsHidden(on); });
+        onlyFindings->setCheckable(true);
+        onlyFindings->setChecked(m_hideQuiet);
+    }
     menu.addSeparator();
     if (m_index && m_index->analysis().initiatingFinding())
         menu.addAction(tr("Zoom to failure"), this, &TimelineWidget::zoomToInitiating);

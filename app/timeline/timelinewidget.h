@@ -58,6 +58,14 @@ public:
     bool isHostCollapsed(int host) const;
     void setHostCollapsed(int host, bool collapsed);
     void setAllHostsCollapsed(bool collapsed);
+    // Leaves out the hosts where no finding has evidence or a collateral report: on a job of
+    // thousands of hosts, the few that matter would otherwise be a long scroll apart. Nothing is
+    // left out when no host has any (there would be nothing to show).
+    void setQuietHostsHidden(bool hidden);
+    bool quietHostsHidden() const { return m_hideQuiet; }
+    // How many hosts are left out now, and how many could be.
+    int hiddenHostCount() const;
+    int quietHostCount() const;
     const GeometryCache& geometryCache() const { return m_cache; }
 
     // Layout constants (device-independent pixels).
@@ -89,6 +97,8 @@ signals:
     void pinRequested(rl::LineRef a, rl::LineRef b);
     void clockSettingsCleared();
     void bookmarkToggled(rl::LineRef where);
+    // The hosts left out (setQuietHostsHidden) changed: a new model, or the setting.
+    void hiddenHostsChanged();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -142,6 +152,9 @@ private:
     ZoomControl* m_zoom = nullptr;
     LaneLayout m_layout;
     std::vector<bool> m_collapsed;
+    std::vector<bool> m_quiet;  // per host of the model: no mark of a finding (see setQuietHostsHidden)
+    std::vector<bool> m_hidden; // per host: left out of the layout now
+    bool m_hideQuiet = false;
     bool m_compact = false;
     GeometryCache m_cache;
     GlyphAtlas m_atlas;

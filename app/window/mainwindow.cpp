@@ -743,6 +743,8 @@ void MainWindow::saveLayout()
     s.setValue(QStringLiteral("window/state"), saveState());
     s.setValue(QStringLiteral("window/mainSplitter"), m_mainSplit->saveState());
     s.setValue(QStringLiteral("window/centerSplitter"), m_centerSplit->saveState());
+    s.setValue(QStringLiteral("timeline/onlyHostsWithFindings"),
+               m_timelinePane->timeline()->quietHostsHidden());
 }
 
 void MainWindow::restoreLayout()
@@ -752,6 +754,8 @@ void MainWindow::restoreLayout()
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     m_mainSplit->restoreState(s.value(QStringLiteral("window/mainSplitter")).toByteArray());
     m_centerSplit->restoreState(s.value(QStringLiteral("window/centerSplitter")).toByteArray());
+    m_timelinePane->timeline()->setQuietHostsHidden(
+        s.value(QStringLiteral("timeline/onlyHostsWithFindings"), false).toBool());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -420,6 +420,33 @@ private slots:
         QCOMPARE(w.currentIndex()->analysis().totalLines, linesBefore + 2);
     }
 
+    // "Only hosts with findings" is a way of looking, kept from one session to the next.
+    void onlyHostsWithFindingsIsRemembered()
+    {
+        auto onlyFindings = [](const MainWindow& w) {
+            return w.findChild<QAction*>(QStringLiteral("actionOnlyHostsWithFindings"));
+        };
+        {
+            MainWindow w(m_enc);
+            QVERIFY(shown(w));
+            QVERIFY(onlyFindings(w));
+            QVERIFY(!w.timeline()->quietHostsHidden());
+            w.timeline()->setQuietHostsHidden(true);
+            QVERIFY(onlyFindings(w)->isChecked());
+            w.close();
+        }
+        {
+            MainWindow w(m_enc);
+            QVERIFY(w.timeline()->quietHostsHidden());
+            QVERIFY(onlyFindings(w)->isChecked());
+            onlyFindings(w)->setChecked(false);
+            QVERIFY(!w.timeline()->quietHostsHidden());
+            w.close();
+        }
+        MainWindow w(m_enc);
+        QVERIFY(!w.timeline()->quietHostsHidden());
+    }
+
 private:
     // A line a rank still running writes after the bundle was read.
     static inline const QByteArray kRefusedLine =

@@ -283,6 +283,17 @@ private slots:
         QCOMPARE(l.rowsIn(25, 45), std::make_pair(1, 3));
         QCOMPARE(l.rowsIn(-100, 1000), std::make_pair(0, 4));
         QCOMPARE(l.rowsIn(60, 100), std::make_pair(0, 0));
+        // A hidden host has no rows at all; the hosts after it move up.
+        LaneLayout hiding;
+        hiding.build({{0, 1}, {2}, {3, 4}}, {false, false, true}, 20, 10, {true, false, false});
+        QCOMPARE(hiding.rowCount(), 3); // host 1 and its lane, host 2 folded
+        QCOMPARE(hiding.rowOfHost(0), -1);
+        QCOMPARE(hiding.rowOfLane(0), -1);
+        QCOMPARE(hiding.rowOfHost(1), 0);
+        QCOMPARE(hiding.rowOfLane(2), 1);
+        QCOMPARE(hiding.rowOfHost(2), 2);
+        QCOMPARE(hiding.row(2).top, 30.0);
+        QCOMPARE(hiding.contentHeight(), 50.0);
         LaneLayout empty;
         empty.build({}, {}, 20, 10);
         QCOMPARE(empty.rowAt(0), -1);

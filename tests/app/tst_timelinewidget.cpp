@@ -1,6 +1,7 @@
 // The timeline widget on the sample incident, offscreen: marks where the model says, clicks select
 // lines, wheel and keys zoom through the one ZoomControl, a drag on the axis zooms to that range,
 // hosts fold, the overview moves the range, tooltips carry the line text.
+#include <QAction>
 #include <QNativeGestureEvent>
 #include <QPointingDevice>
 #include <QScrollBar>
@@ -324,6 +325,66 @@ private slots:
         QCOMPARE(w.geometryCache().builds(), builds);
         QHelpEvent help(QEvent::ToolTip, QPoint(600, 100), w.viewport()->mapToGlobal(QPoint(600, 100)));
         QApplication::sendEvent(w.viewport(), &help); // no analysis: no crash, no text
+    }
+
+    // Of many hosts, only those where a finding has evidence or a collateral report stay when asked:
+    // a host whose marks are all plain WARNs and errors goes, header and lanes.
+    void onlyHostsWithFindings()
+    {
+        auto build = [](const std::vector<MarkTier>& tierOfHost) {
+            auto m = std::make_shared<TimelineModel>();
+            for (std::size_t h = 0; h < tierOfHost.size(); ++h) {
+                const int host = m->addHost(QStringLiteral("node-%1").arg(h));
+                for (int g = 0; g < 2; ++g) {
+                    const int lane = m->addLane(host, QStringLiteral("rank %1").arg(h * 2 + g));
+                    TimelineMark mk;
+                    mk.pos = 1000 * static_cast<std::int64_t>(h + 1);
+                    mk.tier = g == 0 ? tierOfHost[h] : MarkTier::Warn;
+                    m->laneTrack(lane).add(mk);
+                }
+            }
+            m->setSpan(0, 100000, true);
+            m->finish();
+            return m;
+        };
+        TimelinePane pane;
+        pane.resize(1000, 420);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        TimelineWidget* w = pane.timeline();
+        QAction* only = pane.onlyFindingsAction();
+        QVERIFY(only);
+        w->setModel(build({MarkTier::Collateral, MarkTier::Error, MarkTier::Evidence, MarkTier::Warn}));
+        QCOMPARE(w->quietHostCount(), 2);
+        QVERIFY(only->isEnabled());
+        QCOMPARE(w->layout().rowCount(), 12); // 4 hosts + 8 ranks
+        only->trigger();
+        QVERIFY(w->quietHostsHidden());
+        QCOMPARE(w->hiddenHostCount(), 2);
+        QCOMPARE(w->layout().rowCount(), 6);
+        QCOMPARE(w->layout().rowOfHost(1), -1);
+        QCOMPARE(w->layout().rowOfLane(2), -1); // node-1's first rank
+        QCOMPARE(w->layout().rowOfHost(2), 3);
+        QVERIFY2(only->text().contains(QStringLiteral("2 hidden")), qPrintable(only->text()));
+        // Folding still works on what is shown, and the setting holds for the next analysis.
+        w->setHostCollapsed(2, true);
+        QCOMPARE(w->layout().rowCount(), 4);
+        w->setModel(build({MarkTier::Warn, MarkTier::Evidence, MarkTier::Warn}));
+        QVERIFY(only->isChecked());
+        QCOMPARE(w->hiddenHostCount(), 2);
+        QCOMPARE(w->layout().rowCount(), 3);
+        // No host has a finding's marks: nothing to keep, so nothing is left out.
+        w->setModel(build({MarkTier::Warn, MarkTier::Error}));
+        QCOMPARE(w->quietHostCount(), 0);
+        QCOMPARE(w->hiddenHostCount(), 0);
+        QCOMPARE(w->layout().rowCount(), 6);
+        QVERIFY(!only->isEnabled());
+        QCOMPARE(only->text(), QStringLiteral("Only hosts with findings"));
+        only->setChecked(false);
+        QVERIFY(!w->quietHostsHidden());
+        // The sample incident: both hosts hold findings' marks.
+        w->setIndex(m_index);
+        QCOMPARE(w->quietHostCount(), 0);
     }
 };
 

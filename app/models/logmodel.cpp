@@ -9,7 +9,6 @@
 #include <QTextDocument>
 
 #include "models/bookmarks.h"
-
 #include "util/untrusted.h"
 
 namespace rl

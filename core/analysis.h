@@ -361,6 +361,9 @@ struct Hypothesis {
 struct Suspect {
     ProcessId process;
     std::string reason;
+    // The same reason said of several processes at once: a job of thousands of ranks can have
+    // thousands of suspects with one reason, which are read as one line naming them all.
+    std::string reasonForMany;
 };
 
 struct Finding {

@@ -5,6 +5,10 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
+
+#include "identity/environment_scan.h"
 
 namespace rl
 {
@@ -585,9 +589,12 @@ void Builder::collectiveProgress()
     if (lo != hi) {
         for (const auto& [p, v] : seqOf)
             if (v == lo)
-                owner->suspects.push_back({p, "stuck at SeqNum " + std::to_string(v) +
-                                                  " while other ranks reached " + std::to_string(hi) +
-                                                  ": it is behind, or running another collective"});
+                owner->suspects.push_back(
+                    {p,
+                     "stuck at SeqNum " + std::to_string(v) + " while other ranks reached " +
+                         std::to_string(hi) + ": it is behind, or running another collective",
+                     "stuck at SeqNum " + std::to_string(v) + " while other ranks reached " +
+                         std::to_string(hi) + ": they are behind, or running another collective"});
         return;
     }
     int maxRank = -1;
@@ -599,9 +606,11 @@ void Builder::collectiveProgress()
         maxRank = std::max(maxRank, *p.rank);
         if (!seqOf.count(p.id))
             owner->suspects.push_back(
-                {p.id, "every reporting rank waits at " + at +
-                           "; this rank never reported it: it did not reach that collective, "
-                           "or died"});
+                {p.id,
+                 "every reporting rank waits at " + at +
+                     "; this rank never reported it: it did not reach that collective, or died",
+                 "every reporting rank waits at " + at +
+                     "; these ranks never reported it: they did not reach that collective, or died"});
     }
     if (!owner->suspects.empty())
         return;
@@ -704,8 +713,8 @@ void Builder::hypotheses()
                 {f.entry,
                  "the failure started outside these logs: " + entry(f.entry).title + " " + f.pointsAtNote,
                  f.anchor, "add the log of the peer these reports name"});
-        for (const auto& s : f.suspects)
-            m_a.hypotheses.push_back({f.entry, m_a.process(s.process).label() + ": " + s.reason, std::nullopt,
+        for (std::string& text : suspectLines(m_a, f.suspects))
+            m_a.hypotheses.push_back({f.entry, std::move(text), std::nullopt,
                                       "that rank's own log, or TORCH_NCCL_DESYNC_DEBUG=1 / "
                                       "TORCH_DISTRIBUTED_DEBUG=DETAIL on the next run"});
     }
@@ -907,6 +916,25 @@ void Builder::run()
 void buildFindings(Analysis& analysis, const std::vector<Hit>& hits)
 {
     Builder(analysis, hits).run();
+}
+
+std::vector<std::string> suspectLines(const Analysis& a, const std::vector<Suspect>& suspects)
+{
+    std::vector<std::pair<const Suspect*, std::vector<ProcessId>>> groups;
+    std::unordered_map<std::string_view, std::size_t> groupOf;
+    for (const Suspect& s : suspects) {
+        auto [it, added] = groupOf.try_emplace(s.reason, groups.size());
+        if (added)
+            groups.push_back({&s, {}});
+        groups[it->second].second.push_back(s.process);
+    }
+    std::vector<std::string> lines;
+    lines.reserve(groups.size());
+    for (const auto& [first, processes] : groups)
+        lines.push_back(processes.size() == 1 || first->reasonForMany.empty()
+                            ? a.process(processes.front()).label() + ": " + first->reason
+                            : describeProcesses(a, processes) + ": " + first->reasonForMany);
+    return lines;
 }
 
 } // namespace rl

@@ -24,4 +24,9 @@ void buildFindings(Analysis& analysis, const std::vector<Hit>& hits);
 // by the trail line misc/socket.cc:<trailLine> (checked on every 2.16–2.23 tag).
 std::optional<VersionRange> connectAbortFamily(int warnLine, int trailLine);
 
+// A finding's suspects, those with one reason together (in the order each reason first appears),
+// each group said in one line: "rank 2: <reason>", or "ranks 0–408, 410 on gpu-0000 … : <reason
+// for many>".
+std::vector<std::string> suspectLines(const Analysis& analysis, const std::vector<Suspect>& suspects);
+
 } // namespace rl

@@ -13,6 +13,7 @@
 #include <thread>
 #include <unordered_set>
 
+#include "engine/engine.h"
 #include "identity/environment_scan.h"
 #include "util/parallel.h"
 #include "util/utf8.h"
@@ -1114,8 +1115,8 @@ std::string diagnosisText(const Analysis& a)
         }
     }
     for (const auto& f : a.findings)
-        for (const auto& su : f.suspects)
-            o << "  suspect " << a.process(su.process).label() << ": " << su.reason << "\n";
+        for (const std::string& line : suspectLines(a, f.suspects))
+            o << "  suspect " << line << "\n";
     o << "\nNCCL: " << a.nccl.verdict() << "\n";
     if (a.nccl.local && !a.nccl.local->found)
         o << "  local libnccl.so.2: not found (" << a.nccl.local->error << ")\n";

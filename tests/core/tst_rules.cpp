@@ -1,5 +1,7 @@
 // Sequence rules across ranks: the rank that never reached the stuck collective, the launcher's
 // summary against the ranks' own logs, and competing explanations with what would decide them.
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -52,6 +54,45 @@ private slots:
         QVERIFY(!d["hypotheses"].empty());
         QVERIFY(QString::fromStdString(d["hypotheses"][0]["text"]).contains(QStringLiteral("rank 2")));
         QVERIFY(!d["hypotheses"][0]["decider"].get<std::string>().empty());
+    }
+
+    // Of twelve ranks only 3 and 7 report the timeout (the others were killed without a word): the
+    // ten silent ranks are suspects with one reason, said once, not once per rank.
+    void manySilentRanksAreOneSuspectLine()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (int r = 0; r < 12; ++r) {
+            QFile f(dir.filePath(QStringLiteral("rank%1.log").arg(r)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QByteArray text =
+                QStringLiteral("2025-06-12 10:00:00,000 INFO train.py:5 [rank%1] step 100\n").arg(r).toUtf8();
+            if (r == 3 || r == 7)
+                text += QStringLiteral("[E ProcessGroupNCCL.cpp:475] [Rank %1] Watchdog caught collective "
+                                       "operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=1, "
+                                       "NumelOut=1, Timeout(ms)=600000) ran for 600100 milliseconds before "
+                                       "timing out.\n")
+                            .arg(r)
+                            .toUtf8();
+            QCOMPARE(f.write(text), qint64(text.size()));
+        }
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyzePaths({dir.path().toStdString()}, m_enc, o);
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
+        const json* w = finding(d, "torch-watchdog-timeout");
+        QVERIFY(w);
+        QCOMPARE((*w)["suspects"].size(), std::size_t{10}); // the data keeps every one
+        int said = 0;
+        for (const auto& h : d["hypotheses"])
+            said += QString::fromStdString(h["text"]).contains(QStringLiteral("never reported"));
+        QCOMPARE(said, 1);
+        const QString text = QString::fromStdString(diagnosisText(*a));
+        QVERIFY2(text.contains(QStringLiteral("suspect ranks 0–2, 4–6, 8–11: every reporting rank waits at "
+                                              "SeqNum 7 (ALLREDUCE); these ranks never reported it")),
+                 qPrintable(text));
+        QCOMPARE(text.count(QStringLiteral("suspect ")), 1);
     }
 
     void rankBehindTheOthers()

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "engine/engine.h"
@@ -1144,21 +1145,28 @@ std::string diagnosisText(const Analysis& a)
         versions("PyTorch's CUDA", [](const RankEnvironment& r) { return r.torchCuda; });
         {
             std::vector<std::pair<std::string, std::vector<ProcessId>>> uses;
+            std::unordered_map<std::string, std::size_t> useOf;
             for (const auto& p : a.processes)
                 if (p.id.value < a.environment.ranks.size())
                     for (const auto& ad : a.environment.ranks[p.id.value].addresses) {
-                        std::string k = ad.interface + " " + ad.address;
-                        auto it = std::find_if(uses.begin(), uses.end(),
-                                               [&](const auto& u) { return u.first == k; });
-                        if (it == uses.end())
-                            uses.push_back({k, {p.id}});
-                        else if (std::find(it->second.begin(), it->second.end(), p.id) == it->second.end())
-                            it->second.push_back(p.id);
+                        auto [it, added] = useOf.try_emplace(ad.interface + " " + ad.address, uses.size());
+                        if (added)
+                            uses.push_back({it->first, {}});
+                        std::vector<ProcessId>& users = uses[it->second].second;
+                        if (users.empty() ||
+                            users.back() != p.id) // a process's addresses are listed together
+                            users.push_back(p.id);
                     }
             if (!uses.empty()) {
+                // A job of a thousand hosts has a thousand addresses: the first few say what they
+                // look like, the JSON has them all.
+                constexpr std::size_t kShown = 8;
                 std::string l = "Interfaces ";
-                for (std::size_t i = 0; i < uses.size(); ++i)
+                for (std::size_t i = 0; i < uses.size() && i < kShown; ++i)
                     l += (i ? "; " : "") + uses[i].first + " (" + describeProcesses(a, uses[i].second) + ")";
+                if (uses.size() > kShown)
+                    l += "; and " + std::to_string(uses.size() - kShown) +
+                         " more (every one in --json: environment.interfaces)";
                 lines.push_back(l);
             }
         }

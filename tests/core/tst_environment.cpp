@@ -380,6 +380,34 @@ private slots:
         QVERIFY(d["findings"].empty());
     }
 
+    // Twelve hosts, twelve addresses: the text names the first eight and says how many more the
+    // JSON has, rather than a line as long as the job.
+    void manyInterfacesInTheText()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (int h = 0; h < 12; ++h) {
+            QFile f(dir.filePath(QStringLiteral("rank%1.log").arg(h)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            const QByteArray text =
+                QStringLiteral("node%1:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.%2<0>\n")
+                    .arg(h)
+                    .arg(h + 1)
+                    .toUtf8();
+            QCOMPARE(f.write(text), qint64(text.size()));
+        }
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyzePaths({dir.path().toStdString()}, m_enc, o);
+        QVERIFY(a);
+        const QString text = QString::fromStdString(diagnosisText(*a));
+        QVERIFY2(text.contains(QStringLiteral("eth0 10.0.0.8 (rank 7 on node7); and 4 more (every one in "
+                                              "--json: environment.interfaces)")),
+                 qPrintable(text));
+        QVERIFY(!text.contains(QStringLiteral("10.0.0.9 ")));
+        QCOMPARE(json::parse(diagnosisJson(*a))["environment"]["interfaces"].size(), std::size_t{12});
+    }
+
     // A failure and a disagreement on the version: the failure initiates, and the disagreement is
     // another explanation on it, whose order in time decides nothing.
     void versionMismatchBesideAFailure()

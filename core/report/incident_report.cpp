@@ -6,10 +6,15 @@
 #include <ctime>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
 #include <zlib.h>
 
 #include "bundle/archive_library.h"
 #include "report/diagnosis_report.h"
+#include "util/parallel.h"
 #include "util/rank_runs.h"
 #include "util/sha256.h"
 #include "util/utf8.h"
@@ -254,10 +259,13 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
     r.processCount = a.processes.size();
     r.totalBytes = a.totalBytes;
     r.totalLines = a.totalLines;
-    std::vector<std::string> hosts;
-    for (const auto& p : a.processes)
-        if (!p.host.empty() && std::find(hosts.begin(), hosts.end(), p.host) == hosts.end())
-            hosts.push_back(p.host);
+    std::vector<std::string> hosts; // in order of first appearance
+    {
+        std::unordered_set<std::string_view> seen;
+        for (const auto& p : a.processes)
+            if (!p.host.empty() && seen.insert(p.host).second)
+                hosts.push_back(p.host);
+    }
     r.hostCount = hosts.size();
 
     const Finding* init = a.initiatingFinding();
@@ -447,11 +455,12 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
                            (any ? "the offsets below were applied (smallest correction that satisfies them)."
                                 : "none required a correction (offsets 0).");
     }
+    std::unordered_map<std::string_view, const HostClock*> clockOf;
+    for (const auto& c : a.clock.hosts)
+        clockOf[c.host] = &c; // the last one of a name, as the search it replaces found
     for (const auto& h : hosts) {
-        const HostClock* hc = nullptr;
-        for (const auto& c : a.clock.hosts)
-            if (c.host == h)
-                hc = &c;
+        const auto known = clockOf.find(h);
+        const HostClock* hc = known == clockOf.end() ? nullptr : known->second;
         if (!hc) {
             r.clocks.push_back({h, 0, "no ordering constraint involves this host (offset 0)"});
             continue;
@@ -466,13 +475,28 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
     if (std::any_of(a.processes.begin(), a.processes.end(), [](const Process& p) { return p.host.empty(); }))
         r.clocks.push_back({"(host unknown)", 0, "no host known, no correction (offset 0)"});
 
-    for (const auto& s : a.sources) {
-        std::vector<ProcessId> procs;
+    {
+        // Each file's processes from the processes' own lists (a search of every process per file
+        // was ten thousand squared on a bundle of ten thousand ranks), and each file's digest on
+        // every core: hashing the whole bundle's bytes was most of an export's time.
+        std::vector<std::vector<ProcessId>> processesOf(a.sources.size());
         for (const auto& p : a.processes)
-            if (std::find(p.sources.begin(), p.sources.end(), s.id) != p.sources.end())
-                procs.push_back(p.id);
-        r.files.push_back(
-            {s.displayPath, s.text().size(), s.lineCount(), sha256Hex(s.text()), rankList(a, procs)});
+            for (SourceId sid : p.sources)
+                if (sid.value < processesOf.size() &&
+                    (processesOf[sid.value].empty() || processesOf[sid.value].back() != p.id))
+                    processesOf[sid.value].push_back(p.id);
+        std::vector<std::string> digests(a.sources.size());
+        parallelFor(a.sources.size(), std::max(1u, std::thread::hardware_concurrency()), [&](std::size_t i) {
+            const Source& src = a.sources[i];
+            digests[i] = sha256Hex(src.text());
+            if (src.buffer)
+                src.buffer->dropResident(); // read once more for the digest: given back again
+        });
+        for (std::size_t i = 0; i < a.sources.size(); ++i) {
+            const Source& src = a.sources[i];
+            r.files.push_back({src.displayPath, src.text().size(), src.lineCount(), std::move(digests[i]),
+                               rankList(a, processesOf[i])});
+        }
     }
     for (const auto& s : a.skipped)
         r.skipped.push_back({s.file, s.reason});

@@ -306,6 +306,35 @@ private slots:
             n);
     }
 
+    // A bundle of many files: the inventory is printed in stretches of 100 rows, each with its
+    // header, and no file is lost between them.
+    void pdfLongInventory()
+    {
+        if (tool("pdftotext").isEmpty())
+            QSKIP("poppler-utils (pdftotext) not installed");
+        QTemporaryDir bundle;
+        QVERIFY(bundle.isValid());
+        for (int r = 0; r < 230; ++r) {
+            QFile f(bundle.filePath(QStringLiteral("rank%1.log").arg(r, 3, 10, QLatin1Char('0'))));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QVERIFY(f.write(QStringLiteral("2025-06-12 10:00:00,000 INFO train.py:5 [rank%1] step 1\n")
+                                .arg(r)
+                                .toUtf8()) > 0);
+        }
+        const QString out = m_dir.filePath(QStringLiteral("many-files.pdf"));
+        Run made = rankline({QStringLiteral("report"), bundle.path(), QStringLiteral("--no-local-nccl"),
+                             QStringLiteral("-o"), out});
+        QVERIFY2(made.code == 0, made.err.constData());
+        const QString t = QString::fromUtf8(run(tool("pdftotext"), {out, QStringLiteral("-")}).out);
+        for (int r = 0; r < 230; ++r) {
+            const QString name = QStringLiteral("rank%1.log").arg(r, 3, 10, QLatin1Char('0'));
+            QVERIFY2(t.contains(name), qPrintable(name));
+        }
+        const qsizetype inventory = t.indexOf(QStringLiteral("Bundle inventory"));
+        QVERIFY(inventory >= 0);
+        QCOMPARE(t.mid(inventory).count(QStringLiteral("SHA-256\n")), 3); // rows 1–100, 101–200, 201–230
+    }
+
     // Nothing from the hostile lines runs, renders as markup, or leaks, in any format.
     void hostileBundle()
     {

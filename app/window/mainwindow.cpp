@@ -676,19 +676,57 @@ void MainWindow::exportReport()
     if (dialog.exec() != QDialog::Accepted)
         return;
     const ExportRequest req = dialog.request();
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    auto err = exportReportTo(req);
-    QApplication::restoreOverrideCursor();
-    if (err) {
-        QMessageBox::warning(this, tr("Report not written"), QString::fromStdString(err->message()));
+    if (!startExport(req))
         return;
-    }
-    s.setValue(QStringLiteral("paths/exportDir"), QFileInfo(req.path).absolutePath());
-    s.setValue(QStringLiteral("export/format"), QString::fromLatin1(reportFormatName(req.format)));
-    s.setValue(QStringLiteral("export/paper"),
-               req.paper == PaperSize::Letter ? QStringLiteral("letter") : QStringLiteral("a4"));
-    m_status->setText(
-        tr("Report written to %1%2.").arg(req.path, req.redact ? tr(" (redacted)") : tr(" (not redacted)")));
+    // The dialog's choices are kept once the report is written.
+    connect(
+        this, &MainWindow::reportWritten, this,
+        [this, req](const QString& path, const QString& error) {
+            if (path != req.path)
+                return;
+            if (!error.isEmpty()) {
+                QMessageBox::warning(this, tr("Report not written"), error);
+                return;
+            }
+            QSettings done = settings();
+            done.setValue(QStringLiteral("paths/exportDir"), QFileInfo(req.path).absolutePath());
+            done.setValue(QStringLiteral("export/format"), QString::fromLatin1(reportFormatName(req.format)));
+            done.setValue(QStringLiteral("export/paper"),
+                          req.paper == PaperSize::Letter ? QStringLiteral("letter") : QStringLiteral("a4"));
+        },
+        Qt::SingleShotConnection);
+}
+
+bool MainWindow::startExport(const ExportRequest& request)
+{
+    if (!m_index || m_exporting)
+        return false;
+    m_exporting = true;
+    m_exportAction->setEnabled(false);
+    m_status->setText(tr("Writing the report to %1…").arg(request.path));
+    // The analysis is an immutable snapshot, kept alive here for as long as the report needs it.
+    const std::shared_ptr<const Analysis> analysis = m_index->shared();
+    QPointer<MainWindow> self(this);
+    (void)QtConcurrent::run([self, analysis, request] {
+        const std::optional<Error> err = rl::exportReport(*analysis, request);
+        const QString error = err ? QString::fromStdString(err->message()) : QString();
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, request, error] {
+                if (!self)
+                    return;
+                self->m_exporting = false;
+                self->m_exportAction->setEnabled(self->m_index != nullptr);
+                self->m_status->setText(
+                    error.isEmpty()
+                        ? tr("Report written to %1%2.")
+                              .arg(request.path, request.redact ? tr(" (redacted)") : tr(" (not redacted)"))
+                        : tr("Report not written: %1").arg(error));
+                emit self->reportWritten(request.path, error);
+            },
+            Qt::QueuedConnection);
+    });
+    return true;
 }
 
 QList<QStringList> MainWindow::recentPaths()
@@ -812,7 +850,7 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
     m_findings->setIndex(m_index);
     fillRanks();
     m_stack->setCurrentIndex(1);
-    m_exportAction->setEnabled(true);
+    m_exportAction->setEnabled(!m_exporting);
     m_saveSnippets->setEnabled(!m_snippets.empty());
     m_reloadAction->setEnabled(!m_paths.isEmpty());
     m_changedOnDisk.clear();

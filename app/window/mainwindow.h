@@ -76,6 +76,11 @@ public:
     void setDropChoice(DropChoice choice) { m_dropChoice = choice; }
     // Writes a report of what is open; the error names the file, the cause and what to do.
     std::optional<Error> exportReportTo(const ExportRequest& request);
+    // The same off the UI thread, as File > Export Report does once its dialog is accepted: a PDF
+    // of a bundle of ten thousand files takes seconds. reportWritten() says how it went; false when
+    // nothing is open or another export is still being written.
+    bool startExport(const ExportRequest& request);
+    bool isExporting() const { return m_exporting; }
     // Recently opened path sets, newest first (each entry is one or more paths).
     static QList<QStringList> recentPaths();
     const std::vector<Snippet>& snippets() const { return m_snippets; }
@@ -101,6 +106,8 @@ public slots:
 signals:
     void analysisReady();
     void loadFailed(const QString& message);
+    // An export started by startExport() ended: `error` is empty when the report was written.
+    void reportWritten(const QString& path, const QString& error);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -155,6 +162,7 @@ private:
     QTimer* m_watchTimer = nullptr;   // the next look at the open bundle's files
     QAction* m_watchAction = nullptr; // View > Watch Files for Changes
     bool m_checkingFiles = false;     // a look is under way off the UI thread
+    bool m_exporting = false;         // a report is being written off the UI thread
     std::vector<ChangedSource> m_changedOnDisk;
     std::vector<std::string> m_addedOnDisk; // display paths of files new in the bundle's folders
 

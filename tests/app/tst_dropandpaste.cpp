@@ -315,6 +315,43 @@ private slots:
         QVERIFY(msg.contains(QStringLiteral("choose a folder")));
     }
 
+    // File > Export Report writes off the UI thread: the window says so, takes no second export
+    // meanwhile, and says how it went.
+    void exportInTheBackground()
+    {
+        MainWindow w(m_enc);
+        QVERIFY(!w.startExport({})); // nothing open
+        QSignalSpy ready(&w, &MainWindow::analysisReady);
+        w.openSample();
+        QVERIFY(ready.wait(20000));
+        QAction* action = findAction(&w, "actionExportReport");
+        QSignalSpy written(&w, &MainWindow::reportWritten);
+        ExportRequest req;
+        req.path = m_tmp.filePath(QStringLiteral("background-report.pdf"));
+        req.format = ReportFormat::Pdf;
+        QVERIFY(w.startExport(req));
+        QVERIFY(w.isExporting());
+        QVERIFY(!action->isEnabled());
+        QVERIFY(!w.startExport(req)); // one at a time
+        QVERIFY(written.wait(60000));
+        QCOMPARE(written.front().at(0).toString(), req.path);
+        QCOMPARE(written.front().at(1).toString(), QString());
+        QVERIFY(!w.isExporting());
+        QVERIFY(action->isEnabled());
+        QFile f(req.path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.read(5).startsWith("%PDF"));
+        // A report that cannot be written says why, through the same signal.
+        ExportRequest bad;
+        bad.path = QStringLiteral("/nonexistent-dir/report.md");
+        bad.format = ReportFormat::Markdown;
+        QVERIFY(w.startExport(bad));
+        QVERIFY(written.wait(60000));
+        QCOMPARE(written.size(), 2);
+        QVERIFY(written.back().at(1).toString().contains(QStringLiteral("cannot be written")));
+        QVERIFY(action->isEnabled());
+    }
+
     // The dialog keeps the extension in step with the format; redaction starts on.
     void exportDialog()
     {

@@ -1182,7 +1182,27 @@ std::string diagnosisText(const Analysis& a)
         }
     }
     o << "\nRanks:\n";
-    for (const auto& p : a.processes) {
+    // A job of thousands of ranks: how they were identified, the first few, and where the rest
+    // are, so that what was skipped (below) is not ten thousand lines down.
+    constexpr std::size_t kListed = 32;
+    const bool many = a.processes.size() > 2 * kListed;
+    if (many) {
+        std::vector<std::pair<std::string, std::size_t>> how; // identity source, processes
+        for (const auto& p : a.processes) {
+            const std::string source = p.identitySource.empty() ? "unidentified" : p.identitySource;
+            auto it = std::find_if(how.begin(), how.end(), [&](const auto& h) { return h.first == source; });
+            if (it == how.end())
+                how.push_back({source, 1});
+            else
+                ++it->second;
+        }
+        o << "  " << a.processes.size() << " processes, identified by ";
+        for (std::size_t i = 0; i < how.size(); ++i)
+            o << (i ? ", " : "") << how[i].first << " (" << how[i].second << ")";
+        o << "\n";
+    }
+    for (std::size_t i = 0; i < a.processes.size() && (!many || i < kListed); ++i) {
+        const Process& p = a.processes[i];
         o << "  " << p.label();
         if (!p.identitySource.empty())
             o << "  via " << p.identitySource;
@@ -1191,6 +1211,8 @@ std::string diagnosisText(const Analysis& a)
             o << " " << a.source(s).displayPath;
         o << "\n";
     }
+    if (many)
+        o << "  and " << a.processes.size() - kListed << " more (every one in --json: ranks)\n";
     if (!a.skipped.empty()) {
         o << "\nSkipped:\n";
         for (const auto& s : a.skipped)

@@ -408,6 +408,39 @@ private slots:
         QCOMPARE(json::parse(diagnosisJson(*a))["environment"]["interfaces"].size(), std::size_t{12});
     }
 
+    // Eighty ranks: the text says how they were identified, lists the first 32 and says where the
+    // rest are, so that what was skipped is not pages further down.
+    void manyRanksInTheText()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (int r = 0; r < 80; ++r) {
+            QFile f(dir.filePath(QStringLiteral("rank%1.log").arg(r)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            const QByteArray text =
+                QStringLiteral("2025-06-12 10:00:00,000 INFO train.py:5 step 1\n").toUtf8();
+            QCOMPARE(f.write(text), qint64(text.size()));
+        }
+        {
+            QFile bin(dir.filePath(QStringLiteral("core.bin")));
+            QVERIFY(bin.open(QIODevice::WriteOnly));
+            QVERIFY(bin.write(QByteArray(4096, '\0')) == 4096);
+        }
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyzePaths({dir.path().toStdString()}, m_enc, o);
+        QVERIFY(a);
+        const QString text = QString::fromStdString(diagnosisText(*a));
+        QVERIFY2(
+            text.contains(QStringLiteral("Ranks:\n  80 processes, identified by file-name (80)\n  rank 0 ")),
+            qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("  rank 31 ")));
+        QVERIFY(!text.contains(QStringLiteral("  rank 32 ")));
+        QVERIFY(text.contains(
+            QStringLiteral("  and 48 more (every one in --json: ranks)\n\nSkipped:\n  core.bin")));
+        QCOMPARE(json::parse(diagnosisJson(*a))["ranks"].size(), std::size_t{80});
+    }
+
     // A failure and a disagreement on the version: the failure initiates, and the disagreement is
     // another explanation on it, whose order in time decides nothing.
     void versionMismatchBesideAFailure()

@@ -1152,9 +1152,9 @@ std::string diagnosisText(const Analysis& a)
                         auto [it, added] = useOf.try_emplace(ad.interface + " " + ad.address, uses.size());
                         if (added)
                             uses.push_back({it->first, {}});
+                        // A process's addresses come together: its own last entry is the one to check.
                         std::vector<ProcessId>& users = uses[it->second].second;
-                        if (users.empty() ||
-                            users.back() != p.id) // a process's addresses are listed together
+                        if (users.empty() || users.back() != p.id)
                             users.push_back(p.id);
                     }
             if (!uses.empty()) {

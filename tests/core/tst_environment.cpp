@@ -73,6 +73,17 @@ class TestEnvironment : public QObject
         return analyzePaths({path.toStdString()}, m_enc, opts);
     }
     json diagnose(const QString& path) { return json::parse(diagnosisJson(*analyze(path))); }
+    // rank0.log … rank<n-1>.log in `dir`, each holding textOf(rank).
+    static bool writeRanks(const QTemporaryDir& dir, int n, const std::function<QString(int)>& textOf)
+    {
+        for (int r = 0; r < n; ++r) {
+            QFile f(dir.filePath(QStringLiteral("rank%1.log").arg(r)));
+            const QByteArray text = textOf(r).toUtf8();
+            if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size())
+                return false;
+        }
+        return true;
+    }
     static QString fixture(const char* name)
     {
         return QStringLiteral(RANKLINE_TEST_DATA_DIR "/environment/") + QLatin1String(name);
@@ -386,19 +397,12 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        for (int h = 0; h < 12; ++h) {
-            QFile f(dir.filePath(QStringLiteral("rank%1.log").arg(h)));
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            const QByteArray text =
-                QStringLiteral("node%1:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.%2<0>\n")
-                    .arg(h)
-                    .arg(h + 1)
-                    .toUtf8();
-            QCOMPARE(f.write(text), qint64(text.size()));
-        }
-        AnalyzeOptions o;
-        o.probeLocalNccl = false;
-        auto a = analyzePaths({dir.path().toStdString()}, m_enc, o);
+        QVERIFY(writeRanks(dir, 12, [](int h) {
+            return QStringLiteral("node%1:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.%2<0>\n")
+                .arg(h)
+                .arg(h + 1);
+        }));
+        auto a = analyze(dir.path());
         QVERIFY(a);
         const QString text = QString::fromStdString(diagnosisText(*a));
         QVERIFY2(text.contains(QStringLiteral("eth0 10.0.0.8 (rank 7 on node7); and 4 more (every one in "
@@ -414,21 +418,14 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        for (int r = 0; r < 80; ++r) {
-            QFile f(dir.filePath(QStringLiteral("rank%1.log").arg(r)));
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            const QByteArray text =
-                QStringLiteral("2025-06-12 10:00:00,000 INFO train.py:5 step 1\n").toUtf8();
-            QCOMPARE(f.write(text), qint64(text.size()));
-        }
+        QVERIFY(writeRanks(
+            dir, 80, [](int) { return QStringLiteral("2025-06-12 10:00:00,000 INFO train.py:5 step 1\n"); }));
         {
             QFile bin(dir.filePath(QStringLiteral("core.bin")));
             QVERIFY(bin.open(QIODevice::WriteOnly));
             QVERIFY(bin.write(QByteArray(4096, '\0')) == 4096);
         }
-        AnalyzeOptions o;
-        o.probeLocalNccl = false;
-        auto a = analyzePaths({dir.path().toStdString()}, m_enc, o);
+        auto a = analyze(dir.path());
         QVERIFY(a);
         const QString text = QString::fromStdString(diagnosisText(*a));
         QVERIFY2(

@@ -18,12 +18,15 @@ class TestRules : public QObject
     Q_OBJECT
     std::shared_ptr<const Encyclopedia> m_enc;
 
-    json diagnose(const QString& rel)
+    std::shared_ptr<const Analysis> analyze(const QString& path)
     {
         AnalyzeOptions o;
         o.probeLocalNccl = false;
-        auto a = analyzePaths({(QStringLiteral(RANKLINE_TEST_DATA_DIR "/") + rel).toStdString()}, m_enc, o);
-        return json::parse(diagnosisJson(*a));
+        return analyzePaths({path.toStdString()}, m_enc, o);
+    }
+    json diagnose(const QString& rel)
+    {
+        return json::parse(diagnosisJson(*analyze(QStringLiteral(RANKLINE_TEST_DATA_DIR "/") + rel)));
     }
     const json* finding(const json& d, const char* entry)
     {
@@ -76,9 +79,7 @@ private slots:
                             .toUtf8();
             QCOMPARE(f.write(text), qint64(text.size()));
         }
-        AnalyzeOptions o;
-        o.probeLocalNccl = false;
-        auto a = analyzePaths({dir.path().toStdString()}, m_enc, o);
+        auto a = analyze(dir.path());
         QVERIFY(a);
         const json d = json::parse(diagnosisJson(*a));
         const json* w = finding(d, "torch-watchdog-timeout");

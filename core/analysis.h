@@ -358,12 +358,18 @@ struct Hypothesis {
     std::string decider; // the log, setting or check that would decide
 };
 
+// Why processes are suspected, said of one and of several at once (reports say the suspects with
+// one reason in one line naming them all). Shared by every suspect with that reason: a job of
+// thousands of ranks can have thousands of them.
+struct SuspectReason {
+    std::string one;
+    std::string many;
+};
+
 struct Suspect {
     ProcessId process;
-    std::string reason;
-    // The same reason said of several processes at once: a job of thousands of ranks can have
-    // thousands of suspects with one reason, which are read as one line naming them all.
-    std::string reasonForMany;
+    std::shared_ptr<const SuspectReason> why;
+    const std::string& reason() const { return why->one; }
 };
 
 struct Finding {

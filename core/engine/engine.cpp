@@ -587,30 +587,30 @@ void Builder::collectiveProgress()
     }
     const std::string at = "SeqNum " + std::to_string(lo) + (optype.empty() ? "" : " (" + optype + ")");
     if (lo != hi) {
+        const auto behind = std::make_shared<const SuspectReason>(
+            SuspectReason{"stuck at SeqNum " + std::to_string(lo) + " while other ranks reached " +
+                              std::to_string(hi) + ": it is behind, or running another collective",
+                          "stuck at SeqNum " + std::to_string(lo) + " while other ranks reached " +
+                              std::to_string(hi) + ": they are behind, or running another collective"});
         for (const auto& [p, v] : seqOf)
             if (v == lo)
-                owner->suspects.push_back(
-                    {p,
-                     "stuck at SeqNum " + std::to_string(v) + " while other ranks reached " +
-                         std::to_string(hi) + ": it is behind, or running another collective",
-                     "stuck at SeqNum " + std::to_string(v) + " while other ranks reached " +
-                         std::to_string(hi) + ": they are behind, or running another collective"});
+                owner->suspects.push_back({p, behind});
         return;
     }
     int maxRank = -1;
     std::set<int> present;
+    const auto silent = std::make_shared<const SuspectReason>(
+        SuspectReason{"every reporting rank waits at " + at +
+                          "; this rank never reported it: it did not reach that collective, or died",
+                      "every reporting rank waits at " + at +
+                          "; these ranks never reported it: they did not reach that collective, or died"});
     for (const auto& p : m_a.processes) {
         if (!p.rank)
             continue;
         present.insert(*p.rank);
         maxRank = std::max(maxRank, *p.rank);
         if (!seqOf.count(p.id))
-            owner->suspects.push_back(
-                {p.id,
-                 "every reporting rank waits at " + at +
-                     "; this rank never reported it: it did not reach that collective, or died",
-                 "every reporting rank waits at " + at +
-                     "; these ranks never reported it: they did not reach that collective, or died"});
+            owner->suspects.push_back({p.id, silent});
     }
     if (!owner->suspects.empty())
         return;
@@ -923,7 +923,7 @@ std::vector<std::string> suspectLines(const Analysis& a, const std::vector<Suspe
     std::vector<std::pair<const Suspect*, std::vector<ProcessId>>> groups;
     std::unordered_map<std::string_view, std::size_t> groupOf;
     for (const Suspect& s : suspects) {
-        auto [it, added] = groupOf.try_emplace(s.reason, groups.size());
+        auto [it, added] = groupOf.try_emplace(s.reason(), groups.size());
         if (added)
             groups.push_back({&s, {}});
         groups[it->second].second.push_back(s.process);
@@ -931,9 +931,9 @@ std::vector<std::string> suspectLines(const Analysis& a, const std::vector<Suspe
     std::vector<std::string> lines;
     lines.reserve(groups.size());
     for (const auto& [first, processes] : groups)
-        lines.push_back(processes.size() == 1 || first->reasonForMany.empty()
-                            ? a.process(processes.front()).label() + ": " + first->reason
-                            : describeProcesses(a, processes) + ": " + first->reasonForMany);
+        lines.push_back(processes.size() == 1 || first->why->many.empty()
+                            ? a.process(processes.front()).label() + ": " + first->reason()
+                            : describeProcesses(a, processes) + ": " + first->why->many);
     return lines;
 }
 

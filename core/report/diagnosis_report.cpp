@@ -543,7 +543,7 @@ void writeFinding(JsonWriter& w, const Analysis& a, const Finding& f)
         w.key("host").string(sp.host);
         w.key("rank");
         writeRank(w, sp);
-        w.key("reason").string(su.reason);
+        w.key("reason").string(su.reason());
         w.endObject();
     }
     w.endArray();

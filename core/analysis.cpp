@@ -1520,8 +1520,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     const Scanner scanner(*encyclopedia);
     stageDone("compile fingerprints");
 
-    const unsigned workers =
-        options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned workers = threadsOrCores(options.threads);
     // What each source's path says about its writer, worked out once per source, on every core
     // (a few microseconds a path; ten thousand of them were the last thing before the scan that
     // ran on one core).

@@ -161,14 +161,10 @@ void TimelineWidget::rebuildLayout()
     if (m_model)
         for (const auto& h : m_model->hosts())
             lanesOfHost.push_back(h.lanes);
-    const std::vector<bool> hidden = m_hideQuiet ? m_quiet : std::vector<bool>{};
-    const bool hiddenChanged = hidden != m_hidden;
-    m_hidden = hidden;
-    m_layout.build(lanesOfHost, m_collapsed, hostHeight(), laneHeight(), m_hidden);
+    m_layout.build(lanesOfHost, m_collapsed, hostHeight(), laneHeight(),
+                   m_hideQuiet ? m_quiet : std::vector<bool>{});
     updateScrollBar();
     viewport()->update();
-    if (hiddenChanged)
-        emit hiddenHostsChanged();
 }
 
 void TimelineWidget::setQuietHostsHidden(bool hidden)
@@ -177,12 +173,12 @@ void TimelineWidget::setQuietHostsHidden(bool hidden)
         return;
     m_hideQuiet = hidden;
     rebuildLayout();
-    emit hiddenHostsChanged(); // the setting itself, even where it leaves out nothing yet
+    emit hiddenHostsChanged();
 }
 
 int TimelineWidget::hiddenHostCount() const
 {
-    return static_cast<int>(std::count(m_hidden.begin(), m_hidden.end(), true));
+    return m_hideQuiet ? quietHostCount() : 0;
 }
 
 int TimelineWidget::quietHostCount() const

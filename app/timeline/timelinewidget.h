@@ -152,9 +152,8 @@ private:
     ZoomControl* m_zoom = nullptr;
     LaneLayout m_layout;
     std::vector<bool> m_collapsed;
-    std::vector<bool> m_quiet;  // per host of the model: no mark of a finding (see setQuietHostsHidden)
-    std::vector<bool> m_hidden; // per host: left out of the layout now
-    bool m_hideQuiet = false;
+    std::vector<bool> m_quiet; // per host of the model: no mark of a finding (see setQuietHostsHidden)
+    bool m_hideQuiet = false;  // the quiet hosts are left out of the layout
     bool m_compact = false;
     GeometryCache m_cache;
     GlyphAtlas m_atlas;

@@ -678,12 +678,11 @@ void MainWindow::exportReport()
     const ExportRequest req = dialog.request();
     if (!startExport(req))
         return;
-    // The dialog's choices are kept once the report is written.
+    // The dialog's choices are kept once the report is written. Exports run one at a time, so the
+    // next reportWritten is this one's.
     connect(
         this, &MainWindow::reportWritten, this,
-        [this, req](const QString& path, const QString& error) {
-            if (path != req.path)
-                return;
+        [this, req](const QString&, const QString& error) {
             if (!error.isEmpty()) {
                 QMessageBox::warning(this, tr("Report not written"), error);
                 return;

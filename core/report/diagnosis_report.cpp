@@ -1019,14 +1019,6 @@ void appendJsonString(std::string& out, std::string_view s)
     out += '"';
 }
 
-namespace
-{
-unsigned threadsOrCores(unsigned threads)
-{
-    return threads ? threads : std::max(1u, std::thread::hardware_concurrency());
-}
-} // namespace
-
 std::string diagnosisJson(const Analysis& a, int indent, unsigned threads)
 {
     std::string out;

@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string_view>
-#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 #include <zlib.h>
@@ -486,7 +485,7 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
                     (processesOf[sid.value].empty() || processesOf[sid.value].back() != p.id))
                     processesOf[sid.value].push_back(p.id);
         std::vector<std::string> digests(a.sources.size());
-        parallelFor(a.sources.size(), std::max(1u, std::thread::hardware_concurrency()), [&](std::size_t i) {
+        parallelFor(a.sources.size(), threadsOrCores(), [&](std::size_t i) {
             const Source& src = a.sources[i];
             digests[i] = sha256Hex(src.text());
             if (src.buffer)

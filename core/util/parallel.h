@@ -2,6 +2,7 @@
 // The pipeline's one way of using every core: indices handed out one at a time from a shared
 // counter, so a few big sources and thousands of small ones balance alike.
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <thread>
@@ -9,6 +10,12 @@
 
 namespace rl
 {
+
+// `threads` when given, else every core the machine has (at least one).
+inline unsigned threadsOrCores(unsigned threads = 0)
+{
+    return threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+}
 
 // fn(i) for every i in [0, n), on up to `threads` threads (the caller's among them). fn must be
 // safe to run concurrently for different i.

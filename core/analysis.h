@@ -383,7 +383,10 @@ struct Finding {
     std::vector<Evidence> evidence;
     std::vector<ChecklistResult> checklist;
     std::vector<SymptomResult> symptoms;
-    std::string summary;        // one sentence for people
+    std::string summary; // one sentence for people
+    // Made by a fallback symptom (Symptom::fallback): a return-code trail with no error text, the
+    // only trace of the failure in the logs.
+    bool inferredFromTrail = false;
     std::string connectVerdict; // connect entries: refused / timed-out / undecided
     // Connect entries: the last line the failing process logged before the connect began; the
     // unlogged first attempt happened between it and the abort.

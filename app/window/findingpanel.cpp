@@ -312,6 +312,10 @@ QString FindingPanel::renderHtml(const Analysis& a)
                       QString::number(f->confidence, 'f', 2), entryLink(e.id).toHtmlEscaped(), esc(e.id));
         h += QStringLiteral("<h2>%1</h2>").arg(esc(e.title));
         h += QStringLiteral("<p><b>%1</b></p>").arg(esc(f->summary));
+        if (f->inferredFromTrail)
+            h +=
+                QStringLiteral("<p class='small'><i>Inferred from a return-code trail: no line in these logs "
+                               "states the error.</i></p>");
         h += QStringLiteral("<p>%1</p>").arg(proseHtml(e.quickAnswer));
 
         h += QStringLiteral(

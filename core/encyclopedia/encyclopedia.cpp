@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "parse/line_parser.h"
 #include "util/ascii.h"
 
 namespace fs = std::filesystem;
@@ -361,6 +362,10 @@ try {
                          "use connect, failure, trail, collateral or context"};
         s.primary = js.value("primary", false);
         s.progress = js.value("progress", false);
+        s.fallback = js.value("fallback", false);
+        if (s.fallback && s.primary)
+            return Error{where, "symptom '" + s.id + "' is both primary and a fallback",
+                         "a fallback stands in for a primary symptom: keep one of the two"};
         s.label = str(js, "label");
         for (const auto& jf : js.value("fingerprints", json::array())) {
             auto fp = compileFingerprint(str(jf, "re"));
@@ -398,6 +403,31 @@ try {
                                  " sample: " + sample,
                              "fix the pattern or the sample"};
             }
+        }
+        // The engine reads a fallback's line as the top of an NCCL return-code trail: its thread
+        // (pid:tid) and its '-> N' step. A sample it reads as another NCCL line would never stand
+        // in, and one sample at least must show a line that does. (A sample whose prefix a reporter
+        // redacted past reading is no NCCL line to the engine: kept as evidence, never a fallback.)
+        if (s.fallback) {
+            bool readable = false;
+            for (const auto& sample : s.samples) {
+                const ParsedLine pl = parseLine(sample);
+                if (pl.nccl && !pl.trail)
+                    return Error{where,
+                                 "symptom '" + s.id +
+                                     "' is a fallback, but this sample is an NCCL line "
+                                     "without a return code ('file:line -> N'): " +
+                                     sample,
+                                 "a fallback stands in only as a '-> N' trail line; remove \"fallback\" or "
+                                 "the sample"};
+                readable = readable || (pl.nccl && pl.trail);
+            }
+            if (!readable)
+                return Error{where,
+                             "symptom '" + s.id +
+                                 "' is a fallback, but none of its samples is an NCCL "
+                                 "return-code line ('host:pid:tid [dev] NCCL INFO file:line -> N')",
+                             "add a real return-code line that the fingerprints match"};
         }
         for (std::size_t f = 0; f < used.size(); ++f)
             if (!used[f])

@@ -53,6 +53,11 @@ struct Symptom {
     std::string why;
     Phase phase = Phase::Context;
     bool primary = false;
+    // A '-> N' return-code line that stands in for a primary symptom where the logs hold no error
+    // text at all (releases that fail silently): when no primary symptom of an entry that can
+    // initiate matched in the bundle, such a line that opens its thread's trail makes the entry a
+    // candidate. The loader checks that every sample is such a trail line.
+    bool fallback = false;
     // The line reports which collective (SeqNum, captured as `seq`) the reporting rank reached.
     bool progress = false;
     std::string label;

@@ -90,6 +90,7 @@ private:
                                    const std::set<ProcessId>* procs) const;
     std::vector<ProcessId> processesAt(const std::string& address) const;
     void addTrail(Finding& f, LineRef anchor);
+    bool opensTrail(LineRef line) const;
     void collateralTarget(Finding& f, const Hit& anchorHit);
     void evaluate(Finding& f);
     void summarize(Finding& f);
@@ -177,6 +178,28 @@ void Builder::addTrail(Finding& f, LineRef anchor)
         }
         first = false;
     }
+}
+
+bool Builder::opensTrail(LineRef line) const
+{
+    // A '-> N' line opens its trail when the thread's NCCL line before it is neither a WARN (whose
+    // back-trace it would be) nor another step of the trail. The same bound as addTrail's: a
+    // back-trace follows its WARN within a few lines of other threads' output.
+    const Source& src = m_a.source(line.source);
+    const ParsedLine self = parseLine(src.line(line.line));
+    if (!self.nccl || !self.trail)
+        return false;
+    const SourceLines& lines = m_a.lines[line.source.value];
+    const ProcessId process = lines.process(line.line);
+    for (std::uint32_t i = line.line; i-- > 0 && line.line - i <= 400;) {
+        if (lines.process(i) != process)
+            continue;
+        const ParsedLine p = parseLine(src.line(i));
+        if (!p.nccl || p.nccl->tid != self.nccl->tid)
+            continue;
+        return !p.trail && p.nccl->level != Level::Warn;
+    }
+    return true;
 }
 
 void Builder::collateralTarget(Finding& f, const Hit& anchorHit)
@@ -397,6 +420,9 @@ void Builder::evaluate(Finding& f)
     }
     if (f.role == Role::Initiating)
         c += 0.05;
+    // A trail says which call failed, not how: the logs hold no line that states the error.
+    if (f.inferredFromTrail)
+        c -= 0.15;
     f.confidence = std::round(std::clamp(c, 0.05, 0.99) * 100.0) / 100.0;
 }
 
@@ -670,6 +696,14 @@ void Builder::hypotheses()
         "the same release on every rank (one image, one wheel) and see whether the failure returns";
     if (Finding* init = m_a.initiating ? &m_a.findings[*m_a.initiating] : nullptr) {
         const TimeInterval ti = info(init->anchor).time;
+        if (init->inferredFromTrail)
+            init->hypotheses.push_back(
+                {-1,
+                 "no line in these logs states the error: this finding rests on a return-code trail "
+                 "alone, whose first step names the call that failed",
+                 init->anchor,
+                 "the same run with NCCL_DEBUG=INFO on every rank and every rank's log; a release that "
+                 "logs this failure's errno (see the fix) would state it"});
         for (const auto& f : m_a.findings) {
             if (f.role != Role::Context || &f == init)
                 continue;
@@ -729,31 +763,36 @@ void Builder::run()
 {
     const Encyclopedia& enc = *m_a.encyclopedia;
     std::vector<Finding> initiating, collateral;
-    for (std::size_t ei = 0; ei < enc.entries.size(); ++ei) {
-        const Entry& e = enc.entries[ei];
+    // Each process's earliest hit of entry `ei` that `counts`.
+    auto firstHits = [this](std::size_t ei, auto&& counts) {
         std::map<ProcessId, const Hit*> firstByProcess;
         for (const auto& h : m_hits) {
-            if (h.entry != static_cast<int>(ei) || !symptom(h).primary)
+            if (h.entry != static_cast<int>(ei) || !counts(h))
                 continue;
             ProcessId p = info(h.where).process;
             auto it = firstByProcess.find(p);
             if (it == firstByProcess.end() || earlier(h.where, it->second->where))
                 firstByProcess[p] = &h;
         }
+        return firstByProcess;
+    };
+    auto makeFinding = [this](std::size_t ei, const Hit& anchor) {
+        Finding f;
+        f.entry = static_cast<int>(ei);
+        f.anchor = anchor.where;
+        f.process = info(anchor.where).process;
+        f.time = info(anchor.where).time;
+        m_anchorHit[anchor.where] = &anchor;
+        return f;
+    };
+    for (std::size_t ei = 0; ei < enc.entries.size(); ++ei) {
+        const Entry& e = enc.entries[ei];
+        const auto firstByProcess = firstHits(ei, [this](const Hit& h) { return symptom(h).primary; });
         if (firstByProcess.empty())
             continue;
-        auto makeFinding = [&](const Hit& anchor) {
-            Finding f;
-            f.entry = static_cast<int>(ei);
-            f.anchor = anchor.where;
-            f.process = info(anchor.where).process;
-            f.time = info(anchor.where).time;
-            m_anchorHit[anchor.where] = &anchor;
-            return f;
-        };
         if (e.canInitiate) {
             for (const auto& [p, h] : firstByProcess) {
-                Finding f = makeFinding(*h);
+                Finding f = makeFinding(ei, *h);
                 f.processes = {p};
                 initiating.push_back(std::move(f));
             }
@@ -763,7 +802,7 @@ void Builder::run()
                 firsts.push_back(h);
             std::sort(firsts.begin(), firsts.end(),
                       [this](const Hit* x, const Hit* y) { return earlier(x->where, y->where); });
-            Finding f = makeFinding(*firsts.front());
+            Finding f = makeFinding(ei, *firsts.front());
             for (const Hit* h : firsts) {
                 f.processes.push_back(info(h->where).process);
                 if (f.evidence.size() < 64)
@@ -773,6 +812,24 @@ void Builder::run()
             collateral.push_back(std::move(f));
         }
     }
+
+    // No line in the bundle states a failure that can start a cascade: some releases fail without
+    // one (a connect whose errno they never read), and a return-code trail that no WARN precedes
+    // is then the only trace. An entry's fallback symptoms stand in for its primary ones, at the
+    // top of such a trail only; anywhere else a '-> N' line is the back-trace of a line above it.
+    if (initiating.empty())
+        for (std::size_t ei = 0; ei < enc.entries.size(); ++ei) {
+            if (!enc.entries[ei].canInitiate)
+                continue;
+            const auto firstByProcess =
+                firstHits(ei, [this](const Hit& h) { return symptom(h).fallback && opensTrail(h.where); });
+            for (const auto& [p, h] : firstByProcess) {
+                Finding f = makeFinding(ei, *h);
+                f.processes = {p};
+                f.inferredFromTrail = true;
+                initiating.push_back(std::move(f));
+            }
+        }
 
     // Initiating: the earliest failure that can start a cascade and whose version checks do not
     // rule it out; the others of its kind are context.

@@ -509,6 +509,8 @@ void writeFinding(JsonWriter& w, const Analysis& a, const Finding& f)
     w.key("host").stringOrNull(p.host);
     w.key("hypotheses");
     writeHypotheses(w, a, f.hypotheses);
+    if (f.inferredFromTrail)
+        w.key("inferred_from_trail").boolean(true);
     w.key("line").integer(f.anchor.line + 1);
     w.key("pid");
     if (p.pid >= 0)

@@ -390,6 +390,10 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
         r.title = e.title;
         r.verdict = "Initiating failure: " + e.title + " on " + r.who + " at " + r.where + " (confidence " +
                     fixed2(init->confidence) + "). " + sentence(init->summary);
+        if (init->inferredFromTrail)
+            r.verdict += " No line in the logs states the error: the finding rests on the return-code trail "
+                         "at " +
+                         r.where + " alone.";
         if (!r.collateral.empty()) {
             std::string parts;
             bool allPoint = true;

@@ -16,6 +16,18 @@ std::string entryJson(const std::string& fingerprint, const std::string& sample,
            "\"fingerprints\":[{\"re\":" +
            fingerprint + ",\"on\":\"line\"}],\"samples\":[" + sample + "]}],\"related\":[" + related + "]}";
 }
+// An entry with a primary symptom and a second one whose extra keys are `fallbackKeys`.
+std::string withFallback(const std::string& fallbackKeys, const std::string& fingerprint,
+                         const std::string& sample)
+{
+    return "{\"schema_version\":1,\"id\":\"x\",\"title\":\"T\",\"quick_answer\":\"Q\",\"root_cause\":\"R\","
+           "\"symptoms\":[{\"id\":\"s\",\"signal\":\"sig\",\"why\":\"w\",\"phase\":\"connect\",\"primary\":"
+           "true,"
+           "\"fingerprints\":[{\"re\":\"poll failed\",\"on\":\"line\"}],\"samples\":[\"poll failed\"]},"
+           "{\"id\":\"t\",\"signal\":\"sig\",\"why\":\"w\",\"phase\":\"trail\"," +
+           fallbackKeys + ",\"fingerprints\":[{\"re\":" + fingerprint + ",\"on\":\"line\"}],\"samples\":[" +
+           sample + "]}]}";
+}
 } // namespace
 
 class TestEncyclopedia : public QObject
@@ -83,6 +95,20 @@ private slots:
             << QString::fromStdString(entryJson(
                    "\"Connect to\",\"on\":\"line\"},{\"re\":\"Connection refused\"", "\"Connect to x\""))
             << "no sample matches fingerprint /Connection refused/";
+        // A fallback stands in for a primary symptom only as an NCCL '-> N' line (Symptom::fallback).
+        QTest::newRow("fallback and primary")
+            << QString::fromStdString(withFallback("\"primary\":true,\"fallback\":true", "\"socket\\\\.cc\"",
+                                                   "\"h:1:2 [0] NCCL INFO misc/socket.cc:564 -> 2\""))
+            << "symptom 't' is both primary and a fallback";
+        QTest::newRow("fallback on a WARN")
+            << QString::fromStdString(
+                   withFallback("\"fallback\":true", "\"socket\\\\.cc\"",
+                                "\"h:1:2 [0] misc/socket.cc:484 NCCL WARN Connect failed\""))
+            << "an NCCL line without a return code";
+        QTest::newRow("fallback without an NCCL line")
+            << QString::fromStdString(
+                   withFallback("\"fallback\":true", "\"socket\\\\.cc\"", "\"misc/socket.cc:564 -> 2\""))
+            << "none of its samples is an NCCL return-code line";
     }
     void badEntries()
     {
@@ -93,6 +119,27 @@ private slots:
         QString msg = QString::fromStdString(e.error().message());
         QVERIFY2(msg.contains(mustMention), qPrintable(msg));
         QVERIFY2(msg.contains(QStringLiteral("bad.json")), qPrintable(msg));
+    }
+
+    // A fallback whose samples include a line a reporter redacted past reading still loads, as
+    // long as one sample shows a return-code line the engine reads; the shipped silent-connect
+    // entry has two such symptoms.
+    void fallbackEntries()
+    {
+        auto e = parseEntry(withFallback("\"fallback\":true", "\"socket\\\\.cc:\\\\d+ -> 2\"",
+                                         "\"h:1:2 [0] NCCL INFO misc/socket.cc:564 -> 2\","
+                                         "\"host :22337:22453 [6] NCCL INFO misc/socket.cc:373 -> 2\""),
+                            "good.json");
+        QVERIFY2(e.ok(), e.ok() ? "" : e.error().message().c_str());
+        QVERIFY(e->symptom("t")->fallback);
+        QVERIFY(!e->symptom("s")->fallback);
+        auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
+        QVERIFY(enc.ok());
+        const Entry* silent = enc->find("nccl-connect-failed-silent");
+        QVERIFY(silent);
+        QVERIFY(silent->symptom("einprogress-trace")->fallback);
+        QVERIFY(silent->symptom("socket-trace-no-errno")->fallback);
+        QVERIFY(!silent->symptom("bootstrap-trail")->fallback);
     }
 
     void unknownRelatedFailsTheFolder()

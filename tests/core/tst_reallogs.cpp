@@ -148,6 +148,13 @@ private slots:
         QTest::addColumn<int>("line");
         QTest::newRow("006 poll() without POLLOUT") << "006"
                                                     << "nccl-connect-failed-silent" << 1;
+        // 007, 013: only '-> 2' trace lines and no error text anywhere: the first line that opens a
+        // thread's trail (the silent-connect entry's fallback) is the finding, as each SOURCE.md
+        // reads it; in 003 the same kind of trace sits beside a logged abort, which wins.
+        QTest::newRow("007 trail alone") << "007"
+                                         << "nccl-connect-failed-silent" << 1;
+        QTest::newRow("013 EINPROGRESS trails on three ranks") << "013"
+                                                               << "nccl-connect-failed-silent" << 3;
         QTest::newRow("009 connect timed out, retrying") << "009"
                                                          << "nccl-connect-timeout" << 12;
         QTest::newRow("011 connect refused, retrying") << "011"
@@ -189,14 +196,14 @@ private slots:
         QTest::newRow("056 CUDA invalid argument") << "056"
                                                    << "nccl-cuda-failure" << 1;
         // Undecidable from these excerpts, so no initiating finding (collateral may still be listed):
-        // 007, 013: only '-> 2' trace lines, no error text (making that trace decisive would also
-        //           override the logged abort in 003); 015, 022, 024, 025: the peer that closed the
-        //           connection is not in the log; 026, 028, 029, 030, 032: every rank shown waits at
-        //           the same collective, the straggler is not in the excerpt; 033: all ranks exit in
-        //           the same second; 035: exit -6 is the watchdog's abort, its cause is elsewhere;
-        //           048: the cause is on rank 0, whose log is not included.
-        for (const char* c : {"007", "013", "015", "022", "024", "025", "026", "028", "029", "030", "032",
-                              "033", "035", "048"})
+        // 015, 022, 024, 025: the peer that closed the connection is not in the log;
+        // 026, 028, 029, 030, 032: every rank shown waits at the same collective, the straggler is
+        //           not in the excerpt;
+        // 033: all ranks exit in the same second;
+        // 035: exit -6 is the watchdog's abort, its cause is elsewhere;
+        // 048: the cause is on rank 0, whose log is not included.
+        for (const char* c :
+             {"015", "022", "024", "025", "026", "028", "029", "030", "032", "033", "035", "048"})
             QTest::newRow(qPrintable(QStringLiteral("%1 undecidable").arg(QLatin1String(c)))) << c << "" << 0;
     }
     void initiatingEntry()
@@ -214,6 +221,9 @@ private slots:
         QVERIFY2(d["initiating"].is_object(), "no initiating finding");
         QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), entry);
         QCOMPARE(d["initiating"]["line"].get<int>(), line);
+        // Inferred from a trail exactly where the logs state no error (007 and 013 here).
+        const bool stated = caseId != QLatin1String("007") && caseId != QLatin1String("013");
+        QCOMPARE(d["findings"][0].value("inferred_from_trail", false), !stated);
     }
 
     // 019 shows only collateral: the peer crashed before the excerpt begins.

@@ -8,6 +8,7 @@
 
 #include "analysis.h"
 #include "report/diagnosis_report.h"
+#include "report/incident_report.h"
 #include "shipped_encyclopedia.h"
 
 using namespace rl;
@@ -94,6 +95,84 @@ private slots:
                                               "SeqNum 7 (ALLREDUCE); these ranks never reported it")),
                  qPrintable(text));
         QCOMPARE(text.count(QStringLiteral("suspect ")), 1);
+    }
+
+    // A return-code trail with no error text above it is the only trace some releases leave of a
+    // failed connect (the silent-connect entry's fallback symptoms): it makes the finding where no
+    // line states a failure, and only from the top of its thread's trail.
+    void trailWithoutErrorText_data()
+    {
+        QTest::addColumn<QByteArray>("rank0");
+        QTest::addColumn<QByteArray>("rank1");
+        QTest::addColumn<QString>("entry"); // the initiating finding's, empty for none
+        QTest::addColumn<int>("line");
+        QTest::addColumn<bool>("inferred");
+        const QByteArray trail = "node-a:100:201 [0] NCCL INFO misc/socket.cc:564 -> 2\n"
+                                 "node-a:100:201 [0] NCCL INFO misc/socket.cc:615 -> 2\n"
+                                 "node-a:100:201 [0] NCCL INFO bootstrap.cc:270 -> 2\n"
+                                 "node-a:100:100 [0] NCCL INFO init.cc:1303 -> 2\n";
+        const QByteArray before = "node-a:100:100 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n";
+        const QByteArray quiet = "node-b:300:300 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n";
+        QTest::newRow("trail alone") << before + trail << quiet << "nccl-connect-failed-silent" << 2 << true;
+        // Another thread's WARN says nothing about this thread's trail.
+        QTest::newRow("another thread's warn")
+            << before + "\nnode-a:100:300 [0] misc/shmutils.cc:80 NCCL WARN Unexpected state 42\n" + trail
+            << quiet << "nccl-connect-failed-silent" << 4 << true;
+        // Right after a WARN of its own thread, the trail is that WARN's back-trace: the WARN (which
+        // no entry knows here) states the error, and nothing is inferred from the trail below it.
+        QTest::newRow("back-trace of a warn")
+            << before + "\nnode-a:100:201 [0] misc/socket.cc:480 NCCL WARN Unexpected state 42\n" + trail
+            << quiet << "" << 0 << false;
+        // A line that states a failure anywhere in the bundle wins over every trail.
+        QTest::newRow("a stated failure elsewhere")
+            << before + trail
+            << quiet + "\nnode-b:300:301 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to "
+                       "10.0.0.1<37913> failed : Software caused connection abort\n"
+            << "nccl-socket-connect-abort" << 3 << false;
+    }
+    void trailWithoutErrorText()
+    {
+        QFETCH(QByteArray, rank0);
+        QFETCH(QByteArray, rank1);
+        QFETCH(QString, entry);
+        QFETCH(int, line);
+        QFETCH(bool, inferred);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (int r = 0; r < 2; ++r) {
+            const QByteArray& text = r == 0 ? rank0 : rank1;
+            QFile f(dir.filePath(QStringLiteral("rank%1.log").arg(r)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QCOMPARE(f.write(text), qint64(text.size()));
+        }
+        auto a = analyze(dir.path());
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
+        if (entry.isEmpty()) {
+            QVERIFY2(d["initiating"].is_null(), d["initiating"].dump().c_str());
+            return;
+        }
+        QVERIFY2(d["initiating"].is_object(), d.dump().c_str());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), entry);
+        QCOMPARE(d["initiating"]["line"].get<int>(), line);
+        const json& f = d["findings"][0];
+        QCOMPARE(f["role"].get<std::string>(), std::string("initiating"));
+        QCOMPARE(f.value("inferred_from_trail", false), inferred);
+        bool saysSo = false;
+        for (const auto& h : f["hypotheses"])
+            saysSo |=
+                QString::fromStdString(h["text"]).startsWith(QStringLiteral("no line in these logs states"));
+        QCOMPARE(saysSo, inferred);
+        for (const auto& other : d["findings"])
+            QVERIFY2(&other == &f || !other.value("inferred_from_trail", false), other.dump().c_str());
+        if (inferred) {
+            // Lower than the same entry's finding from a stated failure (0.65 on real case 006).
+            QVERIFY2(f["confidence"].get<double>() < 0.65, f.dump().c_str());
+            QVERIFY(diagnosisText(*a).find("rests on a return-code trail alone") != std::string::npos);
+            const IncidentReport r = buildReport(*a, ReportOptions{});
+            QVERIFY2(r.verdict.find("No line in the logs states the error") != std::string::npos,
+                     r.verdict.c_str());
+        }
     }
 
     void rankBehindTheOthers()

@@ -252,6 +252,27 @@ QString hypothesesHtml(const Analysis& a, const Finding& f)
     return h;
 }
 
+// Without an initiating finding, what the engine could still say (Analysis::hypotheses): where the
+// failure probably is and what would show it.
+QString suggestionsHtml(const Analysis& a)
+{
+    if (a.initiating || a.hypotheses.empty() || (a.hypotheses.size() == 1 && a.hypotheses.front().entry < 0))
+        return {};
+    constexpr std::size_t kShown = 20;
+    QString h = QStringLiteral("<h3><a name='suggest'></a>What the logs suggest</h3>"
+                               "<p class='small'>No line here is a failure that starts a cascade; this is "
+                               "where the cause probably is, and what would show it.</p><ul>");
+    for (std::size_t i = 0; i < a.hypotheses.size() && i < kShown; ++i) {
+        const Hypothesis& x = a.hypotheses[i];
+        h += QStringLiteral("<li>%1 %2<br><span class='small'>Would decide: %3</span></li>")
+                 .arg(esc(x.text), x.line ? where(a, *x.line) : QString(), esc(x.decider));
+    }
+    if (a.hypotheses.size() > kShown)
+        h += QStringLiteral("<li>… and %1 more (every one in <tt>--json</tt>: hypotheses)</li>")
+                 .arg(a.hypotheses.size() - kShown);
+    return h + QStringLiteral("</ul>");
+}
+
 } // namespace
 
 FindingPanel::FindingPanel(QWidget* parent) : QTextBrowser(parent)
@@ -299,11 +320,17 @@ QString FindingPanel::renderHtml(const Analysis& a)
     if (!f && !a.findings.empty())
         f = &a.findings.front();
     if (!f) {
-        h += QStringLiteral("<h2>No known failure recognised</h2><p>None of the %1 encyclopedia entries "
-                            "matched the %2 lines "
-                            "read. Look at the merged log for the first WARN or traceback.</p>")
-                 .arg(a.encyclopedia->entries.size())
-                 .arg(a.totalLines);
+        if (const QString suggest = suggestionsHtml(a); !suggest.isEmpty())
+            h += QStringLiteral("<h2>No failure identified</h2><p>No encyclopedia entry has a finding in the "
+                                "%1 lines read, but some lines say where to look.</p>")
+                     .arg(a.totalLines) +
+                 suggest;
+        else
+            h += QStringLiteral("<h2>No known failure recognised</h2><p>None of the %1 encyclopedia entries "
+                                "matched the %2 lines "
+                                "read. Look at the merged log for the first WARN or traceback.</p>")
+                     .arg(a.encyclopedia->entries.size())
+                     .arg(a.totalLines);
     } else {
         const Entry& e = a.entry(f->entry);
         h += QStringLiteral("<p><span class='badge'>&nbsp;%1&nbsp;</span> &nbsp;confidence %2 &nbsp;·&nbsp; "
@@ -317,6 +344,7 @@ QString FindingPanel::renderHtml(const Analysis& a)
                 QStringLiteral("<p class='small'><i>Inferred from a return-code trail: no line in these logs "
                                "states the error.</i></p>");
         h += QStringLiteral("<p>%1</p>").arg(proseHtml(e.quickAnswer));
+        h += suggestionsHtml(a);
 
         h += QStringLiteral(
             "<p class='small'><a href=\"#evidence\">Evidence</a> · <a href=\"#checklist\">Checklist</a> · "

@@ -737,6 +737,7 @@ void Builder::hypotheses()
     for (const auto& f : m_a.findings)
         if (runsMixedVersions(f))
             m_a.hypotheses.push_back({f.entry, f.summary, f.anchor, mixedDecider});
+    const std::size_t saidBefore = m_a.hypotheses.size();
     for (const auto& f : m_a.findings) {
         if (f.role != Role::Collateral)
             continue;
@@ -751,6 +752,43 @@ void Builder::hypotheses()
             m_a.hypotheses.push_back({f.entry, std::move(text), std::nullopt,
                                       "that rank's own log, or TORCH_NCCL_DESYNC_DEBUG=1 / "
                                       "TORCH_DISTRIBUTED_DEBUG=DETAIL on the next run"});
+    }
+    // Where no report above says where the failure is, the collateral findings are still known
+    // consequences, not an unknown failure: say so, and where the cause must be.
+    if (m_a.hypotheses.size() == saidBefore)
+        for (const auto& f : m_a.findings) {
+            if (f.role != Role::Collateral)
+                continue;
+            std::string summary = f.summary;
+            while (!summary.empty() && (summary.back() == '.' || summary.back() == ' '))
+                summary.pop_back();
+            m_a.hypotheses.push_back(
+                {f.entry,
+                 "only consequences were recognised (" + summary +
+                     "); the failure that caused them is not in these lines",
+                 f.anchor,
+                 "the first error in the own output of the processes it names, from the start of the run"});
+        }
+    // Without any finding, lines that say who waited rather than who failed (an entry's collateral
+    // symptoms that are not primary) still say where to look: the process waited for.
+    const Encyclopedia& enc = *m_a.encyclopedia;
+    for (std::size_t ei = 0; m_a.findings.empty() && ei < enc.entries.size(); ++ei) {
+        const int entryIndex = static_cast<int>(ei);
+        const Entry& e = enc.entries[ei];
+        for (const auto& s : e.symptoms) {
+            if (s.primary || s.phase != Phase::Collateral)
+                continue;
+            const auto hs = hitsOf(entryIndex, s.id, nullptr);
+            if (hs.empty())
+                continue;
+            std::vector<ProcessId> procs;
+            for (const Hit* h : hs)
+                if (std::find(procs.begin(), procs.end(), info(h->where).process) == procs.end())
+                    procs.push_back(info(h->where).process);
+            m_a.hypotheses.push_back(
+                {entryIndex, s.signal + " on " + describeProcesses(m_a, procs) + ": " + s.why,
+                 hs.front()->where, "the log of the process it waited for, from the start of the run"});
+        }
     }
     if (m_a.hypotheses.empty())
         m_a.hypotheses.push_back(

@@ -390,6 +390,47 @@ private slots:
         QVERIFY(rendersAsText(tip));
     }
 
+    // Without an initiating finding the panel says what the logs still suggest; with nothing
+    // recognised at all, it says that instead. A trail-only finding says no line states the error.
+    void panelWithoutAStatedFailure_data()
+    {
+        QTest::addColumn<QByteArray>("log");
+        QTest::addColumn<QString>("shown");
+        QTest::addColumn<QString>("notShown");
+        QTest::newRow("a store read that waited")
+            << QByteArray(
+                   "torch.distributed.DistBackendError: [4] is setting up NCCL communicator and retrieving "
+                   "ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got "
+                   "error: Socket Timeout\n")
+            << "What the logs suggest"
+            << "No known failure recognised";
+        QTest::newRow("nothing known")
+            << QByteArray("h:1:2 [0] NCCL INFO cudaDriverVersion 12020\n") << "No known failure recognised"
+            << "What the logs suggest";
+        QTest::newRow("trail alone")
+            << QByteArray(
+                   "h:1:2 [0] NCCL INFO misc/socket.cc:564 -> 2\nh:1:2 [0] NCCL INFO bootstrap.cc:270 -> 2\n")
+            << "Inferred from a return-code trail"
+            << "What the logs suggest";
+    }
+    void panelWithoutAStatedFailure()
+    {
+        QFETCH(QByteArray, log);
+        QFETCH(QString, shown);
+        QFETCH(QString, notShown);
+        Bundle bundle;
+        bundle.sources.push_back(sourceFromText("x.log", log.toStdString()));
+        bundle.sources[0].id = SourceId(0);
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyze(std::move(bundle), m_enc, o);
+        QTextDocument doc;
+        doc.setHtml(FindingPanel::renderHtml(*a));
+        const QString text = doc.toPlainText();
+        QVERIFY2(text.contains(shown), qPrintable(text));
+        QVERIFY2(!text.contains(notShown), qPrintable(text));
+    }
+
     // With no timestamps and no version, the checklist leaves questions open: each is shown with the
     // alternative it stands for and what would decide it, once.
     void openQuestionsSayWhatWouldDecide()

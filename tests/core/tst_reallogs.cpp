@@ -226,6 +226,38 @@ private slots:
         QCOMPARE(d["findings"][0].value("inferred_from_trail", false), !stated);
     }
 
+    // Where no initiating failure can be named, what the logs say still comes out as what they
+    // suggest, never as "no known failure": 033 and 035 hold only torchrun's ChildFailedError box,
+    // 048 only rank 4's failed store read of the id that rank 0 should have published.
+    void suggestionsWithoutAnInitiatingFailure_data()
+    {
+        QTest::addColumn<QString>("caseId");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("033 elastic box")
+            << "033"
+            << "only consequences were recognised (torchrun reports ChildFailedError";
+        QTest::newRow("035 elastic box")
+            << "035"
+            << "only consequences were recognised (torchrun reports ChildFailedError";
+        QTest::newRow("048 store read") << "048"
+                                        << "Store read of the NCCL unique id failed";
+    }
+    void suggestionsWithoutAnInitiatingFailure()
+    {
+        QFETCH(QString, caseId);
+        QFETCH(QString, said);
+        json d = diagnose(caseLog(caseId));
+        QVERIFY(d["initiating"].is_null());
+        QVERIFY(!d["hypotheses"].empty());
+        for (const auto& h : d["hypotheses"])
+            QVERIFY2(h["text"] != "no known failure was recognised in these logs",
+                     d["hypotheses"].dump().c_str());
+        QVERIFY2(QString::fromStdString(d["hypotheses"][0]["text"]).startsWith(said),
+                 d["hypotheses"].dump().c_str());
+        QVERIFY(!d["hypotheses"][0]["decider"].get<std::string>().empty());
+        QCOMPARE(d["hypotheses"][0]["line"].is_number(), true);
+    }
+
     // 019 shows only collateral: the peer crashed before the excerpt begins.
     void collateralOnlyIn019()
     {

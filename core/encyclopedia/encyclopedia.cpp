@@ -454,6 +454,7 @@ try {
             std::size_t end = e.summary.find('}', at);
             std::string name =
                 end == std::string::npos ? std::string{} : e.summary.substr(at + 1, end - at - 1);
+            name = name.substr(0, name.find('|')); // "{name|default}"
             if (!known.count(name))
                 return Error{
                     where, "summary uses unknown placeholder {" + name + "}",

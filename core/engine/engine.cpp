@@ -468,7 +468,14 @@ void Builder::summarize(Finding& f)
                 out += e.summary[i];
                 continue;
             }
-            out += value(e.summary.substr(i + 1, close - i - 1));
+            // "{name|default}": the default stands where the anchor line has no such capture (a
+            // fingerprint of the entry that does not capture it), instead of "?".
+            const std::string field = e.summary.substr(i + 1, close - i - 1);
+            const std::size_t bar = field.find('|');
+            std::string v = value(field.substr(0, bar));
+            if (bar != std::string::npos && (v.empty() || v == "?"))
+                v = field.substr(bar + 1);
+            out += v;
             i = close;
         }
         if (!out.empty())

@@ -95,6 +95,13 @@ private slots:
             << QString::fromStdString(entryJson(
                    "\"Connect to\",\"on\":\"line\"},{\"re\":\"Connection refused\"", "\"Connect to x\""))
             << "no sample matches fingerprint /Connection refused/";
+        // A summary's placeholder, with or without a default, must name something the engine fills.
+        QTest::newRow("unknown placeholder with a default")
+            << QString::fromStdString(entryJson("\"Connect to\"", "\"Connect to x\""))
+                   .replace(QStringLiteral("\"root_cause\":\"R\","),
+                            QStringLiteral(
+                                "\"root_cause\":\"R\",\"summary\":\"{process} lost {nope|something}\","))
+            << "unknown placeholder {nope}";
         // A fallback stands in for a primary symptom only as an NCCL '-> N' line (Symptom::fallback).
         QTest::newRow("fallback and primary")
             << QString::fromStdString(withFallback("\"primary\":true,\"fallback\":true", "\"socket\\\\.cc\"",
@@ -132,6 +139,12 @@ private slots:
                             "good.json");
         QVERIFY2(e.ok(), e.ok() ? "" : e.error().message().c_str());
         QVERIFY(e->symptom("t")->fallback);
+        // "{name|default}" on a known name loads.
+        std::string withDefault = withFallback("\"fallback\":true", "\"socket\\\\.cc:\\\\d+ -> 2\"",
+                                               "\"h:1:2 [0] NCCL INFO misc/socket.cc:564 -> 2\"");
+        withDefault.insert(withDefault.find("\"symptoms\""), "\"summary\":\"{process} on {host|a host}\",");
+        auto d = parseEntry(withDefault, "default.json");
+        QVERIFY2(d.ok(), d.ok() ? "" : d.error().message().c_str());
         QVERIFY(!e->symptom("s")->fallback);
         auto enc = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
         QVERIFY(enc.ok());

@@ -175,6 +175,39 @@ private slots:
         }
     }
 
+    // A summary's "{name|default}" takes the capture where the line has it, the default where the
+    // entry's other fingerprint captures nothing of the kind.
+    void summaryDefaults_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("captured") << QByteArray(
+                                         "h:1:2 [6] misc/shmutils.cc:71 NCCL WARN Error: failed to extend "
+                                         "/dev/shm/nccl-fjwOOB to 5967876 bytes\n")
+                                  << "under /dev/shm (5967876 bytes)";
+        QTest::newRow("default") << QByteArray("h:1:2 [0] include/shm.h:28 NCCL WARN Call to posix_fallocate "
+                                               "failed : No space left on device\n")
+                                 << "under /dev/shm (an unlogged number of bytes)";
+    }
+    void summaryDefaults()
+    {
+        QFETCH(QByteArray, line);
+        QFETCH(QString, said);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile f(dir.filePath(QStringLiteral("rank0.log")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QCOMPARE(f.write(line), qint64(line.size()));
+        f.close();
+        const json d = json::parse(diagnosisJson(*analyze(dir.path())));
+        const json* shm = finding(d, "nccl-shm-exhausted");
+        QVERIFY2(shm, d.dump().c_str());
+        const QString summary = QString::fromStdString((*shm)["summary"]);
+        QVERIFY2(summary.contains(said), qPrintable(summary));
+        QVERIFY2(!summary.contains(QLatin1Char('?')) && !summary.contains(QLatin1Char('|')),
+                 qPrintable(summary));
+    }
+
     void rankBehindTheOthers()
     {
         json d = diagnose(QStringLiteral("collective/behind"));

@@ -384,6 +384,34 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
         collateralProcs.erase(init->process);
     r.collateralProcesses = collateralProcs.size();
 
+    // Without an initiating failure, the first thing the logs still suggest (Analysis::hypotheses),
+    // and what would decide it; nothing when the engine only says it recognised nothing. Where it
+    // repeats what the verdict quotes of the strongest finding, only what would show the cause is new.
+    std::string suggestion;
+    if (!init && !a.hypotheses.empty() && a.hypotheses.front().entry >= 0) {
+        const Hypothesis& h = a.hypotheses.front();
+        auto period = [](std::string t) {
+            while (!t.empty() && (t.back() == '.' || t.back() == ' '))
+                t.pop_back();
+            return sentence(std::move(t));
+        };
+        std::string summary = f ? f->summary : std::string{};
+        while (!summary.empty() && summary.back() == '.')
+            summary.pop_back();
+        const bool repeats =
+            f && ((!summary.empty() && h.text.find(summary) != std::string::npos) ||
+                  (!f->pointsAtNote.empty() && h.text.find(f->pointsAtNote) != std::string::npos));
+        if (repeats)
+            suggestion = " What would show the cause: " + period(h.decider) + ".";
+        else
+            suggestion = " What the logs suggest: " + period(h.text) +
+                         (h.line ? " (" + where(a, *h.line) + ")" : std::string{}) +
+                         ". What would decide it: " + period(h.decider) + ".";
+        if (a.hypotheses.size() > 1)
+            suggestion += " The diagnosis lists " +
+                          plural(a.hypotheses.size() - 1, "more suggestion", "more suggestions") + ".";
+    }
+
     // The verdict: one paragraph that still reads after redaction (labels carry pseudonyms).
     if (init) {
         const Entry& e = a.entry(init->entry);
@@ -421,6 +449,12 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
             !note.empty() && f->summary == note ? a.nccl.releaseVerdict : a.nccl.verdict();
         if (!nccl.empty())
             r.verdict += " " + nccl;
+        r.verdict += suggestion;
+    } else if (!suggestion.empty()) {
+        r.title = "No failure identified";
+        r.verdict = "No encyclopedia entry has a finding in the " + std::to_string(a.totalLines) +
+                    " lines read from " + plural(a.sources.size(), "file", "files") + " (" +
+                    plural(a.processes.size(), "process", "processes") + ")." + suggestion;
     } else {
         r.title = "No known failure recognised";
         r.verdict = "None of the " + std::to_string(a.encyclopedia ? a.encyclopedia->entries.size() : 0) +

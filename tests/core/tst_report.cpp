@@ -248,6 +248,40 @@ private slots:
         QVERIFY(reportHtml(r).find("<svg") != std::string::npos);
     }
 
+    // Without an initiating failure the verdict carries what the logs still suggest, and what
+    // would decide it; where that only repeats the strongest finding, what would show the cause.
+    void verdictWithoutAnInitiatingFailure_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("title");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("a store read that waited")
+            << "torch.distributed.DistBackendError: [4] is setting up NCCL communicator and retrieving "
+               "ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: "
+               "Socket Timeout\n"
+            << "No failure identified"
+            << "What the logs suggest: Store read of the NCCL unique id failed";
+        QTest::newRow("a peer outside the bundle")
+            << "h:1:2 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer "
+               "10.9.9.9<55693>\n"
+            << "No initiating failure singled out"
+            << "which no log in the bundle identifies. No initiating failure was identified, so no NCCL fix "
+               "is "
+               "assessed. What would show the cause: Add the log of the peer these reports name.";
+    }
+    void verdictWithoutAnInitiatingFailure()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, title);
+        QFETCH(QString, said);
+        auto a = analyzeTexts({{"rank4.log", text.toStdString()}});
+        IncidentReport r = buildReport(*a, fixedOptions(false));
+        QCOMPARE(QString::fromStdString(r.title), title);
+        QVERIFY2(QString::fromStdString(r.verdict).contains(said), r.verdict.c_str());
+        QVERIFY2(!QString::fromStdString(r.verdict).contains(QStringLiteral("first WARN")),
+                 r.verdict.c_str());
+    }
+
     void sampleModel()
     {
         IncidentReport r = buildReport(*m_sample, fixedOptions());

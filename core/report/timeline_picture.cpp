@@ -355,6 +355,12 @@ TimelinePicture layoutTimeline(const Analysis& a, const TimelineLayout& L)
                 pic.ticks.push_back({xOf(t), "line " + std::to_string(t + 1), false});
     }
 
+    // A label starts just right of its tick: the last one can run past the picture's edge, where it
+    // would be cut off mid-word. Its line stays; the label goes.
+    for (auto& t : pic.ticks)
+        if (t.x + 3 + textWidth(t.label, L.fontSize) > pic.width)
+            t.label.clear();
+
     // Marks: each lane's events in the window, one per pixel column (the weightiest).
     struct Cand {
         int weight;

@@ -236,6 +236,28 @@ private slots:
         QCOMPARE(QString::fromStdString(p.axisTitle), QStringLiteral("merged order"));
     }
 
+    // A tick's label starts right of its line: none may run past the picture's right edge (the
+    // last one of a short merged order did, cut off mid-word in the PDF).
+    void tickLabelsStayInThePicture()
+    {
+        std::string three = "h:1:2 [0] NCCL INFO a\nh:1:2 [0] misc/socket.cc:49 NCCL WARN socketProgress: "
+                            "Connection closed by remote peer node1<4000>\nh:1:2 [0] NCCL INFO b\n";
+        for (const auto& a : {analyzeTexts({{"r.log", three}}), m_sample}) {
+            TimelinePicture p = layoutTimeline(*a);
+            QVERIFY(!p.ticks.empty());
+            int labelled = 0;
+            for (const auto& t : p.ticks) {
+                if (t.label.empty())
+                    continue;
+                ++labelled;
+                // textWidth's estimate: 0.62 em a character.
+                QVERIFY2(t.x + 3 + static_cast<double>(t.label.size()) * p.fontSize * 0.62 <= p.width,
+                         t.label.c_str());
+            }
+            QVERIFY(labelled >= 2);
+        }
+    }
+
     void emptyBundleHasNothingToDraw()
     {
         auto a = analyzeTexts({{"quiet.log", "all good\nnothing to see\n"}});

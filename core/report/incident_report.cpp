@@ -390,14 +390,13 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
     std::string suggestion;
     if (!init && !a.hypotheses.empty() && a.hypotheses.front().entry >= 0) {
         const Hypothesis& h = a.hypotheses.front();
-        auto period = [](std::string t) {
-            while (!t.empty() && (t.back() == '.' || t.back() == ' '))
-                t.pop_back();
-            return sentence(std::move(t));
+        // Without its closing full stop, capitalised: the verdict adds its own punctuation.
+        auto period = [](const std::string& t) {
+            const std::size_t end = t.find_last_not_of(". ");
+            return sentence(end == std::string::npos ? std::string{} : t.substr(0, end + 1));
         };
-        std::string summary = f ? f->summary : std::string{};
-        while (!summary.empty() && summary.back() == '.')
-            summary.pop_back();
+        const std::string summary =
+            f ? f->summary.substr(0, f->summary.find_last_not_of('.') + 1) : std::string{};
         const bool repeats =
             f && ((!summary.empty() && h.text.find(summary) != std::string::npos) ||
                   (!f->pointsAtNote.empty() && h.text.find(f->pointsAtNote) != std::string::npos));

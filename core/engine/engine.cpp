@@ -480,6 +480,13 @@ void Builder::summarize(Finding& f)
         }
         if (!out.empty())
             out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
+        // Collateral: what its reports point at (the initiating process, a peer outside the
+        // bundle), which no template knows.
+        if (f.role == Role::Collateral && !f.pointsAtNote.empty() &&
+            out.find(f.pointsAtNote) == std::string::npos) {
+            out.erase(out.find_last_not_of('.') + 1);
+            out += "; " + f.pointsAtNote + ".";
+        }
         f.summary = out;
         return;
     }
@@ -766,9 +773,11 @@ void Builder::hypotheses()
         for (const auto& f : m_a.findings) {
             if (f.role != Role::Collateral)
                 continue;
-            std::string summary = f.summary;
-            while (!summary.empty() && (summary.back() == '.' || summary.back() == ' '))
-                summary.pop_back();
+            std::string summary = f.summary.substr(0, f.summary.find_last_not_of(". ") + 1);
+            // Mid-sentence now: "Torchrun's agent" -> "torchrun's agent", but "NCCL" stays.
+            if (summary.size() > 1 && std::isupper(static_cast<unsigned char>(summary[0])) &&
+                std::islower(static_cast<unsigned char>(summary[1])))
+                summary[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(summary[0])));
             m_a.hypotheses.push_back(
                 {f.entry,
                  "only consequences were recognised (" + summary +

@@ -235,10 +235,10 @@ private slots:
         QTest::addColumn<QString>("said");
         QTest::newRow("033 elastic box")
             << "033"
-            << "only consequences were recognised (torchrun reports ChildFailedError";
+            << "only consequences were recognised (torchrun's agent reports a worker that exited";
         QTest::newRow("035 elastic box")
             << "035"
-            << "only consequences were recognised (torchrun reports ChildFailedError";
+            << "only consequences were recognised (torchrun's agent reports a worker that exited";
         QTest::newRow("048 store read") << "048"
                                         << "Store read of the NCCL unique id failed";
     }

@@ -74,6 +74,20 @@ class TestEncyclopediaBrowser : public QObject
     Q_OBJECT
     std::shared_ptr<const Encyclopedia> m_enc;
 
+    // The finding panel's text for a one-file bundle holding `log`.
+    QString panelText(const std::string& log)
+    {
+        Bundle bundle;
+        bundle.sources.push_back(sourceFromText("x.log", log));
+        bundle.sources[0].id = SourceId(0);
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyze(std::move(bundle), m_enc, o);
+        QTextDocument doc;
+        doc.setHtml(FindingPanel::renderHtml(*a));
+        return doc.toPlainText();
+    }
+
     // An entry whose every text field carries markup, as a hostile or careless entry could.
     std::shared_ptr<const Encyclopedia> hostile()
     {
@@ -418,15 +432,7 @@ private slots:
         QFETCH(QByteArray, log);
         QFETCH(QString, shown);
         QFETCH(QString, notShown);
-        Bundle bundle;
-        bundle.sources.push_back(sourceFromText("x.log", log.toStdString()));
-        bundle.sources[0].id = SourceId(0);
-        AnalyzeOptions o;
-        o.probeLocalNccl = false;
-        auto a = analyze(std::move(bundle), m_enc, o);
-        QTextDocument doc;
-        doc.setHtml(FindingPanel::renderHtml(*a));
-        const QString text = doc.toPlainText();
+        const QString text = panelText(log.toStdString());
         QVERIFY2(text.contains(shown), qPrintable(text));
         QVERIFY2(!text.contains(notShown), qPrintable(text));
     }
@@ -435,18 +441,9 @@ private slots:
     // alternative it stands for and what would decide it, once.
     void openQuestionsSayWhatWouldDecide()
     {
-        Bundle bundle;
-        bundle.sources.push_back(sourceFromText("x.log",
-                                                "h:1:2 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: "
-                                                "Connect to 10.0.0.1<1> failed : Software caused "
-                                                "connection abort\n"));
-        bundle.sources[0].id = SourceId(0);
-        AnalyzeOptions o;
-        o.probeLocalNccl = false;
-        auto a = analyze(std::move(bundle), m_enc, o);
-        QTextDocument doc;
-        doc.setHtml(FindingPanel::renderHtml(*a));
-        const QString text = doc.toPlainText();
+        const QString text =
+            panelText("h:1:2 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to "
+                      "10.0.0.1<1> failed : Software caused connection abort\n");
         QVERIFY(text.contains(QStringLiteral("Competing hypotheses")));
         QVERIFY(text.contains(QStringLiteral("Open questions on this finding")));
         QVERIFY(text.contains(QStringLiteral("What would decide it:")));

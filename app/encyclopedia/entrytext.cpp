@@ -296,6 +296,10 @@ QString entryHtml(const Entry& e, const Encyclopedia& enc)
             QString badges = QStringLiteral("<span class='small'>%1</span>").arg(phaseName(s.phase));
             if (s.primary)
                 badges += QStringLiteral(" <span class='badge'>&nbsp;primary&nbsp;</span>");
+            if (s.fallback)
+                badges += QStringLiteral(" <span class='badge'>&nbsp;fallback&nbsp;</span> <span "
+                                         "class='small'>(makes the finding where no line in the bundle "
+                                         "states a failure, from the top of its trail)</span>");
             if (!s.label.empty())
                 badges +=
                     QStringLiteral(" <span class='small'>label <code>%1</code></span>").arg(esc(s.label));

@@ -354,6 +354,18 @@ private slots:
         QCOMPARE(b.currentEntry(), QStringLiteral("nccl-socket-connect-abort"));
     }
 
+    // A fallback symptom says so in its entry's page, and what that means; others do not.
+    void fallbackSymptomsAreMarked()
+    {
+        QTextDocument doc;
+        doc.setHtml(entryHtml(*m_enc->find("nccl-connect-failed-silent"), *m_enc));
+        QCOMPARE(doc.toPlainText().count(
+                     QStringLiteral("(makes the finding where no line in the bundle states a failure")),
+                 2);
+        doc.setHtml(entryHtml(*m_enc->find("nccl-socket-connect-abort"), *m_enc));
+        QVERIFY(!doc.toPlainText().contains(QStringLiteral("fallback")));
+    }
+
     // Entry text and log text are shown as text, never as markup, in every widget.
     void markupIsNeverRendered()
     {

@@ -364,6 +364,15 @@ private slots:
                  2);
         doc.setHtml(entryHtml(*m_enc->find("nccl-socket-connect-abort"), *m_enc));
         QVERIFY(!doc.toPlainText().contains(QStringLiteral("fallback")));
+
+        EncyclopediaBrowser b(m_enc);
+        b.resize(1280, 840);
+        b.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&b));
+        QVERIFY(b.showEntry(QStringLiteral("nccl-connect-failed-silent")));
+        b.page()->scrollToAnchor(QStringLiteral("symptoms"));
+        QTest::qWait(50);
+        QVERIFY(b.grab().save(kShots + QStringLiteral("encyclopedia-fallback-symptom.png")));
     }
 
     // Entry text and log text are shown as text, never as markup, in every widget.

@@ -517,13 +517,18 @@ try {
             c.evaluator.maxSeconds = ev.value("max_seconds", 20.0);
         } else if (kind == "signal_on_ranks") {
             c.evaluator.kind = Evaluator::Kind::SignalOnRanks;
-            c.evaluator.symptom = str(ev, "symptom");
+            // "symptom": one id, or "symptoms": several (a process showing any of them counts).
+            c.evaluator.symptoms = ev.contains("symptoms") ? strings(ev, "symptoms")
+                                                           : std::vector<std::string>{str(ev, "symptom")};
             c.evaluator.minRanks = ev.value("min_ranks", 2);
-            if (!symptomIds.count(c.evaluator.symptom))
-                return Error{where,
-                             "checklist item '" + c.id + "' names unknown symptom '" + c.evaluator.symptom +
-                                 "'",
-                             "use a symptom id of this entry"};
+            if (c.evaluator.symptoms.empty())
+                return Error{where, "checklist item '" + c.id + "' names no symptom",
+                             "give \"symptom\" or a non-empty \"symptoms\" list"};
+            for (const auto& id : c.evaluator.symptoms)
+                if (!symptomIds.count(id))
+                    return Error{where, "checklist item '" + c.id + "' names unknown symptom '" + id + "'",
+                                 "use a symptom id of this entry"};
+            c.evaluator.symptom = c.evaluator.symptoms.front();
         } else if (kind == "collateral_points_at_initiator") {
             c.evaluator.kind = Evaluator::Kind::CollateralPointsAtInitiator;
         } else {

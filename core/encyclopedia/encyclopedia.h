@@ -76,6 +76,9 @@ struct Evaluator {
     };
     Kind kind = Kind::SignalPresent;
     std::string symptom;
+    // SignalOnRanks: processes that show any of these count (the entry's forms of one failure,
+    // e.g. the WARN of newer releases and the trace of older ones); `symptom` is the first.
+    std::vector<std::string> symptoms;
     std::string component;
     VersionRange range;
     double maxSeconds = 0;

@@ -122,7 +122,8 @@ private:
     // exit code (a launcher's summary), each found once.
     std::map<int, const Hit*> m_earliestConnect;
     std::map<int, const Hit*> m_exitReport;
-    // (entry, symptom id) -> how many processes show it, and its earliest hit (SignalOnRanks).
+    // (entry, checklist item) -> how many processes show its symptoms, and the earliest of their
+    // hits (SignalOnRanks).
     std::map<std::pair<int, std::string>, std::pair<std::size_t, const Hit*>> m_onRanks;
     std::uint64_t m_ncclInfoLike = 0;
 };
@@ -368,13 +369,17 @@ void Builder::evaluate(Finding& f)
         }
         case Evaluator::Kind::SignalOnRanks: {
             // The same for every finding of the entry: counted once.
-            auto [known, added] = m_onRanks.try_emplace({f.entry, ev.symptom});
+            auto [known, added] = m_onRanks.try_emplace({f.entry, item.id});
             if (added) {
-                const auto hs = hitsOf(f.entry, ev.symptom, nullptr);
                 std::set<ProcessId> seen;
-                for (const Hit* h : hs)
-                    seen.insert(info(h->where).process);
-                known->second = {seen.size(), hs.empty() ? nullptr : hs.front()};
+                const Hit* first = nullptr;
+                for (const auto& id : ev.symptoms)
+                    for (const Hit* h : hitsOf(f.entry, id, nullptr)) {
+                        seen.insert(info(h->where).process);
+                        if (!first || earlier(h->where, first->where))
+                            first = h;
+                    }
+                known->second = {seen.size(), first};
             }
             const auto [seen, first] = known->second;
             if (first)

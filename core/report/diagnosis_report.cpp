@@ -1089,6 +1089,15 @@ std::string diagnosisText(const Analysis& a)
     } else {
         o << "No initiating failure identified.\n";
     }
+    // When thousands of ranks fail the same way, each is a finding of its own with an explanation
+    // on the initiating one: past kPerEntry of one entry (and role) the text counts the rest,
+    // which --json keeps every one of.
+    constexpr std::size_t kPerEntry = 8;
+    std::map<std::pair<int, Role>, std::size_t> findingsOf;
+    for (const auto& f : a.findings)
+        if (&f != init)
+            ++findingsOf[{f.entry, f.role}];
+    std::map<std::pair<int, Role>, std::size_t> listed;
     bool header = false;
     for (const auto& f : a.findings) {
         if (&f == init)
@@ -1097,12 +1106,29 @@ std::string diagnosisText(const Analysis& a)
             o << "\nOther findings:\n";
             header = true;
         }
-        o << "  " << roleName(f.role) << "  " << a.entry(f.entry).id << "  " << f.summary << "\n";
+        const std::size_t n = ++listed[{f.entry, f.role}];
+        const std::size_t of = findingsOf[{f.entry, f.role}];
+        if (n <= kPerEntry)
+            o << "  " << roleName(f.role) << "  " << a.entry(f.entry).id << "  " << f.summary << "\n";
+        if (n == kPerEntry && of > kPerEntry)
+            o << "  " << roleName(f.role) << "  " << a.entry(f.entry).id << "  and " << of - kPerEntry
+              << " more on other processes (every one in --json: findings)\n";
     }
     const auto& hyps = init ? init->hypotheses : a.hypotheses;
     if (!hyps.empty()) {
         o << "\n" << (init ? "Competing explanations:\n" : "What the logs suggest:\n");
+        std::map<int, std::size_t> hypothesesOf, said;
+        for (const auto& h : hyps)
+            ++hypothesesOf[h.entry];
         for (const auto& h : hyps) {
+            // Entry -1: the checklist's open questions and other remarks, each one different.
+            const std::size_t n = ++said[h.entry];
+            if (h.entry >= 0 && n > kPerEntry) {
+                if (n == kPerEntry + 1)
+                    o << "  - and " << hypothesesOf[h.entry] - kPerEntry << " more of " << a.entry(h.entry).id
+                      << " (every one in --json: hypotheses)\n";
+                continue;
+            }
             o << "  - " << h.text;
             if (h.line)
                 o << "  (" << displayFile(a, *h.line) << ":" << h.line->line + 1 << ")";

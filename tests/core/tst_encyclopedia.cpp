@@ -102,6 +102,22 @@ private slots:
                             QStringLiteral(
                                 "\"root_cause\":\"R\",\"summary\":\"{process} lost {nope|something}\","))
             << "unknown placeholder {nope}";
+        // A rank count names its symptoms, each one the entry's.
+        const QString onRanks = QString::fromStdString(entryJson("\"Connect to\"", "\"Connect to x\""));
+        QTest::newRow("rank count of an unknown symptom")
+            << QString(onRanks).replace(
+                   QStringLiteral("\"related\""),
+                   QStringLiteral("\"confirm\":[{\"id\":\"c\",\"text\":\"t\",\"evaluator\":{"
+                                  "\"kind\":\"signal_on_ranks\",\"symptoms\":[\"s\",\"nope\"]}}],"
+                                  "\"related\""))
+            << "checklist item 'c' names unknown symptom 'nope'";
+        QTest::newRow("rank count of no symptom")
+            << QString(onRanks).replace(
+                   QStringLiteral("\"related\""),
+                   QStringLiteral("\"confirm\":[{\"id\":\"c\",\"text\":\"t\",\"evaluator\":{"
+                                  "\"kind\":\"signal_on_ranks\",\"symptoms\":[]}}],"
+                                  "\"related\""))
+            << "checklist item 'c' names no symptom";
         // A fallback stands in for a primary symptom only as an NCCL '-> N' line (Symptom::fallback).
         QTest::newRow("fallback and primary")
             << QString::fromStdString(withFallback("\"primary\":true,\"fallback\":true", "\"socket\\\\.cc\"",

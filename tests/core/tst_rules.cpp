@@ -208,6 +208,70 @@ private slots:
                  qPrintable(summary));
     }
 
+    // Twelve ranks fail the same way: each is a finding (every one in --json), and the text names
+    // eight of them and counts the rest, in the findings and in the competing explanations.
+    void manyRanksFailingAlikeInTheText()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (int r = 0; r < 12; ++r) {
+            QFile f(dir.filePath(QStringLiteral("rank%1.log").arg(r, 2, 10, QLatin1Char('0'))));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            const QByteArray text =
+                QStringLiteral("h%1:%2:%3 [0] misc/socket.cc:586 NCCL WARN socketPollConnect "
+                               "poll() returned 1, no POLLOUT events\n")
+                    .arg(r / 8)
+                    .arg(100 + r)
+                    .arg(200 + r)
+                    .toUtf8();
+            QCOMPARE(f.write(text), qint64(text.size()));
+        }
+        auto a = analyze(dir.path());
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
+        QCOMPARE(d["findings"].size(), std::size_t{12});
+        QCOMPARE(d["findings"][0]["hypotheses"].size() >= 11, true);
+        const QString text = QString::fromStdString(diagnosisText(*a));
+        QVERIFY2(
+            text.contains(QStringLiteral("context  nccl-connect-failed-silent  and 3 more on other processes "
+                                         "(every one in --json: findings)")),
+            qPrintable(text));
+        QVERIFY2(
+            text.contains(QStringLiteral("- and 3 more of nccl-connect-failed-silent (every one in --json: "
+                                         "hypotheses)")),
+            qPrintable(text));
+        QCOMPARE(text.count(QStringLiteral("  context  nccl-connect-failed-silent  ")), 9);
+        // Every rank shows the failure: the cross-rank check counts them all.
+        QVERIFY2(text.contains(QStringLiteral("seen on 12 processes")), qPrintable(text));
+    }
+
+    // A checklist item that counts ranks counts every form of the failure it lists: a rank with a
+    // newer release's WARN and one with an older release's trace are two ranks.
+    void ranksCountEveryFormOfTheFailure()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QByteArray warn =
+            "h0:100:200 [0] misc/socket.cc:586 NCCL WARN socketPollConnect poll() returned 1, "
+            "no POLLOUT events\n";
+        const QByteArray trace =
+            "h1:101:201 [0] NCCL INFO misc/socket.cc:505 -> 2 (Operation now in progress)\n";
+        for (const auto& [name, text] :
+             {std::pair<QString, QByteArray>{QStringLiteral("rank0.log"), warn},
+              std::pair<QString, QByteArray>{QStringLiteral("rank1.log"), trace}}) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QCOMPARE(f.write(text), qint64(text.size()));
+        }
+        const json d = json::parse(diagnosisJson(*analyze(dir.path())));
+        QCOMPARE(d["initiating"]["entry"].get<std::string>(), std::string("nccl-connect-failed-silent"));
+        bool counted = false;
+        for (const auto& c : d["findings"][0]["checklist"])
+            if (c["id"] == "several-ranks")
+                counted = c["status"] == "confirmed" && c["detail"] == "seen on 2 processes";
+        QVERIFY2(counted, d["findings"][0]["checklist"].dump().c_str());
+    }
+
     void rankBehindTheOthers()
     {
         json d = diagnose(QStringLiteral("collective/behind"));

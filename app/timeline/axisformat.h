@@ -5,6 +5,7 @@
 #include <QDateTime>
 #include <QString>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdlib>
@@ -42,6 +43,13 @@ inline std::int64_t firstTick(std::int64_t t, std::int64_t step)
     if (q * step < t)
         ++q;
     return q * step;
+}
+
+// First tick of a merged-order axis from `t`: there is no line before the first (row 0), though a
+// view zoomed out around an early event starts before it.
+inline std::int64_t firstLineTick(std::int64_t t, std::int64_t step)
+{
+    return firstTick(std::max<std::int64_t>(t, 0), step);
 }
 
 // Clock time of a tick, as precise as the step needs: "14:03:20", "14:03:17.250", "14:03:17.250120".

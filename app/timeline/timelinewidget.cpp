@@ -808,7 +808,7 @@ void TimelineWidget::paintAxis(QPainter& p, const TimeCoords& c)
     if (!m_model->hasTime()) {
         const std::int64_t step = tickStep(c, 110);
         p.setPen(pal.color(QPalette::Text));
-        for (std::int64_t t = firstTick(c.start(), step); t <= c.end(); t += step) {
+        for (std::int64_t t = firstLineTick(c.start(), step); t <= c.end(); t += step) {
             const double x = xOf(t, c);
             if (x < left || x > right)
                 continue;

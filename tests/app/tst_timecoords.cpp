@@ -194,6 +194,8 @@ private slots:
         QFETCH(qint64, step);
         QFETCH(qint64, first);
         QCOMPARE(firstTick(t, step), first);
+        // A merged-order axis has no line before the first: its ticks start at row 0 or later.
+        QCOMPARE(firstLineTick(t, step), t < 0 ? qint64(0) : first);
     }
 
     void offsets_data()

@@ -486,7 +486,10 @@ void TimelineWidget::paintRows(QPainter& p, const TimeCoords& c, std::pair<int, 
     const std::int64_t step = m_model->hasTime() ? clockTickStep(c, 110) : tickStep(c, 110);
     const std::int64_t ref = init && m_model->hasTime() ? referencePos() : 0;
     p.setPen(QPen(pal.color(QPalette::Midlight), 0));
-    for (std::int64_t t = ref + firstTick(c.start() - ref, step); t <= c.end(); t += step) {
+    // In merged order the grid follows the axis's ticks, which start at the first line.
+    const std::int64_t first =
+        m_model->hasTime() ? ref + firstTick(c.start() - ref, step) : firstLineTick(c.start(), step);
+    for (std::int64_t t = first; t <= c.end(); t += step) {
         const double x = xOf(t, c);
         if (x >= left && x <= right)
             p.drawLine(QPointF(x, axisHeight()), QPointF(x, viewport()->height()));

@@ -13,11 +13,16 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <map>
+#include <string_view>
+#include <unordered_map>
 
 #include "models/bookmarks.h"
 #include "models/logfiltermodel.h"
@@ -244,6 +249,7 @@ void LogPane::buildFilterBar(QWidget* bar)
     }
     m_subsys->setMenu(menu);
     m_finding = new QComboBox(bar);
+    m_finding->setObjectName(QStringLiteral("findingFilter"));
     m_finding->setToolTip(tr("Only a finding's evidence and the lines of its symptoms"));
     m_finding->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_finding->setMinimumContentsLength(14);
@@ -327,26 +333,47 @@ void LogPane::fillFilterChoices()
     m_finding->addItem(tr("Any finding"), -1);
     if (m_index) {
         const Analysis& a = m_index->analysis();
-        std::vector<std::string> hosts;
+        // Hosts in order of first appearance, with their rank counts (a map: thousands of hosts).
+        std::vector<std::string_view> hosts;
+        std::unordered_map<std::string_view, int> ranksOn;
         for (const auto& p : a.processes)
-            if (!p.host.empty() && std::find(hosts.begin(), hosts.end(), p.host) == hosts.end())
+            if (!p.host.empty() && ranksOn[p.host]++ == 0)
                 hosts.push_back(p.host);
-        for (const auto& h : hosts) {
-            int n = 0;
-            for (const auto& p : a.processes)
-                n += p.host == h;
-            m_scope->addItem((n == 1 ? tr("Host %1 (1 rank)").arg(QString::fromStdString(h))
-                                     : tr("Host %1 (%2 ranks)").arg(QString::fromStdString(h)).arg(n)),
-                             QVariantList{ScopeHost, QString::fromStdString(h)});
+        for (const auto h : hosts) {
+            const int n = ranksOn[h];
+            const QString name = QString::fromUtf8(h.data(), static_cast<qsizetype>(h.size()));
+            m_scope->addItem(n == 1 ? tr("Host %1 (1 rank)").arg(name)
+                                    : tr("Host %1 (%2 ranks)").arg(name).arg(n),
+                             QVariantList{ScopeHost, name});
         }
         for (const auto& p : a.processes)
             m_scope->addItem(QStringLiteral("   ") + QString::fromStdString(p.label()),
                              QVariantList{ScopeProcess, p.id.value});
+        // A finding per process when thousands of ranks fail alike: each item names its process, and
+        // past kListed of one entry and role the rest are counted (the rank filter reaches them).
+        constexpr int kListed = 20;
+        std::map<std::pair<int, Role>, int> listed, total;
+        for (const auto& f : a.findings)
+            ++total[{f.entry, f.role}];
         for (std::size_t i = 0; i < a.findings.size(); ++i) {
             const Finding& f = a.findings[i];
-            m_finding->addItem(QStringLiteral("%1: %2").arg(QString::fromLatin1(roleName(f.role)),
-                                                            QString::fromStdString(a.entry(f.entry).title)),
-                               static_cast<int>(i));
+            const int n = ++listed[{f.entry, f.role}];
+            const QString title = QString::fromStdString(a.entry(f.entry).title);
+            if (n <= kListed)
+                m_finding->addItem(QStringLiteral("%1: %2 — %3")
+                                       .arg(QString::fromLatin1(roleName(f.role)), title,
+                                            QString::fromStdString(a.process(f.process).label())),
+                                   static_cast<int>(i));
+            if (n == kListed + 1) {
+                const int more = total[{f.entry, f.role}] - kListed;
+                m_finding->addItem(tr("… %1 more %2 findings: %3 (choose their ranks in the rank filter)")
+                                       .arg(more)
+                                       .arg(QString::fromLatin1(roleName(f.role)), title),
+                                   -2);
+                auto* model = qobject_cast<QStandardItemModel*>(m_finding->model());
+                if (model)
+                    model->item(m_finding->count() - 1)->setEnabled(false);
+            }
         }
     }
     m_level->setCurrentIndex(0);

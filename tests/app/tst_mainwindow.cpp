@@ -2,6 +2,7 @@
 // the timeline, drop a folder. A screenshot lands in the build folder for people to look at.
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QComboBox>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -10,6 +11,7 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -369,6 +371,43 @@ private slots:
         all->trigger(); // and back
         QVERIFY(ready.wait(20000));
         QCOMPARE(attemptZero(), 0);
+    }
+
+    // Thirty ranks fail alike, a finding each (one initiating, 29 context): the finding filter names
+    // each one's process, lists twenty of a kind and counts the rest in an item that cannot be chosen.
+    void findingFilterWithManyAlikeFindings()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (int r = 0; r < 30; ++r)
+            QVERIFY(
+                appendTo(dir.filePath(QStringLiteral("rank%1.log").arg(r, 2, 10, QLatin1Char('0'))),
+                         QStringLiteral("h%1:%2:%3 [0] misc/socket.cc:586 NCCL WARN socketPollConnect poll() "
+                                        "returned 1, no POLLOUT events\n")
+                             .arg(r / 8)
+                             .arg(100 + r)
+                             .arg(200 + r)
+                             .toUtf8()));
+        MainWindow w(m_enc);
+        QVERIFY(shown(w));
+        QSignalSpy ready(&w, &MainWindow::analysisReady);
+        w.openPaths({dir.path()});
+        QVERIFY(ready.wait(20000));
+        QCOMPARE(w.currentIndex()->analysis().findings.size(), std::size_t{30});
+        auto* findings = w.findChild<QComboBox*>(QStringLiteral("findingFilter"));
+        QVERIFY(findings);
+        QCOMPARE(findings->count(), 1 + 1 + 20 + 1); // any, the initiating, twenty context, the count
+        QVERIFY(findings->itemText(1).endsWith(QStringLiteral("— rank 0 (h0:100)")));
+        QVERIFY(findings->itemText(2).endsWith(QStringLiteral("— rank 1 (h0:101)")));
+        const QString more = findings->itemText(22);
+        QVERIFY2(more.startsWith(QStringLiteral("… 9 more context findings")), qPrintable(more));
+        auto* model = qobject_cast<QStandardItemModel*>(findings->model());
+        QVERIFY(model && !model->item(22)->isEnabled() && model->item(21)->isEnabled());
+        findings->showPopup();
+        QTest::qWait(50);
+        QVERIFY(findings->view()->window()->grab().save(
+            QStringLiteral(RANKLINE_BUILD_DIR "/screenshots/finding-filter-many.png")));
+        findings->hidePopup();
     }
 
     // A log still being written: a re-analysis sees that a file has grown since it was opened and

@@ -64,17 +64,8 @@ class Builder
 public:
     Builder(Analysis& a, const std::vector<Hit>& hits) : m_a(a), m_hits(hits)
     {
-        // Every question below asks for a symptom's hits in time order, on one process or on all;
-        // a job with thousands of ranks asked it per finding, sorting every time (2,000 ranks of
-        // one silent connect: 1.7 s of findings). Sorted once, and indexed by process.
         for (const auto& h : hits)
-            m_bySymptom[{h.entry, h.symptom}].push_back(&h);
-        for (auto& [key, v] : m_bySymptom) {
-            std::sort(v.begin(), v.end(),
-                      [this](const Hit* x, const Hit* y) { return earlier(x->where, y->where); });
-            for (const Hit* h : v)
-                m_byProcess[{key.first, key.second, info(h->where).process}].push_back(h);
-        }
+            m_bySymptom[{h.entry, h.symptom}].hits.push_back(&h);
         for (const auto& sl : a.lines)
             for (std::uint32_t i = 0; i < sl.size(); ++i)
                 if (sl.level(i) == Level::Info)
@@ -115,9 +106,21 @@ private:
     std::map<LineRef, const Hit*> m_anchorHit;
     // The entry of the finding versionMismatch made, or -1: it has no line of the entry's own.
     int m_mixedVersions = -1;
-    // (entry, symptom) -> hits, in time order (earlier()), and the same per process.
-    std::map<std::pair<int, int>, std::vector<const Hit*>> m_bySymptom;
-    std::map<std::tuple<int, int, ProcessId>, std::vector<const Hit*>> m_byProcess;
+    // (entry, symptom) -> its hits. Every question below asks for a symptom's hits in time order,
+    // on one process or on all; a job with thousands of ranks asked it per finding, sorting every
+    // time (2,000 ranks of one silent connect: 1.7 s of findings). So the first question of each
+    // kind builds an order that the later ones share: all hits by time (keys taken once: a time is
+    // a search in the line's stamps), or by process, which only needs each line's process (a
+    // bundle's few findings ask about one process each, and their symptoms' hits can be tens of
+    // thousands). Symptoms nobody asks about, most of a bundle's hits, are never ordered.
+    struct SymptomHits {
+        std::vector<const Hit*> hits;   // as scanned
+        std::vector<const Hit*> byTime; // earlier()'s order, once asked
+        // By process, each one's in scan order: one process's hits are a range of it (no
+        // container per process, of which a job can have ten thousand). Once asked.
+        std::vector<std::pair<std::uint32_t, const Hit*>> byProcess;
+    };
+    mutable std::map<std::pair<int, int>, SymptomHits> m_bySymptom;
     // Per entry: its earliest connect-phase hit (or null), and its first hit that names a pid and an
     // exit code (a launcher's summary), each found once.
     std::map<int, const Hit*> m_earliestConnect;
@@ -136,18 +139,46 @@ std::vector<const Hit*> Builder::hitsOf(int e, const std::string& symptomId,
                                  [&](const Symptom& s) { return s.id == symptomId; });
     if (si == en.symptoms.end())
         return {};
-    const int symptomIndex = static_cast<int>(si - en.symptoms.begin());
+    auto it = m_bySymptom.find({e, static_cast<int>(si - en.symptoms.begin())});
+    if (it == m_bySymptom.end())
+        return {};
+    SymptomHits& sh = it->second;
     if (!procs) {
-        auto it = m_bySymptom.find({e, symptomIndex});
-        return it == m_bySymptom.end() ? std::vector<const Hit*>{} : it->second;
+        if (sh.byTime.empty()) {
+            struct Keyed {
+                std::int64_t time;
+                LineRef where;
+                const Hit* hit;
+            };
+            std::vector<Keyed> keyed;
+            keyed.reserve(sh.hits.size());
+            for (const Hit* h : sh.hits)
+                keyed.push_back({info(h->where).time.mid(), h->where, h});
+            std::sort(keyed.begin(), keyed.end(), [](const Keyed& x, const Keyed& y) {
+                return std::tie(x.time, x.where) < std::tie(y.time, y.where);
+            });
+            sh.byTime.reserve(keyed.size());
+            for (const Keyed& k : keyed)
+                sh.byTime.push_back(k.hit);
+        }
+        return sh.byTime;
+    }
+    if (sh.byProcess.empty()) {
+        sh.byProcess.reserve(sh.hits.size());
+        for (const Hit* h : sh.hits)
+            sh.byProcess.push_back({m_a.lines[h->where.source.value].process(h->where.line).value, h});
+        std::stable_sort(sh.byProcess.begin(), sh.byProcess.end(),
+                         [](const auto& x, const auto& y) { return x.first < y.first; });
     }
     std::vector<const Hit*> out;
-    for (ProcessId p : *procs)
-        if (auto it = m_byProcess.find({e, symptomIndex, p}); it != m_byProcess.end())
-            out.insert(out.end(), it->second.begin(), it->second.end());
-    if (procs->size() > 1)
-        std::sort(out.begin(), out.end(),
-                  [this](const Hit* x, const Hit* y) { return earlier(x->where, y->where); });
+    for (ProcessId p : *procs) {
+        auto lo = std::lower_bound(sh.byProcess.begin(), sh.byProcess.end(), p.value,
+                                   [](const auto& x, std::uint32_t v) { return x.first < v; });
+        for (; lo != sh.byProcess.end() && lo->first == p.value; ++lo)
+            out.push_back(lo->second);
+    }
+    std::sort(out.begin(), out.end(),
+              [this](const Hit* x, const Hit* y) { return earlier(x->where, y->where); });
     return out;
 }
 

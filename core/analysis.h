@@ -493,6 +493,9 @@ struct Analysis {
     const Process& process(ProcessId id) const { return processes[id.value]; }
     const Entry& entry(int index) const { return encyclopedia->entries[static_cast<std::size_t>(index)]; }
     const Finding* initiatingFinding() const { return initiating ? &findings[*initiating] : nullptr; }
+    // Whether `hypotheses` say where to look: they name entries. The engine's only entry-less one
+    // alone says that nothing in the logs was recognised.
+    bool suggestsSomething() const { return !hypotheses.empty() && hypotheses.front().entry >= 0; }
 };
 
 struct AnalyzeOptions {

@@ -256,7 +256,7 @@ QString hypothesesHtml(const Analysis& a, const Finding& f)
 // failure probably is and what would show it.
 QString suggestionsHtml(const Analysis& a)
 {
-    if (a.initiating || a.hypotheses.empty() || (a.hypotheses.size() == 1 && a.hypotheses.front().entry < 0))
+    if (a.initiating || !a.suggestsSomething())
         return {};
     constexpr std::size_t kShown = 20;
     QString h = QStringLiteral("<h3><a name='suggest'></a>What the logs suggest</h3>"

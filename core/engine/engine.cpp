@@ -861,10 +861,12 @@ void Builder::hypotheses()
             const auto hs = hitsOf(entryIndex, s.id, nullptr);
             if (hs.empty())
                 continue;
+            // Each process once, in the order of its first such line.
             std::vector<ProcessId> procs;
+            std::set<ProcessId> seen;
             for (const Hit* h : hs)
-                if (std::find(procs.begin(), procs.end(), info(h->where).process) == procs.end())
-                    procs.push_back(info(h->where).process);
+                if (const ProcessId p = info(h->where).process; seen.insert(p).second)
+                    procs.push_back(p);
             m_a.hypotheses.push_back(
                 {entryIndex, s.signal + " on " + describeProcesses(m_a, procs) + ": " + s.why,
                  hs.front()->where, "the log of the process it waited for, from the start of the run"});

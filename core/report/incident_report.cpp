@@ -388,7 +388,7 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
     // and what would decide it; nothing when the engine only says it recognised nothing. Where it
     // repeats what the verdict quotes of the strongest finding, only what would show the cause is new.
     std::string suggestion;
-    if (!init && !a.hypotheses.empty() && a.hypotheses.front().entry >= 0) {
+    if (!init && a.suggestsSomething()) {
         const Hypothesis& h = a.hypotheses.front();
         // Without its closing full stop, capitalised: the verdict adds its own punctuation.
         auto period = [](const std::string& t) {

@@ -64,8 +64,15 @@ class Builder
 public:
     Builder(Analysis& a, const std::vector<Hit>& hits) : m_a(a), m_hits(hits)
     {
-        for (const auto& h : hits)
+        for (const auto& h : hits) {
             m_bySymptom[{h.entry, h.symptom}].hits.push_back(&h);
+            // Only lines that can make a finding are looked at: reading the line before every
+            // context hit would map every file of the bundle again.
+            const Symptom& s = symptom(h);
+            if (s.primary || s.fallback)
+                if (const auto header = quotingException(h.where))
+                    m_quotedBy.emplace(h.where, *header);
+        }
         for (const auto& sl : a.lines)
             for (std::uint32_t i = 0; i < sl.size(); ++i)
                 if (sl.level(i) == Level::Info)
@@ -81,10 +88,31 @@ private:
     {
         return entry(h.entry).symptoms[static_cast<std::size_t>(h.symptom)];
     }
-    bool earlier(LineRef x, LineRef y) const
+    // Where a line stands in the order of events. A framework's exception prints NCCL's last
+    // error after its own summary ("invalid usage ... Last error: Duplicate GPU detected ..."),
+    // although NCCL recorded that error before the framework raised: such a quoted line stands
+    // just before the exception's first line, not after it.
+    struct Place {
+        std::int64_t time;
+        LineRef at;
+        int quoted; // 0: quoted before `at`; 1: the line itself
+        LineRef self;
+        auto operator<=>(const Place&) const = default;
+    };
+    Place place(LineRef x) const
     {
-        const std::int64_t tx = info(x).time.mid(), ty = info(y).time.mid();
-        return std::tie(tx, x) < std::tie(ty, y);
+        const auto q = m_quotedBy.empty() ? m_quotedBy.end() : m_quotedBy.find(x);
+        const LineRef at = q == m_quotedBy.end() ? x : q->second;
+        return {info(at).time.mid(), at, q == m_quotedBy.end() ? 1 : 0, x};
+    }
+    bool earlier(LineRef x, LineRef y) const { return place(x) < place(y); }
+    // The first line of the framework exception that quotes `line` as NCCL's last error, if it
+    // does: the line before it (of the same process) ends "Last error:".
+    std::optional<LineRef> quotingException(LineRef line) const;
+    std::optional<LineRef> quotedBy(LineRef line) const
+    {
+        const auto q = m_quotedBy.find(line);
+        return q == m_quotedBy.end() ? std::nullopt : std::optional<LineRef>(q->second);
     }
 
     std::vector<const Hit*> hitsOf(int e, const std::string& symptomId,
@@ -129,6 +157,8 @@ private:
     // hits (SignalOnRanks).
     std::map<std::pair<int, std::string>, std::pair<std::size_t, const Hit*>> m_onRanks;
     std::uint64_t m_ncclInfoLike = 0;
+    // Finding-capable lines quoted under an exception's "Last error:" -> the exception's first line.
+    std::map<LineRef, LineRef> m_quotedBy;
 };
 
 std::vector<const Hit*> Builder::hitsOf(int e, const std::string& symptomId,
@@ -146,17 +176,15 @@ std::vector<const Hit*> Builder::hitsOf(int e, const std::string& symptomId,
     if (!procs) {
         if (sh.byTime.empty()) {
             struct Keyed {
-                std::int64_t time;
-                LineRef where;
+                Place place;
                 const Hit* hit;
             };
             std::vector<Keyed> keyed;
             keyed.reserve(sh.hits.size());
             for (const Hit* h : sh.hits)
-                keyed.push_back({info(h->where).time.mid(), h->where, h});
-            std::sort(keyed.begin(), keyed.end(), [](const Keyed& x, const Keyed& y) {
-                return std::tie(x.time, x.where) < std::tie(y.time, y.where);
-            });
+                keyed.push_back({place(h->where), h});
+            std::sort(keyed.begin(), keyed.end(),
+                      [](const Keyed& x, const Keyed& y) { return x.place < y.place; });
             sh.byTime.reserve(keyed.size());
             for (const Keyed& k : keyed)
                 sh.byTime.push_back(k.hit);
@@ -230,6 +258,41 @@ void Builder::addTrail(Finding& f, LineRef anchor)
         }
         first = false;
     }
+}
+
+std::optional<LineRef> Builder::quotingException(LineRef line) const
+{
+    // PyTorch's "NCCL error in: <file>:<line>, <result> ..., NCCL version X", then
+    // "<ncclResult>: <description>", then "Last error:" and NCCL's text; each line carries the
+    // rank's launcher prefix, and another rank's output may interleave in a combined stream.
+    const Source& src = m_a.source(line.source);
+    const SourceLines& lines = m_a.lines[line.source.value];
+    const ProcessId process = lines.process(line.line);
+    auto previous = [&](std::uint32_t from) -> std::optional<std::uint32_t> {
+        for (std::uint32_t i = from; i-- > 0 && from - i <= 8;)
+            if (lines.process(i) == process)
+                return i;
+        return std::nullopt;
+    };
+    auto body = [&](std::uint32_t i) {
+        std::string_view b = parseLine(src.line(i)).body;
+        while (!b.empty() && (b.back() == ' ' || b.back() == '\t'))
+            b.remove_suffix(1);
+        return b;
+    };
+    const auto label = previous(line.line);
+    constexpr std::string_view kLastError = "Last error:";
+    if (!label || !body(*label).ends_with(kLastError))
+        return std::nullopt;
+    // The exception's first line is a few lines up; without one, the label stands for it.
+    std::uint32_t first = *label;
+    for (auto i = previous(*label); i && *label - *i <= 6; i = previous(*i))
+        if (const std::string_view b = body(*i); b.find("NCCL error") != std::string_view::npos ||
+                                                 b.find("NCCL Error") != std::string_view::npos) {
+            first = *i;
+            break;
+        }
+    return LineRef{line.source, first};
 }
 
 bool Builder::opensTrail(LineRef line) const
@@ -787,8 +850,16 @@ void Builder::hypotheses()
                 continue;
             const TimeInterval tf = info(f.anchor).time;
             std::string decider;
+            const std::optional<LineRef> quoting = quotedBy(init->anchor);
             if (runsMixedVersions(f))
                 decider = mixedDecider;
+            else if (quoting && f.anchor.source == quoting->source && f.anchor.line >= quoting->line &&
+                     f.anchor.line < init->anchor.line)
+                decider = "nothing more is needed: this line belongs to the exception that quotes the "
+                          "initiating line "
+                          "under 'Last error:' (the error NCCL recorded before the framework raised), so it "
+                          "reports "
+                          "the same failure";
             else if (!ti.known() || !tf.known())
                 decider =
                     "neither line carries a timestamp, so the order came from their position in the files; "

@@ -175,6 +175,63 @@ private slots:
         }
     }
 
+    // A framework exception prints its own summary first and NCCL's recorded error after "Last
+    // error:", although NCCL recorded that error before the framework raised: the quoted line is
+    // the cause, and the summary above it the same failure restated.
+    void lastErrorComesFirst_data()
+    {
+        QTest::addColumn<QByteArray>("log");
+        QTest::addColumn<QString>("entry");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("restated"); // the context finding that restates it, if any
+        const QByteArray header =
+            "DistBackendError: NCCL error in: /src/c10d/NCCLUtils.cpp:77, invalid usage (run "
+            "with NCCL_DEBUG=WARN for details), NCCL version 2.26.5\n"
+            "ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n";
+        const QByteArray duplicate = "Duplicate GPU detected : rank 3 and rank 2 both on CUDA device 41000\n";
+        QTest::newRow("quoted") << header + "Last error:\n" + duplicate << "nccl-duplicate-gpu" << 4
+                                << "nccl-invalid-usage";
+        auto prefixed = [](const QByteArray& text) {
+            QByteArray out;
+            for (const QByteArray& l : text.split('\n'))
+                if (!l.isEmpty())
+                    out += "[rank3]: " + l + "\n";
+            return out;
+        };
+        QTest::newRow("quoted, launcher prefix and trailing space")
+            << prefixed("Traceback (most recent call last):\n" + header + "Last error: \n" + duplicate)
+            << "nccl-duplicate-gpu" << 5 << "nccl-invalid-usage";
+        // The same line printed on its own after the exception is a later event: the earlier line
+        // stays the cause.
+        QTest::newRow("not quoted") << header + "some other output\n" + duplicate << "nccl-invalid-usage" << 1
+                                    << "";
+    }
+    void lastErrorComesFirst()
+    {
+        QFETCH(QByteArray, log);
+        QFETCH(QString, entry);
+        QFETCH(int, line);
+        QFETCH(QString, restated);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile f(dir.filePath(QStringLiteral("rank3.log")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QCOMPARE(f.write(log), qint64(log.size()));
+        f.close();
+        auto a = analyze(dir.path());
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
+        QVERIFY2(d["initiating"].is_object(), d.dump().c_str());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), entry);
+        QCOMPARE(d["initiating"]["line"].get<int>(), line);
+        bool saidRestated = false;
+        for (const auto& h : d["findings"][0]["hypotheses"])
+            if (h["entry"].is_string() && h["entry"].get<std::string>() == restated.toStdString())
+                saidRestated =
+                    QString::fromStdString(h["decider"]).startsWith(QStringLiteral("nothing more is needed"));
+        QCOMPARE(saidRestated, !restated.isEmpty());
+    }
+
     // A summary's "{name|default}" takes the capture where the line has it, the default where the
     // entry's other fingerprint captures nothing of the kind.
     void summaryDefaults_data()

@@ -920,14 +920,17 @@ void Builder::hypotheses()
                  f.anchor,
                  "the first error in the own output of the processes it names, from the start of the run"});
         }
-    // Without any finding, lines that say who waited rather than who failed (an entry's collateral
-    // symptoms that are not primary) still say where to look: the process waited for.
+    // Without any finding, lines that do not make one on their own still say where to look: who
+    // waited rather than who failed (an entry's collateral symptoms that are not primary) points
+    // at the process waited for; a single connect attempt that failed and was retried (connect
+    // symptoms that are not primary) at the address it tried, and at whether a later try worked.
     const Encyclopedia& enc = *m_a.encyclopedia;
     for (std::size_t ei = 0; m_a.findings.empty() && ei < enc.entries.size(); ++ei) {
         const int entryIndex = static_cast<int>(ei);
         const Entry& e = enc.entries[ei];
         for (const auto& s : e.symptoms) {
-            if (s.primary || s.phase != Phase::Collateral)
+            // Fallbacks had their say above: below a trail's top they are a back-trace.
+            if (s.primary || s.fallback || (s.phase != Phase::Collateral && s.phase != Phase::Connect))
                 continue;
             const auto hs = hitsOf(entryIndex, s.id, nullptr);
             if (hs.empty())
@@ -938,9 +941,20 @@ void Builder::hypotheses()
             for (const Hit* h : hs)
                 if (const ProcessId p = info(h->where).process; seen.insert(p).second)
                     procs.push_back(p);
+            // The address the first such line names is what to check (a wrong MASTER_ADDR shows
+            // there), and the reader should not have to open the line to see it.
+            std::string named;
+            if (const std::string addr = captureIn(*hs.front(), "addr"); !addr.empty()) {
+                const std::string port = captureIn(*hs.front(), "port");
+                named = " (the first names " + (port.empty() ? addr : addr + ":" + port) + ")";
+            }
             m_a.hypotheses.push_back(
-                {entryIndex, s.signal + " on " + describeProcesses(m_a, procs) + ": " + s.why,
-                 hs.front()->where, "the log of the process it waited for, from the start of the run"});
+                {entryIndex, s.signal + " on " + describeProcesses(m_a, procs) + named + ": " + s.why,
+                 hs.front()->where,
+                 s.phase == Phase::Connect
+                     ? "the rest of this process's output (whether a later attempt connected, or the error "
+                       "it gave up with) and the log of the process at the address it tried"
+                     : "the log of the process it waited for, from the start of the run"});
         }
     }
     if (m_a.hypotheses.empty())

@@ -175,6 +175,37 @@ private slots:
         }
     }
 
+    // With no finding, a single connect attempt that failed and was retried still says where to
+    // look: the address it tried, and whether a later attempt worked.
+    void retriedConnectAloneSuggests()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile f(dir.filePath(QStringLiteral("worker-3.log")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const QByteArray log = "step 0 loading shards\n"
+                               "[W socket.cpp:663] [c10d] The client socket has failed to connect to "
+                               "[trainer-0.cluster]:29400 (errno: 110 - Connection timed out).\n";
+        QCOMPARE(f.write(log), qint64(log.size()));
+        f.close();
+        auto a = analyze(dir.path());
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
+        QVERIFY2(d["initiating"].is_null(), d.dump().c_str());
+        QVERIFY2(d["findings"].empty(), d.dump().c_str());
+        const json& h = d["hypotheses"];
+        QVERIFY2(h.size() == 1, h.dump().c_str());
+        QCOMPARE(h[0]["entry"].get<std::string>(), std::string("torch-store-connect-failure"));
+        QCOMPARE(h[0]["line"].get<int>(), 2);
+        const QString text = QString::fromStdString(h[0]["text"]);
+        QVERIFY2(text.contains(QStringLiteral("(the first names [trainer-0.cluster]:29400)")),
+                 qPrintable(text));
+        QVERIFY2(QString::fromStdString(h[0]["decider"])
+                     .contains(QStringLiteral("whether a later attempt connected")),
+                 h.dump().c_str());
+        QVERIFY(diagnosisText(*a).find("no known failure was recognised") == std::string::npos);
+    }
+
     // A framework exception prints its own summary first and NCCL's recorded error after "Last
     // error:", although NCCL recorded that error before the framework raised: the quoted line is
     // the cause, and the summary above it the same failure restated.

@@ -175,6 +175,53 @@ private slots:
         }
     }
 
+    // Wordings of older releases, as users posted them, make the same findings as today's.
+    void olderWordings_data()
+    {
+        QTest::addColumn<QByteArray>("log");
+        QTest::addColumn<QString>("entry");
+        QTest::addColumn<int>("line");
+        // NCCL 2.0 to 2.2 checked connect() with the plain system-call macro: no address.
+        QTest::newRow("2.2 timed out")
+            << QByteArray("gpu-7:18553:18611 [0] include/socket.h:360 WARN Call to connect "
+                          "failed : Connection timed out\n")
+            << "nccl-connect-timeout" << 1;
+        QTest::newRow("2.0 refused") << QByteArray(
+                                            "gpu-7:18553:18553 [0] include/socket.h:185 WARN Call to connect "
+                                            "failed : Connection refused\n")
+                                     << "nccl-connect-refused" << 1;
+        QTest::newRow("2.2 unreachable")
+            << QByteArray("gpu-7:18553:18611 [0] include/socket.h:360 WARN Call to "
+                          "connect failed : No route to host\n")
+            << "nccl-no-route-to-host" << 1;
+        // PyTorch 1.x's TCPStore raised the bare system error.
+        QTest::newRow("1.x store port in use")
+            << QByteArray(
+                   "  File \"/opt/conda/lib/python3.8/site-packages/torch/distributed/rendezvous.py\", line "
+                   "95, in _tcp_rendezvous_handler\n"
+                   "    store = TCPStore(result.hostname, result.port, world_size, start_daemon)\n"
+                   "RuntimeError: Address already in use\n")
+            << "torch-store-port-in-use" << 3;
+    }
+    void olderWordings()
+    {
+        QFETCH(QByteArray, log);
+        QFETCH(QString, entry);
+        QFETCH(int, line);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile f(dir.filePath(QStringLiteral("rank0.log")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QCOMPARE(f.write(log), qint64(log.size()));
+        f.close();
+        auto a = analyze(dir.path());
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
+        QVERIFY2(d["initiating"].is_object(), d.dump().c_str());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), entry);
+        QCOMPARE(d["initiating"]["line"].get<int>(), line);
+    }
+
     // With no finding, a single connect attempt that failed and was retried still says where to
     // look: the address it tried, and whether a later attempt worked.
     void retriedConnectAloneSuggests()

@@ -1039,6 +1039,13 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
                     if (kind == "loopback")
                         f.detail = what + " is a loopback address: only the host itself can reach it, so a "
                                           "peer on another host that connects there reaches itself.";
+                    else if (kind == "docker" && startsWith(ad.interface, "br-"))
+                        // NCCL's automatic choice leaves out docker* and lo* only (its "^docker,lo"),
+                        // so the bridges of Docker's user-defined networks are used like real NICs.
+                        f.detail =
+                            ad.interface + " is the bridge of a Docker network; its address (" + ad.address +
+                            ") is private to the host, and NCCL's automatic choice, which leaves out only "
+                            "docker* and lo* interfaces, does not leave it out.";
                     else if (kind == "docker")
                         f.detail = ad.interface + " is a container bridge; its address (" + ad.address +
                                    ") is private to the host, and every host has the same one.";
@@ -1046,7 +1053,9 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
                         f.detail = ad.interface +
                                    " is one end of a container's virtual cable; the address behind "
                                    "it (" +
-                                   ad.address + ") is normally private to the host.";
+                                   ad.address +
+                                   ") is normally private to the host, and NCCL's automatic choice does not "
+                                   "leave veth* interfaces out.";
                     else
                         f.detail = ad.address + " on " + ad.interface +
                                    " is link-local (169.254/16, fe80::/10): valid on one link only; IPv6 "

@@ -489,6 +489,36 @@ private slots:
         QCOMPARE(d["nccl"]["mismatch"][0]["line"].get<int>(), 4);
     }
 
+    // NCCL's automatic choice leaves out docker* and lo* only: a Docker network's br-<id> bridge
+    // and a veth are used like real NICs, which the flags say (NVIDIA/nccl#697's two hosts).
+    void bridgesNcclDoesNotLeaveOut()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (int h = 0; h < 2; ++h) {
+            QFile f(dir.filePath(QStringLiteral("node%1.log").arg(h)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            const QByteArray prefix = "node" + QByteArray::number(h) + ":77:77 [0] NCCL INFO ";
+            f.write(prefix + "Bootstrap : Using bond0:192.168.1.1" + QByteArray::number(h) + "<0>\n");
+            f.write(prefix + "NET/Socket : Using [0]bond0:192.168.1.1" + QByteArray::number(h) +
+                    "<0> [1]br-05ab815fa14e:172.19.0.1<0> [2]veth07ee21a:10.88.0.1<0> "
+                    "[3]docker0:172.17.0.1<0>\n");
+        }
+        json d = diagnose(dir.path());
+        const json* bridge = flag(d, "docker", "br-05ab815fa14e");
+        QVERIFY2(bridge, d["environment"].dump().c_str());
+        QCOMPARE(str((*bridge)["severity"]), QStringLiteral("warning")); // two hosts
+        QVERIFY2(str((*bridge)["detail"]).contains(QStringLiteral("leaves out only docker* and lo*")),
+                 (*bridge).dump().c_str());
+        const json* veth = flag(d, "veth", "veth07ee21a");
+        QVERIFY(veth);
+        QVERIFY2(str((*veth)["detail"]).contains(QStringLiteral("does not leave veth* interfaces out")),
+                 (*veth).dump().c_str());
+        const json* docker = flag(d, "docker", "docker0");
+        QVERIFY(docker);
+        QVERIFY(!str((*docker)["detail"]).contains(QStringLiteral("does not leave")));
+    }
+
     void interfacesAndSettings()
     {
         json d = diagnose(fixture("interfaces"));

@@ -766,9 +766,11 @@ void Builder::collectiveProgress()
     std::set<int> present;
     const auto silent = std::make_shared<const SuspectReason>(
         SuspectReason{"every reporting rank waits at " + at +
-                          "; this rank never reported it: it did not reach that collective, or died",
+                          "; this rank never reported it: it had not reached that collective when the others "
+                          "timed out (it died, hung, or was still busy elsewhere)",
                       "every reporting rank waits at " + at +
-                          "; these ranks never reported it: they did not reach that collective, or died"});
+                          "; these ranks never reported it: they had not reached that collective when the "
+                          "others timed out (they died, hung, or were still busy elsewhere)"});
     for (const auto& p : m_a.processes) {
         if (!p.rank)
             continue;
@@ -786,11 +788,12 @@ void Builder::collectiveProgress()
     owner->hypotheses.push_back(
         {owner->entry,
          "every rank in these logs waits at " + at +
-             (missing.empty() ? std::string("; the rank that never reached it is not among them")
+             (missing.empty() ? std::string("; the rank that had not reached it is not among them")
                               : (missing.find(',') == std::string::npos
                                      ? "; rank " + missing + " has no log here, and it"
                                      : "; ranks " + missing + " have no log here, and one of them") +
-                                    " probably never reached it"),
+                                    " probably had not reached it: failed, hung, or still busy elsewhere "
+                                    "(saving a checkpoint, evaluating) when the timeout ran out"),
          owner->anchor, "the missing ranks' logs, or TORCH_NCCL_DESYNC_DEBUG=1 on the next run"});
 }
 

@@ -175,6 +175,35 @@ private slots:
         }
     }
 
+    // Two of eight ranks' logs, both timed out at one collective: the suspects are the ranks with
+    // no log, and a rank that was merely late (a checkpoint being saved) is named as a possibility.
+    void missingRanksMayBeLate()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (int r : {3, 7}) {
+            QFile f(dir.filePath(QStringLiteral("rank%1.log").arg(r)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(
+                "[rank" + QByteArray::number(r) +
+                "]:[E1129 11:56:57.642513817 ProcessGroupNCCL.cpp:632] [Rank " + QByteArray::number(r) +
+                "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=28956, OpType=ALLREDUCE, "
+                "NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600058 milliseconds before timing "
+                "out.\n");
+        }
+        auto a = analyze(dir.path());
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
+        QVERIFY2(d["initiating"].is_null(), d.dump().c_str());
+        bool named = false;
+        for (const auto& h : d["hypotheses"]) {
+            const QString text = QString::fromStdString(h["text"]);
+            named |= text.contains(QStringLiteral("ranks 0, 1, 2, 4, 5, 6 have no log here")) &&
+                     text.contains(QStringLiteral("still busy elsewhere"));
+        }
+        QVERIFY2(named, d["hypotheses"].dump().c_str());
+    }
+
     // Wordings of older releases, as users posted them, make the same findings as today's.
     void olderWordings_data()
     {

@@ -322,15 +322,17 @@ QString FindingPanel::renderHtml(const Analysis& a)
     if (!f) {
         if (const QString suggest = suggestionsHtml(a); !suggest.isEmpty())
             h += QStringLiteral("<h2>No failure identified</h2><p>No encyclopedia entry has a finding in the "
-                                "%1 lines read, but some lines say where to look.</p>")
-                     .arg(a.totalLines) +
+                                "%1 read, but some lines say where to look.</p>")
+                     .arg(a.totalLines == 1 ? QStringLiteral("one line")
+                                            : QStringLiteral("%1 lines").arg(a.totalLines)) +
                  suggest;
         else
-            h += QStringLiteral("<h2>No known failure recognised</h2><p>None of the %1 encyclopedia entries "
-                                "matched the %2 lines "
-                                "read. Look at the merged log for the first WARN or traceback.</p>")
+            h += QStringLiteral(
+                     "<h2>No known failure recognised</h2><p>None of the %1 encyclopedia entries "
+                     "matched the %2 read. Look at the merged log for the first WARN or traceback.</p>")
                      .arg(a.encyclopedia->entries.size())
-                     .arg(a.totalLines);
+                     .arg(a.totalLines == 1 ? QStringLiteral("one line")
+                                            : QStringLiteral("%1 lines").arg(a.totalLines));
     } else {
         const Entry& e = a.entry(f->entry);
         h += QStringLiteral("<p><span class='badge'>&nbsp;%1&nbsp;</span> &nbsp;confidence %2 &nbsp;·&nbsp; "

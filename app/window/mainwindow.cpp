@@ -860,11 +860,15 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
     QString title =
         paths.size() == 1 ? QFileInfo(paths.front()).fileName() : tr("%1 paths").arg(paths.size());
     setWindowTitle(tr("%1 — Rankline").arg(title));
+    // "1 file", not "1 files": bundles of one file are common (a pasted excerpt).
+    auto count = [](std::size_t n, const QString& one, const QString& many) {
+        return n == 1 ? QStringLiteral("1 ") + one : QString::number(n) + QLatin1Char(' ') + many;
+    };
     m_status->setText(
-        tr("%1 files · %2 lines · %3 processes%4")
-            .arg(analysis->sources.size())
-            .arg(analysis->totalLines)
-            .arg(analysis->processes.size())
+        tr("%1 · %2 · %3%4")
+            .arg(count(analysis->sources.size(), tr("file"), tr("files")))
+            .arg(count(analysis->totalLines, tr("line"), tr("lines")))
+            .arg(count(analysis->processes.size(), tr("process"), tr("processes")))
             // The files that grew are named by the reload button.
             .arg(analysis->skipped.size() == analysis->grown.size()
                      ? QString()

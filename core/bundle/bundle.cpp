@@ -194,6 +194,22 @@ bool isArchiveName(std::string_view name)
     return false;
 }
 
+// Notes kept beside the logs (README.md, the curator's SOURCE.md, an incident write-up) quote log
+// lines and settings in prose; read as a log, their words would make findings and ranks of their
+// own. Inside a folder or an archive they are left out (and said so); named on their own they are
+// read like any file.
+bool isDocumentName(std::string_view name)
+{
+    for (auto ext : {".md", ".markdown", ".rst"})
+        if (endsWith(name, ext))
+            return true;
+    return false;
+}
+
+constexpr const char* kDocumentReason =
+    "a document (Markdown or reStructuredText), not a log: left out so that the lines it quotes are "
+    "not read as the job's; name the file itself to read it";
+
 } // namespace
 
 std::optional<std::string> torchelasticErrorText(std::string_view json)
@@ -492,6 +508,10 @@ struct Reader {
             const char* name = la.entry_pathname(entry);
             std::string member = name ? name : "?";
             std::string memberDisplay = display + "!" + member;
+            if (isDocumentName(member)) {
+                skip(memberDisplay, kDocumentReason);
+                continue;
+            }
             std::string data;
             char buf[1 << 16];
             la_ssize_t n;
@@ -629,7 +649,9 @@ struct Reader {
                        : S_ISLNK(st.st_mode) ? DT_LNK
                                              : DT_FIFO;
             }
-            if (type == DT_REG) {
+            if ((type == DT_REG || type == DT_LNK) && isDocumentName(name)) {
+                skip(prefix + entry, kDocumentReason);
+            } else if (type == DT_REG) {
                 files.push_back(std::move(entry));
             } else if (type == DT_DIR) {
                 const int sub =

@@ -133,6 +133,43 @@ private slots:
             QCOMPARE(b.sources[i].id.value, static_cast<std::uint32_t>(i));
     }
 
+    // Notes kept beside the logs quote log lines: inside a folder or an archive they are left out
+    // and said so; named on their own they are read.
+    void documentsBesideTheLogsAreLeftOut()
+    {
+        QTemporaryDir dir;
+        const QByteArray quoted =
+            "The first failure was `h:1:2 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to "
+            "10.0.0.1<37913> failed : Software caused connection abort` on rank 3.\n";
+        write(dir.filePath(QStringLiteral("job/rank0.log")),
+              "h:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n");
+        write(dir.filePath(QStringLiteral("job/SOURCE.md")), quoted);
+        write(dir.filePath(QStringLiteral("job/notes/Incident.MarkDown")), quoted);
+        write(dir.filePath(QStringLiteral("job/README.rst")), quoted);
+        writeArchive(
+            dir.filePath(QStringLiteral("job/more.tar.gz")),
+            {{QStringLiteral("rank1.log"), "h:1:1 [1] NCCL INFO Bootstrap : Using eth0:10.0.0.3<0>\n"},
+             {QStringLiteral("README.md"), quoted}});
+        auto a = analyzePaths({dir.filePath(QStringLiteral("job")).toStdString()}, m_enc, {});
+        QVERIFY(a);
+        QCOMPARE(names(*a),
+                 (QStringList{QStringLiteral("more.tar.gz!rank1.log"), QStringLiteral("rank0.log")}));
+        for (const char* doc :
+             {"SOURCE.md", "notes/Incident.MarkDown", "README.rst", "more.tar.gz!README.md"}) {
+            const Skipped* s = skippedFor(*a, QString::fromLatin1(doc));
+            QVERIFY2(s, doc);
+            QVERIFY2(
+                QString::fromStdString(s->reason).contains(QStringLiteral("name the file itself to read it")),
+                s->reason.c_str());
+        }
+        QVERIFY(a->findings.empty()); // the quoted abort is not the job's
+        // Named on its own, a document is read like any file.
+        auto named = analyzePaths({dir.filePath(QStringLiteral("job/SOURCE.md")).toStdString()}, m_enc, {});
+        QVERIFY(named);
+        QCOMPARE(named->sources.size(), std::size_t{1});
+        QVERIFY(named->skipped.empty());
+    }
+
     void badFilesAreSkippedWithAReasonAndTheRestIsRead()
     {
         QTemporaryDir dir;

@@ -493,15 +493,26 @@ try {
         c.ifUnknown = str(jc, "if_unknown");
         const json ev = jc.value("evaluator", json::object());
         std::string kind = str(ev, "kind");
+        // "symptom": one id, or "symptoms": several (a line of any of them counts): one failure
+        // reported in several launchers' words (torchrun's exit code, DeepSpeed's return code).
+        auto symptomList = [&]() -> std::optional<Error> {
+            c.evaluator.symptoms = ev.contains("symptoms") ? strings(ev, "symptoms")
+                                                           : std::vector<std::string>{str(ev, "symptom")};
+            if (c.evaluator.symptoms.empty())
+                return Error{where, "checklist item '" + c.id + "' names no symptom",
+                             "give \"symptom\" or a non-empty \"symptoms\" list"};
+            for (const auto& id : c.evaluator.symptoms)
+                if (!symptomIds.count(id))
+                    return Error{where, "checklist item '" + c.id + "' names unknown symptom '" + id + "'",
+                                 "use a symptom id of this entry"};
+            c.evaluator.symptom = c.evaluator.symptoms.front();
+            return std::nullopt;
+        };
         if (kind == "signal_present" || kind == "signal_absent") {
             c.evaluator.kind =
                 kind == "signal_present" ? Evaluator::Kind::SignalPresent : Evaluator::Kind::SignalAbsent;
-            c.evaluator.symptom = str(ev, "symptom");
-            if (!symptomIds.count(c.evaluator.symptom))
-                return Error{where,
-                             "checklist item '" + c.id + "' names unknown symptom '" + c.evaluator.symptom +
-                                 "'",
-                             "use a symptom id of this entry"};
+            if (auto bad = symptomList())
+                return *bad;
         } else if (kind == "version_in_range") {
             c.evaluator.kind = Evaluator::Kind::VersionInRange;
             c.evaluator.component = str(ev, "component");
@@ -517,18 +528,9 @@ try {
             c.evaluator.maxSeconds = ev.value("max_seconds", 20.0);
         } else if (kind == "signal_on_ranks") {
             c.evaluator.kind = Evaluator::Kind::SignalOnRanks;
-            // "symptom": one id, or "symptoms": several (a process showing any of them counts).
-            c.evaluator.symptoms = ev.contains("symptoms") ? strings(ev, "symptoms")
-                                                           : std::vector<std::string>{str(ev, "symptom")};
             c.evaluator.minRanks = ev.value("min_ranks", 2);
-            if (c.evaluator.symptoms.empty())
-                return Error{where, "checklist item '" + c.id + "' names no symptom",
-                             "give \"symptom\" or a non-empty \"symptoms\" list"};
-            for (const auto& id : c.evaluator.symptoms)
-                if (!symptomIds.count(id))
-                    return Error{where, "checklist item '" + c.id + "' names unknown symptom '" + id + "'",
-                                 "use a symptom id of this entry"};
-            c.evaluator.symptom = c.evaluator.symptoms.front();
+            if (auto bad = symptomList())
+                return *bad;
         } else if (kind == "collateral_points_at_initiator") {
             c.evaluator.kind = Evaluator::Kind::CollateralPointsAtInitiator;
         } else {

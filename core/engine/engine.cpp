@@ -117,6 +117,21 @@ private:
 
     std::vector<const Hit*> hitsOf(int e, const std::string& symptomId,
                                    const std::set<ProcessId>* procs) const;
+    // The hits of any of the symptoms, earliest first.
+    std::vector<const Hit*> hitsOfAny(int e, const std::vector<std::string>& symptomIds,
+                                      const std::set<ProcessId>* procs) const
+    {
+        if (symptomIds.size() == 1)
+            return hitsOf(e, symptomIds.front(), procs);
+        std::vector<const Hit*> all;
+        for (const auto& id : symptomIds) {
+            const auto hs = hitsOf(e, id, procs);
+            all.insert(all.end(), hs.begin(), hs.end());
+        }
+        std::sort(all.begin(), all.end(),
+                  [this](const Hit* x, const Hit* y) { return earlier(x->where, y->where); });
+        return all;
+    }
     std::vector<ProcessId> processesAt(const std::string& address) const;
     void addTrail(Finding& f, LineRef anchor);
     bool opensTrail(LineRef line) const;
@@ -364,7 +379,7 @@ void Builder::evaluate(Finding& f)
         const Evaluator& ev = item.evaluator;
         switch (ev.kind) {
         case Evaluator::Kind::SignalPresent: {
-            auto hs = hitsOf(f.entry, ev.symptom, &procs);
+            const auto hs = hitsOfAny(f.entry, ev.symptoms, &procs);
             if (!hs.empty()) {
                 r.status = CheckStatus::Confirmed;
                 r.line = hs.front()->where;
@@ -375,7 +390,7 @@ void Builder::evaluate(Finding& f)
             break;
         }
         case Evaluator::Kind::SignalAbsent: {
-            auto hs = hitsOf(f.entry, ev.symptom, nullptr);
+            const auto hs = hitsOfAny(f.entry, ev.symptoms, nullptr);
             if (!hs.empty()) {
                 r.status = CheckStatus::Contradicted;
                 r.line = hs.front()->where;

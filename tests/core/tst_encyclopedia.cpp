@@ -118,6 +118,20 @@ private slots:
                                   "\"kind\":\"signal_on_ranks\",\"symptoms\":[]}}],"
                                   "\"related\""))
             << "checklist item 'c' names no symptom";
+        QTest::newRow("presence of an unknown symptom among several")
+            << QString(onRanks).replace(
+                   QStringLiteral("\"related\""),
+                   QStringLiteral("\"confirm\":[{\"id\":\"c\",\"text\":\"t\",\"evaluator\":{"
+                                  "\"kind\":\"signal_present\",\"symptoms\":[\"s\",\"nope\"]}}],"
+                                  "\"related\""))
+            << "checklist item 'c' names unknown symptom 'nope'";
+        QTest::newRow("absence of no symptom")
+            << QString(onRanks).replace(
+                   QStringLiteral("\"related\""),
+                   QStringLiteral("\"confirm\":[{\"id\":\"c\",\"text\":\"t\",\"evaluator\":{"
+                                  "\"kind\":\"signal_absent\",\"symptoms\":[]}}],"
+                                  "\"related\""))
+            << "checklist item 'c' names no symptom";
         // A fallback stands in for a primary symptom only as an NCCL '-> N' line (Symptom::fallback).
         QTest::newRow("fallback and primary")
             << QString::fromStdString(withFallback("\"primary\":true,\"fallback\":true", "\"socket\\\\.cc\"",

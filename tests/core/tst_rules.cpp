@@ -204,6 +204,29 @@ private slots:
         QVERIFY2(named, d["hypotheses"].dump().c_str());
     }
 
+    // A checklist item that asks whether the launcher saw the kill accepts every launcher's words:
+    // DeepSpeed's return code as well as torchrun's exit code.
+    void signalPresentInAnyLaunchersWords()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile f(dir.filePath(QStringLiteral("launcher.log")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            "[2023-04-14 13:11:27,885] [ERROR] [launch.py:434:sigkill_handler] ['/usr/bin/python3', '-u', "
+            "'main.py', '--local_rank=0'] exits with return code = -9\n");
+        f.close();
+        auto a = analyze(dir.path());
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("host-oom-kill"));
+        bool confirmed = false;
+        for (const auto& c : d["findings"][0]["checklist"])
+            if (c["id"] == "sigkill-reported")
+                confirmed = c["status"] == "confirmed";
+        QVERIFY2(confirmed, d["findings"][0]["checklist"].dump().c_str());
+    }
+
     // Wordings of older releases, as users posted them, make the same findings as today's.
     void olderWordings_data()
     {
@@ -223,6 +246,16 @@ private slots:
             << QByteArray("gpu-7:18553:18611 [0] include/socket.h:360 WARN Call to "
                           "connect failed : No route to host\n")
             << "nccl-no-route-to-host" << 1;
+        // The address NCCL could not print leaves two spaces; 2.4 failed at the socket's creation.
+        QTest::newRow("empty address, two spaces")
+            << QByteArray("[trainer0|0]:ncclSocketInit: connecting to address  with family 59936 is neither "
+                          "AF_INET(2) nor AF_INET6(10)\n")
+            << "nccl-socket-interface" << 1;
+        QTest::newRow("2.4 no IP interface")
+            << QByteArray(
+                   "gpu-7:5120:5120 [0] include/socket.h:344 WARN Socket creation failed : Address family "
+                   "not supported by protocol\n")
+            << "nccl-socket-interface" << 1;
         // PyTorch 1.x's TCPStore raised the bare system error.
         QTest::newRow("1.x store port in use")
             << QByteArray(

@@ -975,11 +975,20 @@ void Builder::hypotheses()
                      : "the log of the process it waited for, from the start of the run"});
         }
     }
+    // Asking for NCCL_DEBUG=INFO where the logs already are at INFO sends the reader round in a
+    // circle: NCCL's interface announcements, printed at INFO only, tell.
+    const bool ncclInfoOn = std::any_of(m_a.processes.begin(), m_a.processes.end(),
+                                        [](const Process& p) { return !p.interface.empty(); });
     if (m_a.hypotheses.empty())
         m_a.hypotheses.push_back(
             {-1, "no known failure was recognised in these logs", std::nullopt,
-             "rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET and include every rank's "
-             "log (and the launcher's)"});
+             ncclInfoOn
+                 ? "these logs are at NCCL_DEBUG=INFO already: read their first NCCL WARN if there is one "
+                   "(an "
+                   "error no entry knows yet), and add every rank's log from the start of the run and the "
+                   "launcher's"
+                 : "rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET and include every rank's "
+                   "log (and the launcher's)"});
 }
 
 void Builder::run()

@@ -489,6 +489,18 @@ private slots:
         QCOMPARE(d["nccl"]["mismatch"][0]["line"].get<int>(), 4);
     }
 
+    // Open ends and "every patch" are stored as numbers (0.0.0, 999.0.0, patch 999) that a reader
+    // must never see ("inside the affected range 2.3.5–999.0.0" was printed).
+    void versionRangesInWords()
+    {
+        QCOMPARE(VersionRange({2, 16, 2}, {2, 23, 4}).toString(), std::string("2.16.2–2.23.4"));
+        QCOMPARE(VersionRange({2, 3, 5}, {999, 0, 0}).toString(), std::string("2.3.5 and later"));
+        QCOMPARE(VersionRange({0, 0, 0}, {2, 23, 4}).toString(), std::string("up to 2.23.4"));
+        QCOMPARE(VersionRange({0, 0, 0}, {999, 0, 0}).toString(), std::string("every release"));
+        QCOMPARE(VersionRange({2, 23, 4}, {2, 28, 999}).toString(), std::string("2.23.4–2.28.x"));
+        QCOMPARE(VersionRange({2, 24, 3}, {2, 24, 3}).toString(), std::string("2.24.3"));
+    }
+
     // NCCL's automatic choice leaves out docker* and lo* only: a Docker network's br-<id> bridge
     // and a veth are used like real NICs, which the flags say (NVIDIA/nccl#697's two hosts).
     void bridgesNcclDoesNotLeaveOut()

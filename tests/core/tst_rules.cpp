@@ -227,6 +227,38 @@ private slots:
         QVERIFY2(confirmed, d["findings"][0]["checklist"].dump().c_str());
     }
 
+    // With nothing recognised, the advice depends on what the logs already hold: asking for
+    // NCCL_DEBUG=INFO where NCCL's INFO lines are there sends the reader round in a circle.
+    void nothingRecognisedAdvice_data()
+    {
+        QTest::addColumn<QByteArray>("log");
+        QTest::addColumn<QString>("advice");
+        QTest::newRow("at INFO") << QByteArray(
+                                        "h:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n"
+                                        "\nh:1:9 [0] misc/ibvwrap.cc:284 NCCL WARN Call to something new "
+                                        "failed\n")
+                                 << "these logs are at NCCL_DEBUG=INFO already";
+        QTest::newRow("no NCCL lines") << QByteArray("Traceback (most recent call last):\nValueError: x\n")
+                                       << "rerun with NCCL_DEBUG=INFO";
+    }
+    void nothingRecognisedAdvice()
+    {
+        QFETCH(QByteArray, log);
+        QFETCH(QString, advice);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile f(dir.filePath(QStringLiteral("rank0.log")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(log);
+        f.close();
+        auto a = analyze(dir.path());
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
+        QVERIFY2(d["hypotheses"].size() == 1, d["hypotheses"].dump().c_str());
+        QVERIFY2(QString::fromStdString(d["hypotheses"][0]["decider"]).startsWith(advice),
+                 d["hypotheses"].dump().c_str());
+    }
+
     // Wordings of older releases, as users posted them, make the same findings as today's.
     void olderWordings_data()
     {

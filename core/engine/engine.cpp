@@ -246,6 +246,14 @@ void Builder::addTrail(Finding& f, LineRef anchor)
     const ParsedLine anchorLine = parseLine(src.line(anchor.line));
     const std::int64_t anchorTid = anchorLine.nccl ? anchorLine.nccl->tid : -1;
     bool first = true;
+    // A finding inferred from a trail is anchored on the trail's first step, which is then the
+    // line that names the failed call.
+    if (anchorLine.nccl && anchorLine.trail) {
+        f.evidence.push_back({anchor, a.process, "return-code-trail",
+                              "first return-code line: names the call that failed (code " +
+                                  std::to_string(anchorLine.trail->code) + ")"});
+        first = false;
+    }
     for (std::uint32_t i = anchor.line + 1; i < src.lineCount() && i < anchor.line + 400; ++i) {
         if (m_a.lines[anchor.source.value].process(i) != a.process)
             continue;

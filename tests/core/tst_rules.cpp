@@ -295,6 +295,24 @@ private slots:
                    "gpu-7:5120:5120 [0] include/socket.h:344 WARN Socket creation failed : Address family "
                    "not supported by protocol\n")
             << "nccl-socket-interface" << 1;
+        // A queue pair that never came up, in the three forms of NCCL's verbs wrapper.
+        QTest::newRow("qp setup up to 2.18")
+            << QByteArray(
+                   "gpu-7:5120:5190 [3] misc/ibvwrap.cc:284 NCCL WARN Call to ibv_modify_qp failed with "
+                   "error No such device\n")
+            << "nccl-ib-qp-setup-failure" << 1;
+        QTest::newRow("qp setup 2.19 to 2.23")
+            << QByteArray(
+                   "gpu-7:5120:5190 [3] misc/ibvwrap.cc:206 NCCL WARN Call to ibv_modify_qp failed with "
+                   "error Connection timed out errno 110\n")
+            << "nccl-ib-qp-setup-failure" << 1;
+        QTest::newRow("qp setup from 2.24")
+            << QByteArray(
+                   "gpu-7:5120:5190 [3] misc/ibvwrap.cc:291 NCCL WARN Call to ibv_modify_qp failed with 101 "
+                   "Network is unreachable, on dev mlx5_2:1, curr state INIT, next state RTR, local GID "
+                   "index "
+                   "3, local GID ::ffff:10.0.1.7, remote GID ::ffff:10.0.2.7\n")
+            << "nccl-ib-qp-setup-failure" << 1;
         // PyTorch 1.x's TCPStore raised the bare system error.
         QTest::newRow("1.x store port in use")
             << QByteArray(

@@ -520,6 +520,10 @@ struct SourceScan {
         int rank;
     };
     std::vector<RankLine> rankLines;
+    // A console several ranks wrote into with no prefix (torchrun without --tee or --log-dir):
+    // every line of no process key whose PyTorch "[Rank R]" names one of two or more ranks, as
+    // (line, R). Empty where such lines name one rank only (a rank's own file).
+    std::vector<std::pair<std::uint32_t, int>> consoleRanks;
 };
 
 std::string captureOf(const ScanHit& h, const char* name)
@@ -800,8 +804,11 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
         scanner.scan(
             source, first, last,
             [&](int pattern, std::uint32_t line) {
-                return !cappedPerProcess(scanner.patterns()[static_cast<std::size_t>(pattern)]) ||
-                       slot(pattern, line) < kKeepHitsPerProcess;
+                const ScanPattern& sp = scanner.patterns()[static_cast<std::size_t>(pattern)];
+                // Identity needs every "[Rank R]" of the lines no prefix names: they may be several
+                // ranks' (consoleRanks).
+                return !cappedPerProcess(sp) || slot(pattern, line) < kKeepHitsPerProcess ||
+                       (sp.builtin == Builtin::TorchRank && lines.process(line).value == kNoKey);
             },
             [&](ScanHit&& h) {
                 if (scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin == Builtin::InitPhase) {
@@ -1048,11 +1055,17 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourceP
             bool torch = false;
         };
         std::vector<Seen> seen(out.keys.size() + 1); // the last: lines of no key
+        std::optional<std::size_t> noKeyTorch;       // its entry in rankLines
         for (const auto& h : out.hits) {
             const Builtin b = scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin;
             if (b != Builtin::InitLine && b != Builtin::TorchRank)
                 continue;
             const std::uint32_t key = lines.process(h.line).value;
+            if (b == Builtin::TorchRank && key == kNoKey) {
+                out.consoleRanks.push_back({h.line, std::atoi(captureOf(h, "rank").c_str())});
+                if (!seen.back().torch)
+                    noKeyTorch = out.rankLines.size();
+            }
             Seen& k = seen[key == kNoKey ? out.keys.size() : key];
             if (b == Builtin::InitLine) {
                 const int nranks = std::atoi(captureOf(h, "nranks").c_str());
@@ -1064,6 +1077,16 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourceP
                 k.torch = true;
                 out.rankLines.push_back({h.line, false, 0, std::atoi(captureOf(h, "rank").c_str())});
             }
+        }
+        const bool severalRanks =
+            std::any_of(out.consoleRanks.begin(), out.consoleRanks.end(),
+                        [&](const auto& r) { return r.second != out.consoleRanks.front().second; });
+        if (severalRanks) {
+            // Each such line is its rank's, not the file's: the file's own process takes no rank
+            // from them.
+            out.rankLines.erase(out.rankLines.begin() + static_cast<std::ptrdiff_t>(*noKeyTorch));
+        } else {
+            decltype(out.consoleRanks)().swap(out.consoleRanks);
         }
         out.rankLines.shrink_to_fit();
     }
@@ -1942,8 +1965,27 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             }
         }
     }
-    // Rank-only keys now map to the process with that rank, or a process of their own.
     indexRanks(); // "[Rank N]" lines may have named more ranks
+    // A console several ranks wrote into without prefixes: PyTorch's "[Rank R]" lines are rank R's
+    // (the process with that rank, or one of its own on the file's host); the file's other lines
+    // stay with the file's process.
+    std::vector<std::vector<std::pair<std::uint32_t, ProcessId>>> consoleLines(a.sources.size());
+    for (std::size_t s = 0; s < a.sources.size(); ++s)
+        for (const auto& [line, rank] : scans[s].consoleRanks) {
+            ProcessId pid = processWithRank(rank);
+            if (!pid.valid()) {
+                const std::string host =
+                    defaultProcess[s].valid() ? a.processes[defaultProcess[s].value].host : std::string{};
+                Process& p = newProcess();
+                p.rank = rank;
+                p.host = host;
+                p.identitySource = "pytorch";
+                firstWithRank.emplace(rank, p.id);
+                pid = p.id;
+            }
+            consoleLines[s].push_back({line, pid});
+        }
+    // Rank-only keys now map to the process with that rank, or a process of their own.
     std::map<int, ProcessId> rankProcess;
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
         for (std::size_t k = 0; k < scans[s].keys.size(); ++k) {
@@ -1988,7 +2030,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         // A source whose keys all name its default process (a file one rank wrote) gives every line
         // that process, blank lines included (they take a key's process, which is the same one):
         // nothing to do per line.
-        if (std::all_of(keyProcess[s].begin(), keyProcess[s].end(),
+        if (consoleLines[s].empty() &&
+            std::all_of(keyProcess[s].begin(), keyProcess[s].end(),
                         [&](ProcessId p) { return !p.valid() || p == defaultProcess[s]; })) {
             if (n > 0) {
                 sl.assignAll(defaultProcess[s]);
@@ -2011,6 +2054,13 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                         break;
                     }
                 }
+            }
+            if (!pid.valid() && k == kNoKey && !consoleLines[s].empty()) {
+                const auto& cl = consoleLines[s];
+                const auto it = std::lower_bound(cl.begin(), cl.end(), i,
+                                                 [](const auto& x, std::uint32_t v) { return x.first < v; });
+                if (it != cl.end() && it->first == i)
+                    pid = it->second;
             }
             return pid.valid() ? pid : defaultProcess[s];
         });

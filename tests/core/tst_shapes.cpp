@@ -155,6 +155,29 @@ private slots:
         QVERIFY(watchdog);
     }
 
+    // torchrun without --tee: every rank prints into one console with no prefix. PyTorch's own
+    // "[Rank R]" lines are rank R's; the rest (a progress bar, a traceback) stay with the file.
+    void consoleOfSeveralRanks()
+    {
+        json d = diagnose(QStringLiteral("combined/torchrun-console.log"));
+        std::vector<int> ranks;
+        for (const auto& r : d["ranks"])
+            if (r["rank"].is_number()) {
+                ranks.push_back(r["rank"].get<int>());
+                QCOMPARE(QString::fromStdString(r["identity_source"]), QStringLiteral("pytorch"));
+            }
+        QCOMPARE(ranks, (std::vector<int>{1, 2, 3}));
+        bool rank0Missing = false;
+        for (const auto& h : d["hypotheses"])
+            rank0Missing |=
+                QString::fromStdString(h["text"]).contains(QStringLiteral("rank 0 has no log here"));
+        QVERIFY2(rank0Missing, d["hypotheses"].dump().c_str());
+        // One rank's console stays one process, with that rank.
+        json one = diagnose(QStringLiteral("combined/one-rank-console.log"));
+        QCOMPARE(one["ranks"].size(), std::size_t{1});
+        QCOMPARE(one["ranks"][0]["rank"].get<int>(), 5);
+    }
+
     void pdshHosts()
     {
         json d = diagnose(QStringLiteral("combined/pdsh.log"));

@@ -574,6 +574,9 @@ void Builder::evaluate(Finding& f)
     f.confidence = std::round(std::clamp(c, 0.05, 0.99) * 100.0) / 100.0;
 }
 
+// How many lines after its first a multi-line record (a box, an exception's text) may run on.
+constexpr std::uint32_t kRecordLines = 12;
+
 void Builder::summarize(Finding& f)
 {
     const Entry& e = entry(f.entry);
@@ -607,6 +610,19 @@ void Builder::summarize(Finding& f)
                 return t;
             }
             std::string v = h ? captureIn(*h, name.c_str()) : std::string{};
+            // A record spread over lines (torchelastic's box: the exception, then "rank :",
+            // "exitcode :" lines) names on a later line what its first does not: the entry's next
+            // lines of the same process, within the record, are asked too.
+            if (v.empty() && h) {
+                const ProcessId proc = info(f.anchor).process;
+                auto it = std::lower_bound(m_hits.begin(), m_hits.end(), f.anchor,
+                                           [](const Hit& x, LineRef r) { return x.where < r; });
+                for (; v.empty() && it != m_hits.end() && it->where.source == f.anchor.source &&
+                       it->where.line <= f.anchor.line + kRecordLines;
+                     ++it)
+                    if (it->entry == f.entry && info(it->where).process == proc)
+                        v = captureIn(*it, name.c_str());
+            }
             return v.empty() ? "?" : v;
         };
         std::string out;

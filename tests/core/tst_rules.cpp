@@ -544,6 +544,9 @@ private slots:
         const json* e = finding(d, "torch-elastic-child-failed");
         QVERIFY(e);
         QCOMPARE(QString::fromStdString((*e)["role"]), QStringLiteral("collateral"));
+        // The box's exit code is on its "exitcode :" line, not on the exception's that anchors it.
+        QVERIFY2(QString::fromStdString((*e)["summary"]).contains(QStringLiteral("(exit code 1)")),
+                 (*e)["summary"].dump().c_str());
         bool named = false;
         for (const auto& h : (*e)["hypotheses"])
             named |= QString::fromStdString(h["text"]).contains(QStringLiteral("pid 3000")) &&

@@ -53,6 +53,25 @@ std::string Event::capture(const std::string& name) const
     return std::string(captures.get(name));
 }
 
+std::vector<Evidence> evidenceByLine(const std::vector<Evidence>& evidence)
+{
+    std::vector<Evidence> out;
+    std::map<LineRef, std::size_t> at; // line -> its place in out
+    for (const auto& x : evidence) {
+        auto [it, added] = at.try_emplace(x.where, out.size());
+        if (added) {
+            out.push_back(x);
+            continue;
+        }
+        Evidence& same = out[it->second];
+        if ((", " + same.label + ", ").find(", " + x.label + ", ") == std::string::npos)
+            same.label += ", " + x.label;
+        if (!x.note.empty() && same.note.find(x.note) == std::string::npos)
+            same.note += (same.note.empty() ? "" : " ") + x.note;
+    }
+    return out;
+}
+
 const char* checkStatusName(CheckStatus s)
 {
     switch (s) {

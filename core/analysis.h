@@ -329,6 +329,11 @@ struct Evidence {
     std::string note;
 };
 
+// A finding's evidence one line at a time, in the order the lines first appear: a line that is
+// several kinds of evidence (the earliest connect failure and the symptom itself) is shown once,
+// its labels joined with ", " and its notes with " ".
+std::vector<Evidence> evidenceByLine(const std::vector<Evidence>& evidence);
+
 enum class CheckStatus { Confirmed, Contradicted, NotEvidenced };
 const char* checkStatusName(CheckStatus s);
 

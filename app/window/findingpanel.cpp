@@ -354,7 +354,7 @@ QString FindingPanel::renderHtml(const Analysis& a)
             "<a href=\"#fix\">Fix</a> · <a href=\"#related\">Related</a> · <a href=\"#versions\">NCCL "
             "versions</a></p>");
         h += QStringLiteral("<h3><a name='evidence'></a>Evidence</h3>");
-        for (const auto& x : f->evidence) {
+        for (const auto& x : evidenceByLine(f->evidence)) {
             h +=
                 QStringLiteral(
                     "<p style='margin:6px 0 1px 0'><b>%1</b> &nbsp;%2 &nbsp;<span class='small'>%3</span></p>"

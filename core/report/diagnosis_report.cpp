@@ -1064,7 +1064,7 @@ std::string diagnosisText(const Analysis& a)
         o << "  " << init->summary << "\n";
         o << "  at " << displayFile(a, init->anchor) << ":" << init->anchor.line + 1 << "\n\n";
         o << "  Evidence:\n";
-        for (const auto& x : init->evidence) {
+        for (const auto& x : evidenceByLine(init->evidence)) {
             o << "    " << x.label << "  " << displayFile(a, x.where) << ":" << x.where.line + 1 << "\n";
             o << "      " << quoted(a.text(x.where)) << "\n";
             if (!x.note.empty())

@@ -284,9 +284,9 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
         r.summary = f->summary;
         r.quickAnswer = e.quickAnswer;
         r.connectVerdict = f->connectVerdict;
-        // One entry per line: a line that is both the earliest connect failure and the aborted
-        // retry is shown once with both labels.
-        for (const auto& x : f->evidence) {
+        // One entry per line (evidenceByLine): a line that is both the earliest connect failure
+        // and the aborted retry is shown once with both labels.
+        for (const auto& x : evidenceByLine(f->evidence)) {
             // A return-code trail is one run of lines: shown as one block.
             if (!r.evidence.empty()) {
                 ReportLine& last = r.evidence.back();
@@ -298,17 +298,7 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
                     continue;
                 }
             }
-            auto same = std::find_if(r.evidence.begin(), r.evidence.end(), [&](const ReportLine& l) {
-                return l.file == displayFile(a, x.where) && l.line == x.where.line + 1;
-            });
-            if (same == r.evidence.end()) {
-                r.evidence.push_back(reportLine(a, x.where, x.label, x.note));
-                continue;
-            }
-            if (same->label.find(x.label) == std::string::npos)
-                same->label += ", " + x.label;
-            if (!x.note.empty())
-                same->note += (same->note.empty() ? "" : " ") + x.note;
+            r.evidence.push_back(reportLine(a, x.where, x.label, x.note));
         }
 
         // Context: the lines of the same process around the initiating line, blank lines skipped.

@@ -266,6 +266,24 @@ private slots:
                  d["hypotheses"].dump().c_str());
     }
 
+    // A line that is several kinds of evidence is shown once, with every label and note.
+    void evidenceOneLineOnce()
+    {
+        const LineRef one{SourceId(0), 4}, two{SourceId(0), 9};
+        const std::vector<Evidence> ev{{one, ProcessId(0), "earliest-connect-failure", "first of all"},
+                                       {one, ProcessId(0), "bind-in-use", {}},
+                                       {two, ProcessId(0), "listen-failed", {}},
+                                       {one, ProcessId(0), "listen-failed", "the store's"},
+                                       {one, ProcessId(0), "bind-in-use", {}}};
+        const auto by = evidenceByLine(ev);
+        QCOMPARE(by.size(), std::size_t{2});
+        QCOMPARE(by[0].where, one);
+        QCOMPARE(by[0].label, std::string("earliest-connect-failure, bind-in-use, listen-failed"));
+        QCOMPARE(by[0].note, std::string("first of all the store's"));
+        QCOMPARE(by[1].where, two);
+        QCOMPARE(by[1].label, std::string("listen-failed"));
+    }
+
     // Wordings of older releases, as users posted them, make the same findings as today's.
     void olderWordings_data()
     {

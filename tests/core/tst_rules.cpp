@@ -25,6 +25,16 @@ class TestRules : public QObject
         o.probeLocalNccl = false;
         return analyzePaths({path.toStdString()}, m_enc, o);
     }
+    // A bundle of one file holding `log`, analysed (null if the file could not be written).
+    std::shared_ptr<const Analysis> analyzeOne(const QString& name, const QByteArray& log)
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath(name));
+        if (!dir.isValid() || !f.open(QIODevice::WriteOnly) || f.write(log) != log.size())
+            return nullptr;
+        f.close();
+        return analyze(dir.path());
+    }
     json diagnose(const QString& rel)
     {
         return json::parse(diagnosisJson(*analyze(QStringLiteral(RANKLINE_TEST_DATA_DIR "/") + rel)));
@@ -215,15 +225,10 @@ private slots:
     // DeepSpeed's return code as well as torchrun's exit code.
     void signalPresentInAnyLaunchersWords()
     {
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        QFile f(dir.filePath(QStringLiteral("launcher.log")));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(
+        auto a = analyzeOne(
+            QStringLiteral("launcher.log"),
             "[2023-04-14 13:11:27,885] [ERROR] [launch.py:434:sigkill_handler] ['/usr/bin/python3', '-u', "
             "'main.py', '--local_rank=0'] exits with return code = -9\n");
-        f.close();
-        auto a = analyze(dir.path());
         QVERIFY(a);
         const json d = json::parse(diagnosisJson(*a));
         QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("host-oom-kill"));
@@ -252,13 +257,7 @@ private slots:
     {
         QFETCH(QByteArray, log);
         QFETCH(QString, advice);
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        QFile f(dir.filePath(QStringLiteral("rank0.log")));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(log);
-        f.close();
-        auto a = analyze(dir.path());
+        auto a = analyzeOne(QStringLiteral("rank0.log"), log);
         QVERIFY(a);
         const json d = json::parse(diagnosisJson(*a));
         QVERIFY2(d["hypotheses"].size() == 1, d["hypotheses"].dump().c_str());
@@ -345,13 +344,7 @@ private slots:
         QFETCH(QByteArray, log);
         QFETCH(QString, entry);
         QFETCH(int, line);
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        QFile f(dir.filePath(QStringLiteral("rank0.log")));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        QCOMPARE(f.write(log), qint64(log.size()));
-        f.close();
-        auto a = analyze(dir.path());
+        auto a = analyzeOne(QStringLiteral("rank0.log"), log);
         QVERIFY(a);
         const json d = json::parse(diagnosisJson(*a));
         QVERIFY2(d["initiating"].is_object(), d.dump().c_str());
@@ -363,16 +356,10 @@ private slots:
     // look: the address it tried, and whether a later attempt worked.
     void retriedConnectAloneSuggests()
     {
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        QFile f(dir.filePath(QStringLiteral("worker-3.log")));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        const QByteArray log = "step 0 loading shards\n"
-                               "[W socket.cpp:663] [c10d] The client socket has failed to connect to "
-                               "[trainer-0.cluster]:29400 (errno: 110 - Connection timed out).\n";
-        QCOMPARE(f.write(log), qint64(log.size()));
-        f.close();
-        auto a = analyze(dir.path());
+        auto a = analyzeOne(QStringLiteral("worker-3.log"),
+                            "step 0 loading shards\n"
+                            "[W socket.cpp:663] [c10d] The client socket has failed to connect to "
+                            "[trainer-0.cluster]:29400 (errno: 110 - Connection timed out).\n");
         QVERIFY(a);
         const json d = json::parse(diagnosisJson(*a));
         QVERIFY2(d["initiating"].is_null(), d.dump().c_str());
@@ -427,13 +414,7 @@ private slots:
         QFETCH(QString, entry);
         QFETCH(int, line);
         QFETCH(QString, restated);
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        QFile f(dir.filePath(QStringLiteral("rank3.log")));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        QCOMPARE(f.write(log), qint64(log.size()));
-        f.close();
-        auto a = analyze(dir.path());
+        auto a = analyzeOne(QStringLiteral("rank3.log"), log);
         QVERIFY(a);
         const json d = json::parse(diagnosisJson(*a));
         QVERIFY2(d["initiating"].is_object(), d.dump().c_str());
@@ -465,13 +446,9 @@ private slots:
     {
         QFETCH(QByteArray, line);
         QFETCH(QString, said);
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        QFile f(dir.filePath(QStringLiteral("rank0.log")));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        QCOMPARE(f.write(line), qint64(line.size()));
-        f.close();
-        const json d = json::parse(diagnosisJson(*analyze(dir.path())));
+        auto a = analyzeOne(QStringLiteral("rank0.log"), line);
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
         const json* shm = finding(d, "nccl-shm-exhausted");
         QVERIFY2(shm, d.dump().c_str());
         const QString summary = QString::fromStdString((*shm)["summary"]);

@@ -459,6 +459,8 @@ constexpr std::uint32_t kNoKey = SourceLines::kProcessMask;
 // How far after a blank line the line whose process it takes may be (analyze, SourceScan).
 constexpr std::uint32_t kBlankLookahead = 7;
 constexpr int kKeepHitsPerProcess = 16;
+// PyTorch "[Rank R]" lines of no prefix a piece keeps beyond that, for consoles of several ranks.
+constexpr std::size_t kConsoleRankLines = 65536;
 
 bool isBlank(std::string_view line)
 {
@@ -815,6 +817,7 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
     // the line's process is full. Progress lines (SeqNum) are all kept: their maximum counts.
     {
         const std::size_t keys = out.keys.size() + 1; // the last column: lines of no key
+        std::size_t consoleRankHits = 0;
         std::vector<std::uint16_t> seen(scanner.patterns().size() * keys, 0);
         auto slot = [&](int pattern, std::uint32_t line) -> std::uint16_t& {
             const std::uint32_t k = lines.process(line).value;
@@ -824,10 +827,13 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
             source, first, last,
             [&](int pattern, std::uint32_t line) {
                 const ScanPattern& sp = scanner.patterns()[static_cast<std::size_t>(pattern)];
+                if (!cappedPerProcess(sp) || slot(pattern, line) < kKeepHitsPerProcess)
+                    return true;
                 // Identity needs every "[Rank R]" of the lines no prefix names: they may be several
-                // ranks' (consoleRanks).
-                return !cappedPerProcess(sp) || slot(pattern, line) < kKeepHitsPerProcess ||
-                       (sp.builtin == Builtin::TorchRank && lines.process(line).value == kNoKey);
+                // ranks' (consoleRanks). Bounded, so that a file of nothing else keeps its memory
+                // bounded too; past the bound, such lines stay with the file's process.
+                return sp.builtin == Builtin::TorchRank && lines.process(line).value == kNoKey &&
+                       consoleRankHits++ < kConsoleRankLines;
             },
             [&](ScanHit&& h) {
                 if (scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin == Builtin::InitPhase) {

@@ -101,9 +101,9 @@ private:
     };
     Place place(LineRef x) const
     {
-        const auto q = m_quotedBy.empty() ? m_quotedBy.end() : m_quotedBy.find(x);
-        const LineRef at = q == m_quotedBy.end() ? x : q->second;
-        return {info(at).time.mid(), at, q == m_quotedBy.end() ? 1 : 0, x};
+        const std::optional<LineRef> quoting = quotedBy(x);
+        const LineRef at = quoting.value_or(x);
+        return {info(at).time.mid(), at, quoting ? 0 : 1, x};
     }
     bool earlier(LineRef x, LineRef y) const { return place(x) < place(y); }
     // The first line of the framework exception that quotes `line` as NCCL's last error, if it
@@ -111,6 +111,9 @@ private:
     std::optional<LineRef> quotingException(LineRef line) const;
     std::optional<LineRef> quotedBy(LineRef line) const
     {
+        // Most bundles quote nothing, and earlier() asks for every comparison of a sort.
+        if (m_quotedBy.empty())
+            return std::nullopt;
         const auto q = m_quotedBy.find(line);
         return q == m_quotedBy.end() ? std::nullopt : std::optional<LineRef>(q->second);
     }
@@ -999,20 +1002,19 @@ void Builder::hypotheses()
                      : "the log of the process it waited for, from the start of the run"});
         }
     }
+    if (!m_a.hypotheses.empty())
+        return;
     // Asking for NCCL_DEBUG=INFO where the logs already are at INFO sends the reader round in a
     // circle: NCCL's interface announcements, printed at INFO only, tell.
     const bool ncclInfoOn = std::any_of(m_a.processes.begin(), m_a.processes.end(),
                                         [](const Process& p) { return !p.interface.empty(); });
-    if (m_a.hypotheses.empty())
-        m_a.hypotheses.push_back(
-            {-1, "no known failure was recognised in these logs", std::nullopt,
-             ncclInfoOn
-                 ? "these logs are at NCCL_DEBUG=INFO already: read their first NCCL WARN if there is one "
-                   "(an "
-                   "error no entry knows yet), and add every rank's log from the start of the run and the "
-                   "launcher's"
-                 : "rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET and include every rank's "
-                   "log (and the launcher's)"});
+    m_a.hypotheses.push_back(
+        {-1, "no known failure was recognised in these logs", std::nullopt,
+         ncclInfoOn ? "these logs are at NCCL_DEBUG=INFO already: read their first NCCL WARN if there is one "
+                      "(an error no entry knows yet), and add every rank's log from the start of the run "
+                      "and the launcher's"
+                    : "rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET and include every rank's "
+                      "log (and the launcher's)"});
 }
 
 void Builder::run()

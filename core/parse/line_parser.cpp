@@ -194,37 +194,75 @@ Level pythonLevel(std::string_view word)
     return Level::None;
 }
 
-// One launcher decoration at the start of `s`; returns the characters consumed (0 if none).
-std::size_t decorationAt(std::string_view s, Decoration& kind, int& rank)
+// "<stdout>:" or "<stderr>:" (and one space) at `pos`: the characters up to its end, else 0.
+std::size_t streamTagAt(std::string_view s, std::size_t pos)
 {
-    std::int64_t n = 0;
-    if (s.starts_with("[rank") || s.starts_with("[default")) {
-        std::size_t p = s[1] == 'r' ? 5 : 8;
-        std::size_t k = someDigits(s, p, n, 7);
-        if (k > 0 && s.size() > p + k + 1 && s[p + k] == ']' && s[p + k + 1] == ':') {
-            kind = s[1] == 'r' ? Decoration::TorchrunRank : Decoration::TorchrunDefault;
-            rank = static_cast<int>(n);
-            std::size_t used = p + k + 2;
+    const std::string_view rest = s.substr(std::min(pos, s.size()));
+    for (std::string_view tag : {std::string_view("<stdout>:"), std::string_view("<stderr>:")}) {
+        if (rest.starts_with(tag)) {
+            std::size_t used = pos + tag.size();
             if (used < s.size() && s[used] == ' ')
                 ++used;
             return used;
         }
-        return 0;
     }
+    return 0;
+}
+
+// One launcher decoration at the start of `s`; returns the characters consumed (0 if none).
+std::size_t decorationAt(std::string_view s, Decoration& kind, int& rank)
+{
+    std::int64_t n = 0;
     if (s.starts_with("[1,") || s.starts_with("[0,")) {
         std::size_t k = someDigits(s, 3, n, 7);
         std::size_t p = 3 + k;
         if (k > 0 && p < s.size() && s[p] == ']') {
-            std::string_view rest = s.substr(p + 1);
-            for (std::string_view tag : {std::string_view("<stdout>:"), std::string_view("<stderr>:")}) {
-                if (rest.starts_with(tag)) {
-                    kind = Decoration::MpirunTag;
-                    rank = static_cast<int>(n);
-                    std::size_t used = p + 1 + tag.size();
-                    if (used < s.size() && s[used] == ' ')
-                        ++used;
-                    return used;
-                }
+            if (std::size_t used = streamTagAt(s, p + 1)) {
+                kind = Decoration::MpirunTag;
+                rank = static_cast<int>(n);
+                return used;
+            }
+        }
+        return 0;
+    }
+    if (s.size() > 3 && s[0] == '[') {
+        // torchrun's worker prefix is "[${role_name}${local_rank}]:": "[default3]:", or
+        // "[trainer3]:" under --role trainer. Its template can be changed
+        // (TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE), the documented example being "[${rank}]:";
+        // "[rank3]:" is the global rank too, and a second number ("[trainer0|0]:") is read past.
+        // horovodrun tags its workers' lines "[3]<stdout>:" (mpirun's "[1,3]<stdout>:" is above).
+        std::size_t p = 1;
+        while (p < s.size() && p <= 32 && (isAlpha(s[p]) || s[p] == '_' || s[p] == '-'))
+            ++p;
+        const std::string_view role = s.substr(1, p - 1);
+        const std::size_t k = someDigits(s, p, n, 7);
+        if (k == 0)
+            return 0;
+        p += k;
+        if (p < s.size() && s[p] == '|') {
+            std::int64_t second = 0;
+            const std::size_t k2 = someDigits(s, p + 1, second, 7);
+            if (k2 == 0)
+                return 0;
+            p += 1 + k2;
+        }
+        if (p >= s.size() || s[p] != ']')
+            return 0;
+        // torchelastic's failure summary heads each failed rank's entry with a bare "[3]:": that
+        // is the box's own line, not a prefix of the global rank's.
+        if (p + 1 < s.size() && s[p + 1] == ':' && (!role.empty() || p + 2 < s.size())) {
+            kind = role.empty() || role == "rank" ? Decoration::TorchrunRank : Decoration::TorchrunDefault;
+            rank = static_cast<int>(n);
+            std::size_t used = p + 2;
+            if (used < s.size() && s[used] == ' ')
+                ++used;
+            return used;
+        }
+        if (role.empty()) {
+            if (std::size_t used = streamTagAt(s, p + 1)) {
+                kind = Decoration::MpirunTag;
+                rank = static_cast<int>(n);
+                return used;
             }
         }
         return 0;

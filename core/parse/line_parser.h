@@ -22,10 +22,10 @@ struct Timestamp {
 
 enum class Decoration : std::uint8_t {
     None,
-    TorchrunRank,    // [rank3]:
-    TorchrunDefault, // [default3]:
+    TorchrunRank,    // [rank3]:, [3]: (a prefix template of the global rank)
+    TorchrunDefault, // [default3]:, [trainer3]: (role and local rank)
     Srun,            // 3:
-    MpirunTag,       // [1,3]<stdout>:
+    MpirunTag,       // [1,3]<stdout>:, horovodrun's [3]<stdout>:
     Ray,             // (RayWorker pid=409241, ip=10.0.0.3)
     HostPrefix,      // pdsh / DeepSpeed: "10.10.23.10: ", "worker-3: "
     Journald,        // journalctl -o short-iso: "<stamp> host ident[pid]: "

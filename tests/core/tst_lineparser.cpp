@@ -112,6 +112,25 @@ private slots:
         QTest::newRow("torchrun rank")
             << "[rank12]:[E612 14:03:17.1 x.cpp:1] boom" << int(Decoration::TorchrunRank) << 12;
         QTest::newRow("torchrun default") << "[default3]:hello" << int(Decoration::TorchrunDefault) << 3;
+        QTest::newRow("torchrun role") << "[trainer3]:hello" << int(Decoration::TorchrunDefault) << 3;
+        QTest::newRow("torchrun template with two numbers")
+            << "[trainer0|0]:ncclInternalError: Internal check failed." << int(Decoration::TorchrunDefault)
+            << 0;
+        QTest::newRow("torchrun template of the rank")
+            << "[12]: hello" << int(Decoration::TorchrunRank) << 12;
+        QTest::newRow("horovodrun") << "[3]<stderr>:hello" << int(Decoration::MpirunTag) << 3;
+        QTest::newRow("horovodrun with its stamp")
+            << "Mon Oct 19 20:44:09 2020[0]<stderr>:I1019 20:44:09.594008 1 x.py:30] Step"
+            << int(Decoration::MpirunTag) << 0;
+        QTest::newRow("glog in brackets is not a role")
+            << "[E0612 14:03:16.500000 ProcessGroupNCCL.cpp:607] x" << int(Decoration::None) << -1;
+        QTest::newRow("NCCL 2.26 stamp is not a rank")
+            << "[2025-06-12 14:03:16] h:1:2 [0] a.cc:1 NCCL WARN x" << int(Decoration::None) << -1;
+        QTest::newRow("PyTorch's [Rank N] is not a prefix")
+            << "[Rank 3] Watchdog caught collective operation timeout" << int(Decoration::None) << -1;
+        QTest::newRow("torchelastic's summary entry is not a prefix")
+            << "[3]:" << int(Decoration::None) << -1;
+        QTest::newRow("a word without a number") << "[trainer]: hello" << int(Decoration::None) << -1;
         QTest::newRow("srun") << "7: hello" << int(Decoration::Srun) << 7;
         QTest::newRow("mpirun stderr") << "[1,15]<stderr>:hello" << int(Decoration::MpirunTag) << 15;
         QTest::newRow("line number then rank")

@@ -155,6 +155,21 @@ private slots:
         QVERIFY(watchdog);
     }
 
+    // torchrun --tee under --role trainer: "[trainer<local rank>]:" splits the console like
+    // "[default<local rank>]:".
+    void torchrunTeeOfARole()
+    {
+        json d = diagnose(QStringLiteral("combined/torchrun-role.log"));
+        QCOMPARE(d["ranks"].size(), std::size_t{2});
+        QCOMPARE(d["ranks"][0]["rank"].get<int>(), 0);
+        QCOMPARE(d["ranks"][1]["rank"].get<int>(), 1);
+        bool abortOnRank1 = false;
+        for (const auto& f : d["findings"])
+            abortOnRank1 |=
+                f["entry"] == "nccl-socket-connect-abort" && f["role"] == "initiating" && f["rank"] == 1;
+        QVERIFY2(abortOnRank1, d["findings"].dump().c_str());
+    }
+
     // torchrun without --tee: every rank prints into one console with no prefix. PyTorch's own
     // "[Rank R]" lines are rank R's; the rest (a progress bar, a traceback) stay with the file.
     void consoleOfSeveralRanks()

@@ -279,6 +279,21 @@ bool nextAssignment(std::string_view& rest, std::string& name, std::string& valu
     return false;
 }
 
+// Whether the assignment at `at` is advice the message gives rather than a setting it reports:
+// PyTorch's "unhandled system error (run with NCCL_DEBUG=INFO for details)", on nearly every NCCL
+// error it raises, and NCCL's "Disable NVLS (NCCL_NVLS_ENABLE=0) if you wish ..." and "Do not
+// force-enable NVLS (NCCL_NVLS_ENABLE=1) ...". Read as settings they would say the job ran at INFO.
+bool isAdvice(std::string_view text, std::size_t at)
+{
+    if (at == std::string_view::npos)
+        return false;
+    std::string_view before = text.substr(0, at);
+    while (!before.empty() && (before.back() == ' ' || before.back() == '('))
+        before.remove_suffix(1);
+    return before.ends_with("run with") || before.ends_with("Disable NVLS") ||
+           before.ends_with("force-enable NVLS");
+}
+
 } // namespace
 
 std::vector<EnvironmentLine::Setting> settingsOfLine(std::string_view text, bool byRegex)
@@ -303,6 +318,10 @@ std::vector<EnvironmentLine::Setting> settingsOfLine(std::string_view text, bool
         std::string_view restText = text;
         while (byHand ? nextAssignment(restText, name, value)
                       : RE2::FindAndConsume(&rest, pat.assignment, &name, &value)) {
+            const std::size_t consumed = byHand ? static_cast<std::size_t>(restText.data() - text.data())
+                                                : static_cast<std::size_t>(rest.data() - line.data());
+            if (isAdvice(text, text.rfind(name + '=', consumed)))
+                continue;
             if (value.size() >= 2 && (value.front() == '"' || value.front() == '\''))
                 value = value.substr(1, value.size() - 2);
             else if (!value.empty() && value.back() == ',')

@@ -685,6 +685,49 @@ private slots:
         QVERIFY(flag(ib, "link-local", "ib0"));
     }
 
+    // Advice inside a message is not a setting: PyTorch's "(run with NCCL_DEBUG=INFO for details)"
+    // is on nearly every NCCL error it raises, whatever NCCL_DEBUG was.
+    void adviceIsNotASetting_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("settings");
+        QTest::newRow("pytorch")
+            << "torch.distributed.DistBackendError: NCCL error in: x.cpp:93, unhandled cuda "
+               "error (run with NCCL_DEBUG=INFO for details), NCCL version 2.29.3"
+            << "";
+        QTest::newRow("pytorch, invalid usage")
+            << "RuntimeError: NCCL error in: x.cpp:1, invalid usage (run with NCCL_DEBUG=WARN for details)"
+            << "";
+        QTest::newRow("nccl nvls 2.29")
+            << "Disable NVLS (NCCL_NVLS_ENABLE=0) if you wish to avoid this error in the future. "
+            << "";
+        QTest::newRow("nccl nvls 2.27")
+            << "Do not force-enable NVLS (NCCL_NVLS_ENABLE=1) if you wish to avoid "
+               "this error in the future."
+            << "";
+        QTest::newRow("a printed environment") << "+ export NCCL_DEBUG=INFO NCCL_SOCKET_IFNAME=eth0"
+                                               << "NCCL_DEBUG=INFO NCCL_SOCKET_IFNAME=eth0";
+        QTest::newRow("blocking wait names its setting")
+            << "[Rank 1] Caught collective operation timeout: WorkNCCL(SeqNum=3, OpType=ALLREDUCE, "
+               "Timeout(ms)=1800000) ran for 1800008 milliseconds before timing out. timed out in blocking "
+               "wait "
+               "(NCCL_BLOCKING_WAIT=1)."
+            << "NCCL_BLOCKING_WAIT=1";
+    }
+    void adviceIsNotASetting()
+    {
+        QFETCH(QString, line);
+        QFETCH(QString, settings);
+        const QByteArray b = line.toUtf8();
+        const std::string_view text(b.constData(), static_cast<std::size_t>(b.size()));
+        for (const bool byRegex : {false, true}) {
+            QStringList got;
+            for (const auto& st : settingsOfLine(text, byRegex))
+                got << QString::fromStdString(st.name + "=" + st.value);
+            QCOMPARE(got.join(QLatin1Char(' ')), settings);
+        }
+    }
+
     // The hand-written reading of NCCL_* settings gives what the regexes give: on every line of the
     // sample, the fixtures and the real logs that names a setting, on the forms jobs print, and on
     // random lines built from the pieces the forms are made of.

@@ -449,6 +449,17 @@ try {
             for (const auto& f : s.fingerprints)
                 for (const auto& [name, index] : f.regex->NamedCapturingGroups())
                     known.insert(name);
+        // Optional parts "[[...]]" neither nest nor stay open.
+        for (std::size_t at = e.summary.find("[["); at != std::string::npos;
+             at = e.summary.find("[[", at + 2)) {
+            const std::size_t end = e.summary.find("]]", at + 2);
+            if (end == std::string::npos ||
+                e.summary.substr(at + 2, end - at - 2).find("[[") != std::string::npos)
+                return Error{where,
+                             "summary has an optional part '[[' that is not closed by ']]' before the next",
+                             "close each [[...]] part; they do not nest"};
+            at = end;
+        }
         for (std::size_t at = e.summary.find('{'); at != std::string::npos;
              at = e.summary.find('{', at + 1)) {
             std::size_t end = e.summary.find('}', at);

@@ -628,22 +628,45 @@ void Builder::summarize(Finding& f)
             }
             return v.empty() ? "?" : v;
         };
-        std::string out;
-        for (std::size_t i = 0; i < e.summary.size(); ++i) {
-            std::size_t close = e.summary[i] == '{' ? e.summary.find('}', i) : std::string::npos;
-            if (close == std::string::npos) {
-                out += e.summary[i];
-                continue;
+        // "{name|default}": the default stands where the anchor line has no such capture (a
+        // fingerprint of the entry that does not capture it), instead of "?". "[[...]]": a part of
+        // the sentence that is left out whole where one of its placeholders has no value (a
+        // line cut short that names the collective but not its timeout).
+        auto fill = [&value](std::string_view tmpl, bool& missing) {
+            std::string out;
+            for (std::size_t i = 0; i < tmpl.size(); ++i) {
+                const std::size_t close = tmpl[i] == '{' ? tmpl.find('}', i) : std::string_view::npos;
+                if (close == std::string_view::npos) {
+                    out += tmpl[i];
+                    continue;
+                }
+                const std::string field(tmpl.substr(i + 1, close - i - 1));
+                const std::size_t bar = field.find('|');
+                std::string v = value(field.substr(0, bar));
+                if (bar != std::string::npos && (v.empty() || v == "?"))
+                    v = field.substr(bar + 1);
+                missing = missing || v.empty() || v == "?";
+                out += v;
+                i = close;
             }
-            // "{name|default}": the default stands where the anchor line has no such capture (a
-            // fingerprint of the entry that does not capture it), instead of "?".
-            const std::string field = e.summary.substr(i + 1, close - i - 1);
-            const std::size_t bar = field.find('|');
-            std::string v = value(field.substr(0, bar));
-            if (bar != std::string::npos && (v.empty() || v == "?"))
-                v = field.substr(bar + 1);
-            out += v;
-            i = close;
+            return out;
+        };
+        std::string out;
+        const std::string_view tmpl = e.summary;
+        for (std::size_t i = 0; i < tmpl.size();) {
+            const std::size_t open = tmpl.find("[[", i);
+            const std::size_t close = open == std::string_view::npos ? open : tmpl.find("]]", open + 2);
+            bool missing = false;
+            if (close == std::string_view::npos) {
+                out += fill(tmpl.substr(i), missing);
+                break;
+            }
+            out += fill(tmpl.substr(i, open - i), missing);
+            missing = false;
+            std::string part = fill(tmpl.substr(open + 2, close - open - 2), missing);
+            if (!missing)
+                out += part;
+            i = close + 2;
         }
         if (!out.empty())
             out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));

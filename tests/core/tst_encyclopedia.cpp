@@ -102,6 +102,11 @@ private slots:
                             QStringLiteral(
                                 "\"root_cause\":\"R\",\"summary\":\"{process} lost {nope|something}\","))
             << "unknown placeholder {nope}";
+        QTest::newRow("optional part left open")
+            << QString::fromStdString(entryJson("\"Connect to\"", "\"Connect to x\""))
+                   .replace(QStringLiteral("\"root_cause\":\"R\","),
+                            QStringLiteral("\"root_cause\":\"R\",\"summary\":\"{process} lost[[ a peer\","))
+            << "optional part";
         // A rank count names its symptoms, each one the entry's.
         const QString onRanks = QString::fromStdString(entryJson("\"Connect to\"", "\"Connect to x\""));
         QTest::newRow("rank count of an unknown symptom")

@@ -221,6 +221,48 @@ private slots:
         QVERIFY2(named, d["hypotheses"].dump().c_str());
     }
 
+    // A watchdog line that a terminal wrapped ("... NumelOut=524290048, Timeo" / "ut(ms)=...") or a
+    // paste cut ("... before timing ") still names the collective each rank waits at, and the summary
+    // leaves out the times it does not have rather than print "?" (real cases: torchtune#1165,
+    // ai2cm/ace#851).
+    void watchdogLineCutShort()
+    {
+        QByteArray log;
+        for (int r : {1, 2, 3})
+            log += "[rank" + QByteArray::number(r) + "]:[E ProcessGroupNCCL.cpp:563] [Rank " +
+                   QByteArray::number(r) +
+                   "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=15037, "
+                   "OpType=_ALLGATHER_BASE, NumelIn=131072512, NumelOut=524290048, Timeo\n"
+                   "ut(ms)=600000) ran for 600055 milliseconds before timing out.\n";
+        auto a = analyzeOne(QStringLiteral("console.log"), log);
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
+        const json* w = finding(d, "torch-watchdog-timeout");
+        QVERIFY2(w, d.dump().c_str());
+        const QString summary = QString::fromStdString((*w)["summary"]);
+        QVERIFY2(summary.contains(QStringLiteral("_ALLGATHER_BASE (SeqNum 15037), waiting")),
+                 qPrintable(summary));
+        QVERIFY2(!summary.contains(QLatin1Char('?')), qPrintable(summary));
+        bool named = false;
+        for (const auto& h : d["hypotheses"])
+            named |= QString::fromStdString(h["text"]).contains(QStringLiteral("rank 0 has no log here"));
+        QVERIFY2(named, d["hypotheses"].dump().c_str());
+        // The whole line still gives both times.
+        auto whole =
+            analyzeOne(QStringLiteral("rank1.log"),
+                       "[rank1]:[E ProcessGroupNCCL.cpp:563] [Rank 1] Watchdog caught collective "
+                       "operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+                       "Timeout(ms)=600000) ran for 600055 milliseconds before timing out.\n");
+        QVERIFY(whole);
+        const json dw = json::parse(diagnosisJson(*whole));
+        const json* ww = finding(dw, "torch-watchdog-timeout");
+        QVERIFY(ww);
+        QVERIFY2(
+            QString::fromStdString((*ww)["summary"])
+                .contains(QStringLiteral("(SeqNum 7) ran 600055 ms against a timeout of 600000 ms, waiting")),
+            (*ww)["summary"].dump().c_str());
+    }
+
     // A checklist item that asks whether the launcher saw the kill accepts every launcher's words:
     // DeepSpeed's return code as well as torchrun's exit code.
     void signalPresentInAnyLaunchersWords()

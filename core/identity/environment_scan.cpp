@@ -1016,6 +1016,24 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
                 break;
             }
         }
+    // One host is shown only when every rank of the job has a log here: the world is the largest
+    // communicator an Init line names. A bundle of rank 0's log alone says nothing of where the
+    // others ran, and the notes must not reassure where they cannot know.
+    int world = 0;
+    std::unordered_set<int> ranksHere;
+    for (const auto& p : a.processes) {
+        world = std::max(world, p.nranks);
+        if (p.rank)
+            ranksHere.insert(*p.rank);
+    }
+    const std::string oneHost =
+        world > 0 && ranksHere.size() >= static_cast<std::size_t>(world)
+            ? " Harmless while every rank runs on this one host, as all " + std::to_string(world) +
+                  " do here."
+        : world > 0 ? " Harmless only if every rank runs on this one host: these logs hold " +
+                          std::to_string(ranksHere.size()) + " of the job's " + std::to_string(world) +
+                          " ranks, and the others may run elsewhere."
+                    : " Harmless only if every rank runs on this one host, which these logs do not show.";
     // Thousands of ranks share a few hundred addresses: each (interface, address) is classified
     // once, and each address's subnet worked out and looked up once.
     struct ViewPairHash {
@@ -1079,8 +1097,8 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
                         f.detail = ad.address + " on " + ad.interface +
                                    " is link-local (169.254/16, fe80::/10): valid on one link only; IPv6 "
                                    "link-local addresses also need the right %interface scope on every host.";
-                    f.detail += multiHost ? " Set NCCL_SOCKET_IFNAME to the interface the hosts share."
-                                          : " Harmless while every rank runs on this one host.";
+                    f.detail +=
+                        multiHost ? " Set NCCL_SOCKET_IFNAME to the interface the hosts share." : oneHost;
                     it = addressFlags.emplace(key, env.flags.size()).first;
                     env.flags.push_back(std::move(f));
                 }

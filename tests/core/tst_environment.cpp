@@ -584,6 +584,20 @@ private slots:
         QCOMPARE(str((*lo)["severity"]), QStringLiteral("note"));
         QCOMPARE((*lo)["ranks"].size(), std::size_t{2});
         QVERIFY(!flag(d, "different-subnets"));
+        // Both ranks of the job are here, on one host: the note may say so.
+        QVERIFY2(str((*lo)["detail"])
+                     .endsWith(QStringLiteral(
+                         "Harmless while every rank runs on this one host, as all 2 do here.")),
+                 qPrintable(str((*lo)["detail"])));
+        // Rank 0's log alone does not show where rank 1 ran (real case pytorch#68893: a veth address
+        // on rank 0, whose peer was on another host).
+        json alone = diagnose(fixture("single-host") + QStringLiteral("/rank0.log"));
+        const json* lo0 = flag(alone, "loopback");
+        QVERIFY(lo0);
+        QVERIFY2(str((*lo0)["detail"])
+                     .endsWith(QStringLiteral("these logs hold 1 of the job's 2 ranks, and "
+                                              "the others may run elsewhere.")),
+                 qPrintable(str((*lo0)["detail"])));
     }
 
     // The sample prints PyTorch 2.1.0a0+29c30b1 with CUDA 12.2 on every rank, cudaDriverVersion 12020

@@ -746,6 +746,21 @@ void Builder::versionVerdict()
     std::string listed;
     for (const auto& v : versions)
         listed += (listed.empty() ? "" : ", ") + v.toString();
+    if (!range->fixedIn) {
+        // Behaviour, not a bug of some releases (a refused connect, a full /dev/shm): the range
+        // says which releases were checked to print it, and no upgrade is a fix. "Inside the
+        // affected range" would read as a version problem.
+        n.fixApplies = false;
+        const std::string ran =
+            !versions.empty()  ? "The job ran NCCL " + listed + ". "
+            : !n.hints.empty() ? "No version line in the logs; the WARN's source line numbers pin NCCL " +
+                                     n.hints[0].range.toString() + ". "
+                               : std::string{};
+        n.releaseVerdict = ran + "NCCL " + range->range.toString() +
+                           " report this failure this way: it is not a bug of some releases, and no NCCL "
+                           "upgrade fixes it.";
+        return;
+    }
     bool anyFixed = range->fixedIn && std::any_of(versions.begin(), versions.end(),
                                                   [&](const Version& v) { return v >= *range->fixedIn; });
     bool allAffected =

@@ -221,6 +221,26 @@ private slots:
         QVERIFY2(named, d["hypotheses"].dump().c_str());
     }
 
+    // A failure every release reports alike (a refused connect) is not placed "inside an affected
+    // range": no upgrade fixes it, and the verdict says so (real case nccl#529 on 2.5.6 read as a
+    // version problem).
+    void behaviourIsNotAVersionProblem()
+    {
+        auto a = analyzeOne(QStringLiteral("rank1.log"),
+                            "gpu-b:2001:2001 [1] NCCL INFO NCCL version 2.5.6+cuda10.1\n"
+                            "gpu-b:2001:2050 [1] include/socket.h:397 NCCL WARN Connect to 10.0.0.1<46681> "
+                            "failed : Connection refused\n");
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-connect-refused"));
+        QCOMPARE(d["nccl"]["fix_applies"].get<bool>(), false);
+        const QString verdict = QString::fromStdString(d["nccl"]["verdict"]);
+        QVERIFY2(verdict.startsWith(QStringLiteral("The job ran NCCL 2.5.6. NCCL 2.3.5 and later report this "
+                                                   "failure this way")),
+                 qPrintable(verdict));
+        QVERIFY2(!verdict.contains(QStringLiteral("affected range")), qPrintable(verdict));
+    }
+
     // A watchdog line that a terminal wrapped ("... NumelOut=524290048, Timeo" / "ut(ms)=...") or a
     // paste cut ("... before timing ") still names the collective each rank waits at, and the summary
     // leaves out the times it does not have rather than print "?" (real cases: torchtune#1165,

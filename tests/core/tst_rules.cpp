@@ -301,6 +301,25 @@ private slots:
         QVERIFY2(confirmed, d["findings"][0]["checklist"].dump().c_str());
     }
 
+    // torchrun's negative exit code is a signal's number: the checklist item that asks whether a
+    // signal ended the worker reads it, not only the box's "Signal N (SIGxxx) received" record.
+    void negativeExitCodeIsASignal()
+    {
+        auto a = analyzeOne(QStringLiteral("agent.log"),
+                            "E1106 04:43:02.651000 26021 site-packages/torch/distributed/elastic/"
+                            "multiprocessing/api.py:869] failed (exitcode: -6) local_rank: 3 (pid: 26026) of "
+                            "binary: /usr/bin/python\n");
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
+        const json* f = finding(d, "torch-elastic-child-failed");
+        QVERIFY2(f, d.dump().c_str());
+        QString status;
+        for (const auto& c : (*f)["checklist"])
+            if (c["id"] == "killed-by-signal")
+                status = QString::fromStdString(c["status"]);
+        QCOMPARE(status, QStringLiteral("confirmed"));
+    }
+
     // With nothing recognised, the advice depends on what the logs already hold: asking for
     // NCCL_DEBUG=INFO where NCCL's INFO lines are there sends the reader round in a circle.
     void nothingRecognisedAdvice_data()

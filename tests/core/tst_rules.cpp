@@ -320,6 +320,27 @@ private slots:
         QCOMPARE(status, QStringLiteral("confirmed"));
     }
 
+    // EFA's text-only error completion (no provider code in parentheses, the endpoint addresses
+    // after it) is an OFI error like the others (real case awsome-distributed-ai#312).
+    void ofiErrorInWords()
+    {
+        auto a = analyzeOne(
+            QStringLiteral("worker.log"),
+            "[1,2]<stdout>:test-nccl-worker-0:199:263 [2] process_err_completion:1562 NCCL WARN "
+            "NET/OFI Request 0x7f08c0001d30 completed with error. RC: 5. Error: Invalid receiver "
+            "queue pair number (QPN) My EFA addr: fi_addr_efa://[fe80::30:43ff:fe60:456b]:0:1 My "
+            "host id: i-0 Peer EFA addr: fi_addr_efa://[fe80::ed:61ff:fe1d:a3b3]:0:2 Peer host id: "
+            "i-1. Completed length: 0\n");
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ofi-error"));
+        const json* f = finding(d, "nccl-ofi-error");
+        QVERIFY(f);
+        QVERIFY2(QString::fromStdString((*f)["summary"])
+                     .contains(QStringLiteral("(RC 5: Invalid receiver queue pair number (QPN))")),
+                 (*f)["summary"].dump().c_str());
+    }
+
     // With nothing recognised, the advice depends on what the logs already hold: asking for
     // NCCL_DEBUG=INFO where NCCL's INFO lines are there sends the reader round in a circle.
     void nothingRecognisedAdvice_data()

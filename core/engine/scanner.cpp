@@ -29,6 +29,9 @@ struct BuiltinDef {
 // exception text ("..., NCCL version 2.18.3").
 const BuiltinDef kBuiltins[] = {
     {Builtin::NcclVersion, R"(NCCL version (?P<version>\d+\.\d+\.\d+))"},
+    // vLLM and SGLang say which library their own communicator loaded: "vLLM is using
+    // nccl==2.21.5" (RCCL's version on ROCm).
+    {Builtin::NcclVersion, R"(is using nccl==(?P<version>\d+\.\d+\.\d+))"},
     // Only rank and nranks are read (identity); the other fields stay uncaptured, as every rank
     // prints this line for each communicator it creates.
     {Builtin::InitLine,

@@ -699,6 +699,24 @@ private slots:
         QVERIFY(flag(ib, "link-local", "ib0"));
     }
 
+    // vLLM and SGLang print the NCCL their communicator loaded in words of their own (real case
+    // sgl-project/sglang#3794, whose logs have no NCCL line).
+    void frameworksSayWhichNccl()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeRanks(dir, 2, [](int r) {
+            return r == 0
+                       ? QStringLiteral("[2025-02-23 06:02:12 TP1] sglang is using nccl==2.21.5\n")
+                       : QStringLiteral("(Worker pid=150) INFO [pynccl.py:113] vLLM is using nccl==2.28.9\n");
+        }));
+        const json d = diagnose(dir.path());
+        QStringList versions;
+        for (const auto& lv : d["nccl"]["logs"])
+            versions << QString::fromStdString(lv["version"]);
+        versions.sort();
+        QCOMPARE(versions, QStringList({QStringLiteral("2.21.5"), QStringLiteral("2.28.9")}));
+    }
+
     // Advice inside a message is not a setting: PyTorch's "(run with NCCL_DEBUG=INFO for details)"
     // is on nearly every NCCL error it raises, whatever NCCL_DEBUG was.
     void adviceIsNotASetting_data()

@@ -341,6 +341,44 @@ private slots:
                  (*f)["summary"].dump().c_str());
     }
 
+    // SIGBUS is the initiating failure, with what names shared memory confirming it: UCX's report
+    // with NCCL's frames under torchrun (real case pipedream#76: only the ChildFailedError box was
+    // recognised before), and PyTorch DataLoader's own message (Megatron-LM#878: nothing before).
+    void busErrorIsSharedMemory_data()
+    {
+        QTest::addColumn<QByteArray>("log");
+        QTest::addColumn<QString>("confirmed");
+        QTest::newRow("nccl thread")
+            << QByteArray("[8d6bf97c3bf4:3039 :0:3095] Caught signal 7 (Bus error: nonexistent "
+                          "physical address)\n"
+                          "==== backtrace ====\n"
+                          " 2 0x000000000007587d ncclGroupEnd()  ?\?\?:0\n"
+                          " 4 0x0000000000059e97 ncclGetUniqueId()  ?\?\?:0\n"
+                          " 5 0x00000000000489b1 ?\?\?()  /usr/lib/x86_64-linux-gnu/libnccl.so.2:0\n"
+                          "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n")
+            << "nccl-thread-faulted";
+        QTest::newRow("dataloader") << QByteArray(
+                                           "ERROR: Unexpected bus error encountered in worker. This might be "
+                                           "caused by insufficient shared memory (shm).\n")
+                                    << "shm-named";
+    }
+    void busErrorIsSharedMemory()
+    {
+        QFETCH(QByteArray, log);
+        QFETCH(QString, confirmed);
+        auto a = analyzeOne(QStringLiteral("console.log"), log);
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("process-bus-error"));
+        const json* f = finding(d, "process-bus-error");
+        QVERIFY(f);
+        QString status;
+        for (const auto& c : (*f)["checklist"])
+            if (QString::fromStdString(c["id"]) == confirmed)
+                status = QString::fromStdString(c["status"]);
+        QCOMPARE(status, QStringLiteral("confirmed"));
+    }
+
     // With nothing recognised, the advice depends on what the logs already hold: asking for
     // NCCL_DEBUG=INFO where NCCL's INFO lines are there sends the reader round in a circle.
     void nothingRecognisedAdvice_data()

@@ -333,6 +333,7 @@ try {
     e.rootCause = str(j, "root_cause");
     e.prevention = strings(j, "prevention");
     e.related = strings(j, "related");
+    e.refines = strings(j, "refines");
     if (e.title.empty() || e.quickAnswer.empty() || e.rootCause.empty())
         return Error{where, "entry lacks 'title', 'quick_answer' or 'root_cause'",
                      "fill in every required field"};
@@ -596,11 +597,22 @@ Expected<Encyclopedia> loadEncyclopedia(const std::string& folder)
     }
     if (enc.entries.empty())
         return Error{folder, "no encyclopedia entries found", "the folder should hold <id>.json files"};
-    for (const auto& e : enc.entries)
+    for (const auto& e : enc.entries) {
         for (const auto& r : e.related)
             if (!enc.find(r))
                 return Error{folder + "/" + e.id + ".json", "related id '" + r + "' does not exist",
                              "fix or remove the related id"};
+        for (const auto& r : e.refines) {
+            if (!enc.find(r) || r == e.id)
+                return Error{folder + "/" + e.id + ".json",
+                             "refines id '" + r + "' does not name another entry", "fix or remove the id"};
+            if (const Entry* other = enc.find(r);
+                std::find(other->refines.begin(), other->refines.end(), e.id) != other->refines.end())
+                return Error{folder + "/" + e.id + ".json",
+                             "'" + e.id + "' and '" + r + "' refine each other",
+                             "only the more specific entry says that it refines the other"};
+        }
+    }
     return enc;
 }
 

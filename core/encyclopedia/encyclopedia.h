@@ -143,6 +143,9 @@ struct Entry {
     std::vector<Example> examples;
     std::vector<Faq> faq;
     std::vector<std::string> related;
+    // Entries this one is a special case of: where both make a finding on the same line, this one
+    // explains it (an NVLS call's CUDA failure is a CUDA failure inside NCCL, with a known cause).
+    std::vector<std::string> refines;
     std::vector<Reference> references;
 
     const Symptom* symptom(const std::string& symptomId) const;

@@ -1138,6 +1138,11 @@ void Builder::run()
         bool rx = versionRuledOut(x), ry = versionRuledOut(y);
         if (rx != ry)
             return !rx;
+        if (x.anchor == y.anchor) {
+            // Two entries explain one line: the special case goes first.
+            const auto& refines = entry(x.entry).refines;
+            return std::find(refines.begin(), refines.end(), entry(y.entry).id) != refines.end();
+        }
         return earlier(x.anchor, y.anchor);
     });
     for (std::size_t i = 0; i < initiating.size(); ++i)

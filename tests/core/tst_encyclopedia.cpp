@@ -203,6 +203,51 @@ private slots:
         QVERIFY(QString::fromStdString(enc.error().message()).contains(QStringLiteral("missing-entry")));
     }
 
+    // "refines" names another entry, and two entries do not refine each other.
+    void refinesIsChecked_data()
+    {
+        QTest::addColumn<QString>("xRefines");
+        QTest::addColumn<QString>("yRefines");
+        QTest::addColumn<QString>("mustMention");
+        QTest::newRow("unknown") << "\"missing-entry\""
+                                 << ""
+                                 << "refines id 'missing-entry'";
+        QTest::newRow("itself") << "\"x\""
+                                << ""
+                                << "refines id 'x'";
+        QTest::newRow("each other") << "\"y\""
+                                    << "\"x\""
+                                    << "refine each other";
+        QTest::newRow("one way") << "\"y\""
+                                 << ""
+                                 << "";
+    }
+    void refinesIsChecked()
+    {
+        QFETCH(QString, xRefines);
+        QFETCH(QString, yRefines);
+        QFETCH(QString, mustMention);
+        QTemporaryDir dir;
+        for (const auto& [id, refines] :
+             {std::pair{std::string("x"), xRefines}, std::pair{std::string("y"), yRefines}}) {
+            std::string text = entryJson("\"Connect to\"", "\"Connect to x\"");
+            text.replace(text.find("\"id\":\"x\""), 8, "\"id\":\"" + id + "\"");
+            text.insert(text.size() - 1, ",\"refines\":[" + refines.toStdString() + "]");
+            QFile f(dir.filePath(QString::fromStdString(id + ".json")));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(text));
+        }
+        auto enc = loadEncyclopedia(dir.path().toStdString());
+        if (mustMention.isEmpty()) {
+            QVERIFY2(enc.ok(), enc.ok() ? "" : enc.error().message().c_str());
+            QCOMPARE(enc->find("x")->refines, std::vector<std::string>{"y"});
+            return;
+        }
+        QVERIFY(!enc.ok());
+        QVERIFY2(QString::fromStdString(enc.error().message()).contains(mustMention),
+                 enc.error().message().c_str());
+    }
+
     void literals_data()
     {
         QTest::addColumn<QString>("pattern");

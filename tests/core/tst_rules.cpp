@@ -379,6 +379,34 @@ private slots:
         QCOMPARE(status, QStringLiteral("confirmed"));
     }
 
+    // A CUDA failure in NCCL's NVLS setup is the Fabric Manager entry's, which refines the generic
+    // CUDA-failure entry that reads the same line (real cases nccl#1488, pytorch#177472).
+    void nvlsFailureIsTheFabric_data()
+    {
+        QTest::addColumn<QByteArray>("log");
+        QTest::newRow("nvls.cc") << QByteArray(
+            "node23:12098:12141 [2] transport/nvls.cc:244 NCCL WARN Cuda failure 1 "
+            "'invalid argument'\n");
+        QTest::newRow("2.29 bind") << QByteArray("torch.distributed.DistBackendError: NCCL error in: "
+                                                 "/var/lib/jenkins/workspace/torch/csrc/distributed/"
+                                                 "c10d/NCCLUtils.cpp:93, unhandled cuda error (run with "
+                                                 "NCCL_DEBUG=INFO for details), NCCL version "
+                                                 "2.29.3 \nncclUnhandledCudaError: Call to CUDA function "
+                                                 "failed. \nLast error: \nFailed to bind NVLink "
+                                                 "SHARP (NVLS) Multicast memory of size 2097152 : CUDA error "
+                                                 "401 'the operation cannot be performed in "
+                                                 "the present state'. \n");
+    }
+    void nvlsFailureIsTheFabric()
+    {
+        QFETCH(QByteArray, log);
+        auto a = analyzeOne(QStringLiteral("rank2.log"), log);
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
+                 QStringLiteral("nccl-nvls-fabric-failure"));
+    }
+
     // With nothing recognised, the advice depends on what the logs already hold: asking for
     // NCCL_DEBUG=INFO where NCCL's INFO lines are there sends the reader round in a circle.
     void nothingRecognisedAdvice_data()

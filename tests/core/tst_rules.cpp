@@ -407,6 +407,23 @@ private slots:
                  QStringLiteral("nccl-nvls-fabric-failure"));
     }
 
+    // A paste that lost the closing quote of a CUDA error ("Cuda failure 999 'unknown error", as in
+    // nccl-tests#276) still names the error.
+    void cudaFailureWithoutItsClosingQuote()
+    {
+        auto a = analyzeOne(
+            QStringLiteral("rank1.log"),
+            "gpu47:4962:5097 [1] misc/strongstream.cc:53 NCCL WARN Cuda failure 999 'unknown error\n");
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-cuda-failure"));
+        const json* f = finding(d, "nccl-cuda-failure");
+        QVERIFY(f);
+        QVERIFY2(
+            QString::fromStdString((*f)["summary"]).contains(QStringLiteral("failed with 'unknown error'")),
+            (*f)["summary"].dump().c_str());
+    }
+
     // With nothing recognised, the advice depends on what the logs already hold: asking for
     // NCCL_DEBUG=INFO where NCCL's INFO lines are there sends the reader round in a circle.
     void nothingRecognisedAdvice_data()

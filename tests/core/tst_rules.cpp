@@ -424,6 +424,32 @@ private slots:
             (*f)["summary"].dump().c_str());
     }
 
+    // A connect to a link-local or loopback address is evidence that a peer published an address
+    // others cannot reach, even where no interface line of the connecting rank is in the logs (real
+    // case nccl#529); a port a poster elided ("<...>", aws-do-eks#54) does not hide the refusal.
+    void linkLocalTargetIsSuspect()
+    {
+        auto a =
+            analyzeOne(QStringLiteral("quote.log"),
+                       "NCCL WARN Connect to fe80::745d:60ff:fef9:e1dd%ip6tnl0<46681> failed : Connection "
+                       "timed out\n");
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
+        const json* f = finding(d, "nccl-connect-timeout");
+        QVERIFY2(f, d.dump().c_str());
+        QString status;
+        for (const auto& c : (*f)["checklist"])
+            if (c["id"] == "interface-suspect")
+                status = QString::fromStdString(c["status"]);
+        QCOMPARE(status, QStringLiteral("confirmed"));
+        auto b =
+            analyzeOne(QStringLiteral("pr.log"), "socketPollConnect: connect to 169.254.170.23<...> returned "
+                                                 "Connection refused, retrying (13/34)\n");
+        QVERIFY(b);
+        const json db = json::parse(diagnosisJson(*b));
+        QCOMPARE(QString::fromStdString(db["initiating"]["entry"]), QStringLiteral("nccl-connect-refused"));
+    }
+
     // With nothing recognised, the advice depends on what the logs already hold: asking for
     // NCCL_DEBUG=INFO where NCCL's INFO lines are there sends the reader round in a circle.
     void nothingRecognisedAdvice_data()

@@ -450,6 +450,27 @@ private slots:
         QCOMPARE(QString::fromStdString(db["initiating"]["entry"]), QStringLiteral("nccl-connect-refused"));
     }
 
+    // Ray kills workers itself when the node runs low on memory: the same failure as the kernel's
+    // OOM kill, reported in Ray's words (real case OpenRLHF#911 and others: nothing recognised
+    // before).
+    void rayMemoryMonitorIsAnOomKill()
+    {
+        auto a = analyzeOne(QStringLiteral("driver.log"),
+                            "    raise value\n"
+                            "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on "
+                            "memory.\n");
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("host-oom-kill"));
+        const json* f = finding(d, "host-oom-kill");
+        QVERIFY(f);
+        QString status;
+        for (const auto& c : (*f)["checklist"])
+            if (c["id"] == "scheduler-confirms")
+                status = QString::fromStdString(c["status"]);
+        QCOMPARE(status, QStringLiteral("confirmed"));
+    }
+
     // With nothing recognised, the advice depends on what the logs already hold: asking for
     // NCCL_DEBUG=INFO where NCCL's INFO lines are there sends the reader round in a circle.
     void nothingRecognisedAdvice_data()

@@ -2220,6 +2220,17 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 // are not marks on the timeline, unless they are WARN or worse.
                 if (pat.contextOnly && a.lines[s].level(h.line) < Level::Warn)
                     break;
+                // A context line that another entry's symptom marks (a watchdog timeout one entry
+                // reads as the failure and another as a condition) is one mark: the symptom's.
+                if (!a.events.empty() && a.events.back().where == where &&
+                    a.events.back().kind == EventKind::Symptom) {
+                    if (pat.contextOnly)
+                        break;
+                    const Event& last = a.events.back();
+                    const Symptom& was = a.entry(last.entry).symptoms[static_cast<std::size_t>(last.symptom)];
+                    if (was.phase == Phase::Context && !was.primary)
+                        a.events.pop_back();
+                }
                 Event e = makeEvent(h.line, EventKind::Symptom);
                 e.entry = pat.entry;
                 e.symptom = pat.symptom;

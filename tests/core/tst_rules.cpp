@@ -471,6 +471,32 @@ private slots:
         QCOMPARE(status, QStringLiteral("confirmed"));
     }
 
+    // Slurm's banner is the cause only where it names a reason of the scheduler's own (a time limit,
+    // Lightning#20542); without one it is the teardown after a failure (myria3d#123, where the
+    // watchdog timeout came first) and never the initiating failure.
+    void slurmEndsAJobOnlyWithAReason()
+    {
+        auto limit = analyzeOne(QStringLiteral("slurm.err"),
+                                "slurmstepd: error: *** STEP 55595933.0 ON maestro-3017 CANCELLED AT "
+                                "2025-01-10T15:27:25 DUE TO TIME LIMIT ***\n"
+                                "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n");
+        QVERIFY(limit);
+        const json dl = json::parse(diagnosisJson(*limit));
+        QCOMPARE(QString::fromStdString(dl["initiating"]["entry"]), QStringLiteral("slurm-job-ended"));
+        auto teardown = analyzeOne(
+            QStringLiteral("slurm.err"),
+            "[E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught collective operation timeout: "
+            "WorkNCCL(SeqNum=3, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for "
+            "1800008 "
+            "milliseconds before timing out.\n"
+            "slurmstepd: error: *** STEP 6053.0 ON DEL2212S020 CANCELLED AT 2024-04-23T12:18:08 ***\n"
+            "srun: error: DEL2212S020: task 0: Terminated\n");
+        QVERIFY(teardown);
+        const json dt = json::parse(diagnosisJson(*teardown));
+        QVERIFY2(dt["initiating"].is_null(), dt["initiating"].dump().c_str());
+        QVERIFY(finding(dt, "torch-watchdog-timeout"));
+    }
+
     // With nothing recognised, the advice depends on what the logs already hold: asking for
     // NCCL_DEBUG=INFO where NCCL's INFO lines are there sends the reader round in a circle.
     void nothingRecognisedAdvice_data()

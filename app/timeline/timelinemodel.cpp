@@ -177,7 +177,8 @@ MarkKind TimelineModel::kindOf(const Analysis& a, const Event& e, const QStringL
                                ? &entry.symptoms[static_cast<std::size_t>(e.symptom)]
                                : nullptr;
         const std::string sid = s ? s->id : std::string();
-        if (contains(sid, "abort"))
+        // The connect that aborted (not Slurm's "Job step aborted", a teardown).
+        if (contains(sid, "abort") && s->phase == Phase::Connect)
             return MarkKind::Abort;
         if (s && s->phase == Phase::Connect)
             return MarkKind::ConnectFailure;

@@ -35,9 +35,23 @@ class TestRules : public QObject
         f.close();
         return analyze(dir.path());
     }
+    // The --json diagnosis of a bundle of one file holding `log` (null if it could not be made).
+    json diagnoseOne(const QString& name, const QByteArray& log)
+    {
+        auto a = analyzeOne(name, log);
+        return a ? json::parse(diagnosisJson(*a)) : json();
+    }
     json diagnose(const QString& rel)
     {
         return json::parse(diagnosisJson(*analyze(QStringLiteral(RANKLINE_TEST_DATA_DIR "/") + rel)));
+    }
+    // The status of checklist item `id` of a finding ("" if it has none).
+    static QString checkStatus(const json& finding, const char* id)
+    {
+        for (const auto& c : finding["checklist"])
+            if (c["id"] == id)
+                return QString::fromStdString(c["status"]);
+        return {};
     }
     const json* finding(const json& d, const char* entry)
     {
@@ -226,12 +240,12 @@ private slots:
     // version problem).
     void behaviourIsNotAVersionProblem()
     {
-        auto a = analyzeOne(QStringLiteral("rank1.log"),
-                            "gpu-b:2001:2001 [1] NCCL INFO NCCL version 2.5.6+cuda10.1\n"
-                            "gpu-b:2001:2050 [1] include/socket.h:397 NCCL WARN Connect to 10.0.0.1<46681> "
-                            "failed : Connection refused\n");
-        QVERIFY(a);
-        const json d = json::parse(diagnosisJson(*a));
+        const json d =
+            diagnoseOne(QStringLiteral("rank1.log"),
+                        "gpu-b:2001:2001 [1] NCCL INFO NCCL version 2.5.6+cuda10.1\n"
+                        "gpu-b:2001:2050 [1] include/socket.h:397 NCCL WARN Connect to 10.0.0.1<46681> "
+                        "failed : Connection refused\n");
+        QVERIFY(d.is_object());
         QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-connect-refused"));
         QCOMPARE(d["nccl"]["fix_applies"].get<bool>(), false);
         const QString verdict = QString::fromStdString(d["nccl"]["verdict"]);
@@ -254,9 +268,8 @@ private slots:
                    "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=15037, "
                    "OpType=_ALLGATHER_BASE, NumelIn=131072512, NumelOut=524290048, Timeo\n"
                    "ut(ms)=600000) ran for 600055 milliseconds before timing out.\n";
-        auto a = analyzeOne(QStringLiteral("console.log"), log);
-        QVERIFY(a);
-        const json d = json::parse(diagnosisJson(*a));
+        const json d = diagnoseOne(QStringLiteral("console.log"), log);
+        QVERIFY(d.is_object());
         const json* w = finding(d, "torch-watchdog-timeout");
         QVERIFY2(w, d.dump().c_str());
         const QString summary = QString::fromStdString((*w)["summary"]);
@@ -268,13 +281,12 @@ private slots:
             named |= QString::fromStdString(h["text"]).contains(QStringLiteral("rank 0 has no log here"));
         QVERIFY2(named, d["hypotheses"].dump().c_str());
         // The whole line still gives both times.
-        auto whole =
-            analyzeOne(QStringLiteral("rank1.log"),
-                       "[rank1]:[E ProcessGroupNCCL.cpp:563] [Rank 1] Watchdog caught collective "
-                       "operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
-                       "Timeout(ms)=600000) ran for 600055 milliseconds before timing out.\n");
-        QVERIFY(whole);
-        const json dw = json::parse(diagnosisJson(*whole));
+        const json dw =
+            diagnoseOne(QStringLiteral("rank1.log"),
+                        "[rank1]:[E ProcessGroupNCCL.cpp:563] [Rank 1] Watchdog caught collective "
+                        "operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+                        "Timeout(ms)=600000) ran for 600055 milliseconds before timing out.\n");
+        QVERIFY(dw.is_object());
         const json* ww = finding(dw, "torch-watchdog-timeout");
         QVERIFY(ww);
         QVERIFY2(
@@ -287,12 +299,11 @@ private slots:
     // DeepSpeed's return code as well as torchrun's exit code.
     void signalPresentInAnyLaunchersWords()
     {
-        auto a = analyzeOne(
+        const json d = diagnoseOne(
             QStringLiteral("launcher.log"),
             "[2023-04-14 13:11:27,885] [ERROR] [launch.py:434:sigkill_handler] ['/usr/bin/python3', '-u', "
             "'main.py', '--local_rank=0'] exits with return code = -9\n");
-        QVERIFY(a);
-        const json d = json::parse(diagnosisJson(*a));
+        QVERIFY(d.is_object());
         QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("host-oom-kill"));
         bool confirmed = false;
         for (const auto& c : d["findings"][0]["checklist"])
@@ -305,34 +316,29 @@ private slots:
     // signal ended the worker reads it, not only the box's "Signal N (SIGxxx) received" record.
     void negativeExitCodeIsASignal()
     {
-        auto a = analyzeOne(QStringLiteral("agent.log"),
-                            "E1106 04:43:02.651000 26021 site-packages/torch/distributed/elastic/"
-                            "multiprocessing/api.py:869] failed (exitcode: -6) local_rank: 3 (pid: 26026) of "
-                            "binary: /usr/bin/python\n");
-        QVERIFY(a);
-        const json d = json::parse(diagnosisJson(*a));
+        const json d =
+            diagnoseOne(QStringLiteral("agent.log"),
+                        "E1106 04:43:02.651000 26021 site-packages/torch/distributed/elastic/"
+                        "multiprocessing/api.py:869] failed (exitcode: -6) local_rank: 3 (pid: 26026) of "
+                        "binary: /usr/bin/python\n");
+        QVERIFY(d.is_object());
         const json* f = finding(d, "torch-elastic-child-failed");
         QVERIFY2(f, d.dump().c_str());
-        QString status;
-        for (const auto& c : (*f)["checklist"])
-            if (c["id"] == "killed-by-signal")
-                status = QString::fromStdString(c["status"]);
-        QCOMPARE(status, QStringLiteral("confirmed"));
+        QCOMPARE(checkStatus(*f, "killed-by-signal"), QStringLiteral("confirmed"));
     }
 
     // EFA's text-only error completion (no provider code in parentheses, the endpoint addresses
     // after it) is an OFI error like the others (real case awsome-distributed-ai#312).
     void ofiErrorInWords()
     {
-        auto a = analyzeOne(
+        const json d = diagnoseOne(
             QStringLiteral("worker.log"),
             "[1,2]<stdout>:test-nccl-worker-0:199:263 [2] process_err_completion:1562 NCCL WARN "
             "NET/OFI Request 0x7f08c0001d30 completed with error. RC: 5. Error: Invalid receiver "
             "queue pair number (QPN) My EFA addr: fi_addr_efa://[fe80::30:43ff:fe60:456b]:0:1 My "
             "host id: i-0 Peer EFA addr: fi_addr_efa://[fe80::ed:61ff:fe1d:a3b3]:0:2 Peer host id: "
             "i-1. Completed length: 0\n");
-        QVERIFY(a);
-        const json d = json::parse(diagnosisJson(*a));
+        QVERIFY(d.is_object());
         QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ofi-error"));
         const json* f = finding(d, "nccl-ofi-error");
         QVERIFY(f);
@@ -366,17 +372,12 @@ private slots:
     {
         QFETCH(QByteArray, log);
         QFETCH(QString, confirmed);
-        auto a = analyzeOne(QStringLiteral("console.log"), log);
-        QVERIFY(a);
-        const json d = json::parse(diagnosisJson(*a));
+        const json d = diagnoseOne(QStringLiteral("console.log"), log);
+        QVERIFY(d.is_object());
         QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("process-bus-error"));
         const json* f = finding(d, "process-bus-error");
         QVERIFY(f);
-        QString status;
-        for (const auto& c : (*f)["checklist"])
-            if (QString::fromStdString(c["id"]) == confirmed)
-                status = QString::fromStdString(c["status"]);
-        QCOMPARE(status, QStringLiteral("confirmed"));
+        QCOMPARE(checkStatus(*f, confirmed.toStdString().c_str()), QStringLiteral("confirmed"));
     }
 
     // A CUDA failure in NCCL's NVLS setup is the Fabric Manager entry's, which refines the generic
@@ -400,9 +401,8 @@ private slots:
     void nvlsFailureIsTheFabric()
     {
         QFETCH(QByteArray, log);
-        auto a = analyzeOne(QStringLiteral("rank2.log"), log);
-        QVERIFY(a);
-        const json d = json::parse(diagnosisJson(*a));
+        const json d = diagnoseOne(QStringLiteral("rank2.log"), log);
+        QVERIFY(d.is_object());
         QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
                  QStringLiteral("nccl-nvls-fabric-failure"));
     }
@@ -411,11 +411,10 @@ private slots:
     // nccl-tests#276) still names the error.
     void cudaFailureWithoutItsClosingQuote()
     {
-        auto a = analyzeOne(
+        const json d = diagnoseOne(
             QStringLiteral("rank1.log"),
             "gpu47:4962:5097 [1] misc/strongstream.cc:53 NCCL WARN Cuda failure 999 'unknown error\n");
-        QVERIFY(a);
-        const json d = json::parse(diagnosisJson(*a));
+        QVERIFY(d.is_object());
         QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-cuda-failure"));
         const json* f = finding(d, "nccl-cuda-failure");
         QVERIFY(f);
@@ -429,24 +428,18 @@ private slots:
     // case nccl#529); a port a poster elided ("<...>", aws-do-eks#54) does not hide the refusal.
     void linkLocalTargetIsSuspect()
     {
-        auto a =
-            analyzeOne(QStringLiteral("quote.log"),
-                       "NCCL WARN Connect to fe80::745d:60ff:fef9:e1dd%ip6tnl0<46681> failed : Connection "
-                       "timed out\n");
-        QVERIFY(a);
-        const json d = json::parse(diagnosisJson(*a));
+        const json d =
+            diagnoseOne(QStringLiteral("quote.log"),
+                        "NCCL WARN Connect to fe80::745d:60ff:fef9:e1dd%ip6tnl0<46681> failed : Connection "
+                        "timed out\n");
+        QVERIFY(d.is_object());
         const json* f = finding(d, "nccl-connect-timeout");
         QVERIFY2(f, d.dump().c_str());
-        QString status;
-        for (const auto& c : (*f)["checklist"])
-            if (c["id"] == "interface-suspect")
-                status = QString::fromStdString(c["status"]);
-        QCOMPARE(status, QStringLiteral("confirmed"));
-        auto b =
-            analyzeOne(QStringLiteral("pr.log"), "socketPollConnect: connect to 169.254.170.23<...> returned "
-                                                 "Connection refused, retrying (13/34)\n");
-        QVERIFY(b);
-        const json db = json::parse(diagnosisJson(*b));
+        QCOMPARE(checkStatus(*f, "interface-suspect"), QStringLiteral("confirmed"));
+        const json db = diagnoseOne(QStringLiteral("pr.log"),
+                                    "socketPollConnect: connect to 169.254.170.23<...> returned "
+                                    "Connection refused, retrying (13/34)\n");
+        QVERIFY(db.is_object());
         QCOMPARE(QString::fromStdString(db["initiating"]["entry"]), QStringLiteral("nccl-connect-refused"));
     }
 
@@ -455,20 +448,16 @@ private slots:
     // before).
     void rayMemoryMonitorIsAnOomKill()
     {
-        auto a = analyzeOne(QStringLiteral("driver.log"),
-                            "    raise value\n"
-                            "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on "
-                            "memory.\n");
-        QVERIFY(a);
-        const json d = json::parse(diagnosisJson(*a));
+        const json d =
+            diagnoseOne(QStringLiteral("driver.log"),
+                        "    raise value\n"
+                        "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on "
+                        "memory.\n");
+        QVERIFY(d.is_object());
         QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("host-oom-kill"));
         const json* f = finding(d, "host-oom-kill");
         QVERIFY(f);
-        QString status;
-        for (const auto& c : (*f)["checklist"])
-            if (c["id"] == "scheduler-confirms")
-                status = QString::fromStdString(c["status"]);
-        QCOMPARE(status, QStringLiteral("confirmed"));
+        QCOMPARE(checkStatus(*f, "scheduler-confirms"), QStringLiteral("confirmed"));
     }
 
     // Slurm's banner is the cause only where it names a reason of the scheduler's own (a time limit,
@@ -476,14 +465,14 @@ private slots:
     // watchdog timeout came first) and never the initiating failure.
     void slurmEndsAJobOnlyWithAReason()
     {
-        auto limit = analyzeOne(QStringLiteral("slurm.err"),
-                                "slurmstepd: error: *** STEP 55595933.0 ON maestro-3017 CANCELLED AT "
-                                "2025-01-10T15:27:25 DUE TO TIME LIMIT ***\n"
-                                "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n");
-        QVERIFY(limit);
-        const json dl = json::parse(diagnosisJson(*limit));
+        const json dl =
+            diagnoseOne(QStringLiteral("slurm.err"),
+                        "slurmstepd: error: *** STEP 55595933.0 ON maestro-3017 CANCELLED AT "
+                        "2025-01-10T15:27:25 DUE TO TIME LIMIT ***\n"
+                        "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n");
+        QVERIFY(dl.is_object());
         QCOMPARE(QString::fromStdString(dl["initiating"]["entry"]), QStringLiteral("slurm-job-ended"));
-        auto teardown = analyzeOne(
+        const json dt = diagnoseOne(
             QStringLiteral("slurm.err"),
             "[E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught collective operation timeout: "
             "WorkNCCL(SeqNum=3, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for "
@@ -491,8 +480,7 @@ private slots:
             "milliseconds before timing out.\n"
             "slurmstepd: error: *** STEP 6053.0 ON DEL2212S020 CANCELLED AT 2024-04-23T12:18:08 ***\n"
             "srun: error: DEL2212S020: task 0: Terminated\n");
-        QVERIFY(teardown);
-        const json dt = json::parse(diagnosisJson(*teardown));
+        QVERIFY(dt.is_object());
         QVERIFY2(dt["initiating"].is_null(), dt["initiating"].dump().c_str());
         QVERIFY(finding(dt, "torch-watchdog-timeout"));
     }
@@ -515,9 +503,8 @@ private slots:
     {
         QFETCH(QByteArray, log);
         QFETCH(QString, advice);
-        auto a = analyzeOne(QStringLiteral("rank0.log"), log);
-        QVERIFY(a);
-        const json d = json::parse(diagnosisJson(*a));
+        const json d = diagnoseOne(QStringLiteral("rank0.log"), log);
+        QVERIFY(d.is_object());
         QVERIFY2(d["hypotheses"].size() == 1, d["hypotheses"].dump().c_str());
         QVERIFY2(QString::fromStdString(d["hypotheses"][0]["decider"]).startsWith(advice),
                  d["hypotheses"].dump().c_str());
@@ -602,9 +589,8 @@ private slots:
         QFETCH(QByteArray, log);
         QFETCH(QString, entry);
         QFETCH(int, line);
-        auto a = analyzeOne(QStringLiteral("rank0.log"), log);
-        QVERIFY(a);
-        const json d = json::parse(diagnosisJson(*a));
+        const json d = diagnoseOne(QStringLiteral("rank0.log"), log);
+        QVERIFY(d.is_object());
         QVERIFY2(d["initiating"].is_object(), d.dump().c_str());
         QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), entry);
         QCOMPARE(d["initiating"]["line"].get<int>(), line);
@@ -672,9 +658,8 @@ private slots:
         QFETCH(QString, entry);
         QFETCH(int, line);
         QFETCH(QString, restated);
-        auto a = analyzeOne(QStringLiteral("rank3.log"), log);
-        QVERIFY(a);
-        const json d = json::parse(diagnosisJson(*a));
+        const json d = diagnoseOne(QStringLiteral("rank3.log"), log);
+        QVERIFY(d.is_object());
         QVERIFY2(d["initiating"].is_object(), d.dump().c_str());
         QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), entry);
         QCOMPARE(d["initiating"]["line"].get<int>(), line);
@@ -704,9 +689,8 @@ private slots:
     {
         QFETCH(QByteArray, line);
         QFETCH(QString, said);
-        auto a = analyzeOne(QStringLiteral("rank0.log"), line);
-        QVERIFY(a);
-        const json d = json::parse(diagnosisJson(*a));
+        const json d = diagnoseOne(QStringLiteral("rank0.log"), line);
+        QVERIFY(d.is_object());
         const json* shm = finding(d, "nccl-shm-exhausted");
         QVERIFY2(shm, d.dump().c_str());
         const QString summary = QString::fromStdString((*shm)["summary"]);

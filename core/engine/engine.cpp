@@ -1145,8 +1145,18 @@ void Builder::run()
         }
         return earlier(x.anchor, y.anchor);
     });
+    // An entry that can start a failure but usually ends one (a scheduler's time limit) starts it
+    // only where no report of a failure comes before it: after a collective timeout, the time limit
+    // is the late end of a hang whose cause is elsewhere.
+    auto endsAFailureHere = [&](const Finding& f) {
+        return entry(f.entry).usualRole == "collateral" &&
+               std::any_of(collateral.begin(), collateral.end(),
+                           [&](const Finding& c) { return earlier(c.anchor, f.anchor); });
+    };
     for (std::size_t i = 0; i < initiating.size(); ++i)
-        initiating[i].role = i == 0 && !versionRuledOut(initiating[i]) ? Role::Initiating : Role::Context;
+        initiating[i].role = i == 0 && !versionRuledOut(initiating[i]) && !endsAFailureHere(initiating[i])
+                                 ? Role::Initiating
+                                 : Role::Context;
 
     std::vector<Finding> all;
     for (auto& f : initiating)

@@ -483,6 +483,19 @@ private slots:
         QVERIFY(dt.is_object());
         QVERIFY2(dt["initiating"].is_null(), dt["initiating"].dump().c_str());
         QVERIFY(finding(dt, "torch-watchdog-timeout"));
+        // A time limit after a collective timeout is the late end of a hang, not its cause.
+        const json dh = diagnoseOne(
+            QStringLiteral("slurm.err"),
+            "[rank2]:[E ProcessGroupNCCL.cpp:563] [Rank 2] Watchdog caught collective operation timeout: "
+            "WorkNCCL(SeqNum=7487, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for "
+            "600058 "
+            "milliseconds before timing out.\n"
+            "slurmstepd: error: *** STEP 55595933.0 ON maestro-3017 CANCELLED AT 2025-01-10T15:27:25 DUE TO "
+            "TIME LIMIT ***\n");
+        QVERIFY2(dh["initiating"].is_null(), dh["initiating"].dump().c_str());
+        const json* late = finding(dh, "slurm-job-ended");
+        QVERIFY(late);
+        QCOMPARE(QString::fromStdString((*late)["role"]), QStringLiteral("context"));
     }
 
     // With nothing recognised, the advice depends on what the logs already hold: asking for

@@ -498,6 +498,32 @@ private slots:
         QCOMPARE(QString::fromStdString((*late)["role"]), QStringLiteral("context"));
     }
 
+    // A crash inside NCCL is the initiating failure, with NCCL's frames confirming where it happened
+    // (real case nccl#1996, a RAS crash in 2.27.7: nothing recognised before). A watchdog's SIGABRT
+    // is not a crash of this kind.
+    void segfaultInNccl()
+    {
+        const json d =
+            diagnoseOne(QStringLiteral("h100.log"),
+                        "[n125-011-039:288505:0:296459] Caught signal 11 (Segmentation fault: address "
+                        "not mapped to object at address 0x48)\n"
+                        "==== backtrace (tid: 296459) ====\n"
+                        " 3  /opt/tiger/nccl/lib/libnccl.so(+0x120057) [0x7ff1c18c1057]\n"
+                        " 4  /opt/tiger/nccl/lib/libnccl.so(+0x12209d) [0x7ff1c18c309d]\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("process-segfault"));
+        const json* f = finding(d, "process-segfault");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "crash-in-nccl"), QStringLiteral("confirmed"));
+        const json abort =
+            diagnoseOne(QStringLiteral("agent.log"),
+                        "E1106 04:43:02.651000 26021 site-packages/torch/distributed/elastic/"
+                        "multiprocessing/api.py:869] failed (exitcode: -6) local_rank: 3 (pid: "
+                        "26026) of binary: /usr/bin/python\n");
+        QVERIFY(abort.is_object());
+        QVERIFY(!finding(abort, "process-segfault"));
+    }
+
     // With nothing recognised, the advice depends on what the logs already hold: asking for
     // NCCL_DEBUG=INFO where NCCL's INFO lines are there sends the reader round in a circle.
     void nothingRecognisedAdvice_data()

@@ -364,6 +364,10 @@ try {
         s.primary = js.value("primary", false);
         s.progress = js.value("progress", false);
         s.fallback = js.value("fallback", false);
+        s.surface = js.value("surface", false);
+        if (s.surface && s.primary)
+            return Error{where, "symptom '" + s.id + "' is both primary and a surface",
+                         "a surface names no cause: it suggests the entry only where nothing else did"};
         if (s.fallback && s.primary)
             return Error{where, "symptom '" + s.id + "' is both primary and a fallback",
                          "a fallback stands in for a primary symptom: keep one of the two"};

@@ -60,6 +60,10 @@ struct Symptom {
     bool fallback = false;
     // The line reports which collective (SeqNum, captured as `seq`) the reporting rank reached.
     bool progress = false;
+    // A framework's or test's report of the failure's error class ("unhandled cuda error"), which
+    // names no cause: with no finding in the bundle, it still says which entry to read and what
+    // would show the cause.
+    bool surface = false;
     std::string label;
     std::vector<Fingerprint> fingerprints;
     std::vector<std::string> samples;

@@ -1013,7 +1013,8 @@ void Builder::hypotheses()
         const Entry& e = enc.entries[ei];
         for (const auto& s : e.symptoms) {
             // Fallbacks had their say above: below a trail's top they are a back-trace.
-            if (s.primary || s.fallback || (s.phase != Phase::Collateral && s.phase != Phase::Connect))
+            if (s.primary || s.fallback ||
+                (s.phase != Phase::Collateral && s.phase != Phase::Connect && !s.surface))
                 continue;
             const auto hs = hitsOf(entryIndex, s.id, nullptr);
             if (hs.empty())
@@ -1037,7 +1038,9 @@ void Builder::hypotheses()
                  s.phase == Phase::Connect
                      ? "the rest of this process's output (whether a later attempt connected, or the error "
                        "it gave up with) and the log of the process at the address it tried"
-                     : "the log of the process it waited for, from the start of the run"});
+                 : s.surface ? "NCCL's own WARN, which names the failing call and its error: the text after "
+                               "'Last error:', or a rerun with NCCL_DEBUG=WARN"
+                             : "the log of the process it waited for, from the start of the run"});
         }
     }
     if (!m_a.hypotheses.empty())

@@ -203,6 +203,18 @@ private slots:
         QVERIFY(QString::fromStdString(enc.error().message()).contains(QStringLiteral("missing-entry")));
     }
 
+    // A surface names no cause, so it is never primary.
+    void surfaceIsNotPrimary()
+    {
+        std::string text = entryJson("\"Connect to\"", "\"Connect to x\"");
+        text.insert(text.find("\"primary\":true"), "\"surface\":true,");
+        auto e = parseEntry(text, "bad.json");
+        QVERIFY(!e.ok());
+        QVERIFY2(QString::fromStdString(e.error().message())
+                     .contains(QStringLiteral("both primary and a surface")),
+                 e.error().message().c_str());
+    }
+
     // "refines" names another entry, and two entries do not refine each other.
     void refinesIsChecked_data()
     {

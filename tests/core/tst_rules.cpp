@@ -524,6 +524,22 @@ private slots:
         QVERIFY(!finding(abort, "process-segfault"));
     }
 
+    // A report of the error class alone ("unhandled cuda error" from nccl-tests, nccl-tests#322)
+    // makes no finding, but says which failure to read up and what would name its cause.
+    void surfaceAloneSuggests()
+    {
+        const json d = diagnoseOne(QStringLiteral("mpirun.log"),
+                                   "HCA-14: Test NCCL failure common.cu:1204 'unhandled cuda error (run with "
+                                   "NCCL_DEBUG=INFO for details) / '\n");
+        QVERIFY(d.is_object());
+        QVERIFY2(d["findings"].empty(), d.dump().c_str());
+        const json& h = d["hypotheses"];
+        QVERIFY2(h.size() == 1, h.dump().c_str());
+        QCOMPARE(h[0]["entry"].get<std::string>(), std::string("nccl-cuda-failure"));
+        QVERIFY2(QString::fromStdString(h[0]["decider"]).contains(QStringLiteral("NCCL_DEBUG=WARN")),
+                 h.dump().c_str());
+    }
+
     // With nothing recognised, the advice depends on what the logs already hold: asking for
     // NCCL_DEBUG=INFO where NCCL's INFO lines are there sends the reader round in a circle.
     void nothingRecognisedAdvice_data()

@@ -769,6 +769,11 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
         if (src.buffer)
             src.buffer->dropResident();
     });
+    // What the scan read of the events' lines has been taken; with ten thousand sources its
+    // per-source lists are a megabyte or two, and this stage's peak is at its end.
+    std::vector<ScannedEventLines>().swap(scanned);
+    std::vector<SourceWork>().swap(work);
+    std::vector<std::pair<LineRef, ProcessId>>().swap(versionLines);
 
     // 1. The scanner's built-in lines (in source order, as the scan produced them).
     for (std::size_t k = 0; k < envHits.hits.size(); ++k) {
@@ -857,6 +862,7 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
     // Their captures were the last thing read from them: given back before the steps below
     // allocate for every rank.
     envHits = EnvironmentHits{};
+    std::vector<std::vector<std::uint32_t>>().swap(settingsOf);
 
     // 2. Versions the logs state, and clues from the form of WARN and symptom lines.
     for (const auto& p : a.processes) {
@@ -901,6 +907,9 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
         if (et.connectAbort)
             addClue(re, *et.connectAbort, e.where);
     }
+    std::vector<std::unique_ptr<EventLineText>>().swap(eventText);
+    std::vector<const Event*>().swap(chosen);
+    std::vector<char>().swap(versionFromException);
 
     // 3. Each rank's version: stated, or what its clues leave open.
     for (auto& re : env.ranks) {

@@ -459,9 +459,12 @@ std::optional<NcclPrefix> ncclAt(std::string_view body)
         if (lastColon != std::string_view::npos)
             p.host = p.host.substr(lastColon + 1);
         // No control characters in a host: a crash's block of NUL bytes runs into the line after
-        // it with no line break. Nor more than a DNS name's 253 bytes.
+        // it with no line break. No quotes either: a log pasted into a ticket or chat often
+        // carries the opening backtick of inline code on its first line ("error log `H100-2:..."),
+        // which made a second host of the same name. Nor more than a DNS name's 253 bytes.
         for (std::size_t k = p.host.size(); k-- > 0;)
-            if (static_cast<unsigned char>(p.host[k]) < 0x20 || p.host[k] == '\x7f') {
+            if (static_cast<unsigned char>(p.host[k]) < 0x20 || p.host[k] == '\x7f' || p.host[k] == '`' ||
+                p.host[k] == '"' || p.host[k] == '\'') {
                 p.host.remove_prefix(k + 1);
                 break;
             }

@@ -59,6 +59,16 @@ private slots:
                                      << "kolyoz2" << qint64(25146) << qint64(25854) << 0 << "WARN"
                                      << "ib_plugin.c" << 1105
                                      << "NET/IB : Got completion from peer 10.0.35.1<49189> with error 4";
+        // nccl#928, as posted: the backtick that opened the poster's inline code.
+        QTest::newRow("backtick")
+            << "error log `H100-2:19989:20082 [1] transport/net_ib.cc:1295 NCCL WARN NET/IB : "
+               "Got completion from peer fe80::966d:ae03:8b:df78%ib0<53249> with error 4"
+            << "H100-2" << qint64(19989) << qint64(20082) << 1 << "WARN"
+            << "transport/net_ib.cc" << 1295
+            << "NET/IB : Got completion from peer fe80::966d:ae03:8b:df78%ib0<53249> with error 4";
+        QTest::newRow("quoted") << "'node1:7:8 [0] NCCL INFO x"
+                                << "node1" << qint64(7) << qint64(8) << 0 << "INFO"
+                                << "" << 0 << "x";
         QTest::newRow("CRLF") << "gpu-a:1:2 [0] NCCL INFO x\r"
                               << "gpu-a" << qint64(1) << qint64(2) << 0 << "INFO"
                               << "" << 0 << "x";

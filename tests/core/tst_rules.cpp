@@ -460,6 +460,44 @@ private slots:
         QCOMPARE(checkStatus(*f, "scheduler-confirms"), QStringLiteral("confirmed"));
     }
 
+    // A store host name that does not resolve: PyTorch 1.x raised 'host not found' at once
+    // (kubeflow/pytorch-operator#125, a worker that started before the master's service existed);
+    // later releases warn per address family and retry. The IPv6 warning alone is printed in
+    // healthy runs too (kubernetes-sigs/jobset#603 posted only that line): no finding from it.
+    void storeHostNameDoesNotResolve()
+    {
+        const json d = diagnoseOne(QStringLiteral("worker-0.log"),
+                                   "    store = TCPStore(master_addr, master_port, start_daemon)\n"
+                                   "ValueError: host not found: Name or service not known\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
+                 QStringLiteral("torch-store-connect-failure"));
+        const json* f = finding(d, "torch-store-connect-failure");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "name-resolves"), QStringLiteral("confirmed"));
+        QVERIFY2(
+            QString::fromStdString((*f)["summary"]).contains(QStringLiteral("(Name or service not known)")),
+            (*f)["summary"].dump().c_str());
+        const json w =
+            diagnoseOne(QStringLiteral("posted.log"),
+                        "[W socket.cpp:558] [c10d] The IPv6 network addresses of "
+                        "(pytorch-workers-0-0.pytorch-workers, 3389) cannot be retrieved (gai error: -2 - "
+                        "Name or service not known).\n");
+        QVERIFY(w.is_object());
+        QVERIFY2(w["initiating"].is_null(), w["initiating"].dump().c_str());
+        // Next to the client's timeout it answers the checklist.
+        const json t = diagnoseOne(
+            QStringLiteral("rank1.log"),
+            "[W socket.cpp:558] [c10d] The IPv4 network addresses of (master-0.svc, 29500) cannot be "
+            "retrieved "
+            "(gai error: -2 - Name or service not known).\n"
+            "[E socket.cpp:860] [c10d] The client socket has timed out after 60s while trying to connect to "
+            "(master-0.svc, 29500).\n");
+        const json* ft = finding(t, "torch-store-connect-failure");
+        QVERIFY(ft);
+        QCOMPARE(checkStatus(*ft, "name-resolves"), QStringLiteral("confirmed"));
+    }
+
     // Slurm's banner is the cause only where it names a reason of the scheduler's own (a time limit,
     // Lightning#20542); without one it is the teardown after a failure (myria3d#123, where the
     // watchdog timeout came first) and never the initiating failure.

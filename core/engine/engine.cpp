@@ -120,6 +120,8 @@ private:
 
     std::vector<const Hit*> hitsOf(int e, const std::string& symptomId,
                                    const std::set<ProcessId>* procs) const;
+    // Where nothing was recognised: the first few distinct NCCL WARNs and exception lines.
+    std::vector<Hypothesis> unrecognisedErrors() const;
     // The hits of any of the symptoms, earliest first.
     std::vector<const Hit*> hitsOfAny(int e, const std::vector<std::string>& symptomIds,
                                       const std::set<ProcessId>* procs) const
@@ -1049,13 +1051,71 @@ void Builder::hypotheses()
     // circle: NCCL's interface announcements, printed at INFO only, tell.
     const bool ncclInfoOn = std::any_of(m_a.processes.begin(), m_a.processes.end(),
                                         [](const Process& p) { return !p.interface.empty(); });
+    const std::vector<Hypothesis> unknown = unrecognisedErrors();
     m_a.hypotheses.push_back(
         {-1, "no known failure was recognised in these logs", std::nullopt,
-         ncclInfoOn ? "these logs are at NCCL_DEBUG=INFO already: read their first NCCL WARN if there is one "
-                      "(an error no entry knows yet), and add every rank's log from the start of the run "
-                      "and the launcher's"
-                    : "rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET and include every rank's "
-                      "log (and the launcher's)"});
+         !unknown.empty() ? "the error lines below, which no entry knows yet, and every rank's log from the "
+                            "start of the run and the launcher's"
+         : ncclInfoOn
+             ? "these logs are at NCCL_DEBUG=INFO already: read their first NCCL WARN if there is one "
+               "(an error no entry knows yet), and add every rank's log from the start of the run "
+               "and the launcher's"
+             : "rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET and include every rank's "
+               "log (and the launcher's)"});
+    m_a.hypotheses.insert(m_a.hypotheses.end(), unknown.begin(), unknown.end());
+}
+
+std::vector<Hypothesis> Builder::unrecognisedErrors() const
+{
+    // Where nothing was recognised, the errors the logs do state are still the best lead, and the
+    // reader should not have to dig them out: NCCL's WARN names the failing call and its error,
+    // an exception line names what the framework gave up on. The first few distinct ones in time
+    // order; a bounded number of lines is read, so a bundle of a million identical WARNs costs
+    // no more than a small one.
+    constexpr std::size_t kShown = 3;
+    constexpr std::size_t kRead = 256;
+    constexpr std::size_t kQuoted = 300;
+    std::vector<Hypothesis> out;
+    std::set<std::string, std::less<>> said;
+    std::size_t read = 0;
+    for (const Event& e : m_a.events) {
+        if (out.size() == kShown || read == kRead)
+            break;
+        if (e.kind != EventKind::Warn && e.kind != EventKind::Exception)
+            continue;
+        ++read;
+        const std::string_view line = m_a.text(e.where);
+        const ParsedLine p = parseLine(line);
+        std::string_view what;
+        bool nccl = false;
+        if (p.nccl && p.nccl->level == Level::Warn) {
+            what = p.nccl->message;
+            nccl = true;
+        } else if (e.kind == EventKind::Exception) {
+            what = p.body;
+        } else {
+            continue;
+        }
+        while (!what.empty() && (what.front() == ' ' || what.front() == '\t'))
+            what.remove_prefix(1);
+        if (what.empty())
+            continue;
+        std::string text(what.substr(0, kQuoted));
+        if (what.size() > kQuoted)
+            text += " …";
+        if (!said.insert(text).second)
+            continue;
+        const std::vector<ProcessId> procs{e.process};
+        out.push_back(
+            {-1,
+             std::string(nccl ? "an NCCL WARN" : "an error") + " that no entry recognises, on " +
+                 describeProcesses(m_a, procs) + ": '" + text + "'",
+             e.where,
+             nccl ? "NCCL's own words name the failing call and its error: the lines of the same thread "
+                    "before it, and NCCL's issue tracker for this message"
+                  : "the traceback above it, and the first error of every other rank"});
+    }
+    return out;
 }
 
 void Builder::run()

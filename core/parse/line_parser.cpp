@@ -430,6 +430,12 @@ std::optional<NcclPrefix> ncclAt(std::string_view body)
                     tok = lastToken(); // TRACE's "ms since init" float
             }
         }
+        // A WARN posted without its host:pid:tid [dev] ("misc/ibvwrap.cc:288 NCCL WARN ...", as
+        // threads quote it): the location opens the line, and the line is NCCL's all the same.
+        if (!p.file.empty() && tok.empty() && left.empty()) {
+            p.host = body.substr(0, 0); // empty, but where a host would be (callers measure from it)
+            return p;
+        }
         // "[dev]" (absent on CALL lines)
         if (tok.size() >= 3 && tok.front() == '[' && tok.back() == ']') {
             std::int64_t dev = 0;

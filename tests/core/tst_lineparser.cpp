@@ -66,6 +66,13 @@ private slots:
             << "H100-2" << qint64(19989) << qint64(20082) << 1 << "WARN"
             << "transport/net_ib.cc" << 1295
             << "NET/IB : Got completion from peer fe80::966d:ae03:8b:df78%ib0<53249> with error 4";
+        // nccl#778, as posted: the WARN without host:pid:tid [dev].
+        QTest::newRow("headless WARN")
+            << "misc/ibvwrap.cc:288 NCCL WARN Call to ibv_reg_dmabuf_mr failed with error "
+               "Operation not supported"
+            << "" << qint64(-1) << qint64(-1) << -1 << "WARN"
+            << "misc/ibvwrap.cc" << 288
+            << "Call to ibv_reg_dmabuf_mr failed with error Operation not supported";
         QTest::newRow("quoted") << "'node1:7:8 [0] NCCL INFO x"
                                 << "node1" << qint64(7) << qint64(8) << 0 << "INFO"
                                 << "" << 0 << "x";

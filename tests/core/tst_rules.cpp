@@ -460,6 +460,32 @@ private slots:
         QCOMPARE(checkStatus(*f, "scheduler-confirms"), QStringLiteral("confirmed"));
     }
 
+    // Where nothing is recognised, the errors the logs state are named, not only "no known
+    // failure": NCCL's WARN (nccl-tests#206 posted it without its prefix) and an exception line,
+    // each distinct one once.
+    void unrecognisedErrorsAreNamed()
+    {
+        const json d = diagnoseOne(QStringLiteral("posted.log"),
+                                   "misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed with error "
+                                   "Cannot allocate memory\n"
+                                   "misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed with error "
+                                   "Cannot allocate memory\n"
+                                   "RuntimeError: something no entry knows\n");
+        QVERIFY(d.is_object());
+        QVERIFY(d["initiating"].is_null());
+        QStringList texts;
+        for (const auto& h : d["hypotheses"])
+            texts << QString::fromStdString(h["text"]);
+        QCOMPARE(texts.size(), 3);
+        QCOMPARE(texts[0], QStringLiteral("no known failure was recognised in these logs"));
+        QVERIFY2(texts[1].startsWith(QStringLiteral("an NCCL WARN that no entry recognises")) &&
+                     texts[1].contains(QStringLiteral(
+                         "'Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory'")),
+                 qPrintable(texts[1]));
+        QVERIFY2(texts[2].contains(QStringLiteral("'RuntimeError: something no entry knows'")),
+                 qPrintable(texts[2]));
+    }
+
     // A store host name that does not resolve: PyTorch 1.x raised 'host not found' at once
     // (kubeflow/pytorch-operator#125, a worker that started before the master's service existed);
     // later releases warn per address family and retry. The IPv6 warning alone is printed in
@@ -579,26 +605,35 @@ private slots:
     }
 
     // With nothing recognised, the advice depends on what the logs already hold: asking for
-    // NCCL_DEBUG=INFO where NCCL's INFO lines are there sends the reader round in a circle.
+    // NCCL_DEBUG=INFO where NCCL's INFO lines are there sends the reader round in a circle, and
+    // where they state an error no entry knows, that error is what to read (it follows the advice).
     void nothingRecognisedAdvice_data()
     {
         QTest::addColumn<QByteArray>("log");
         QTest::addColumn<QString>("advice");
-        QTest::newRow("at INFO") << QByteArray(
-                                        "h:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n"
-                                        "\nh:1:9 [0] misc/ibvwrap.cc:284 NCCL WARN Call to something new "
-                                        "failed\n")
-                                 << "these logs are at NCCL_DEBUG=INFO already";
-        QTest::newRow("no NCCL lines") << QByteArray("Traceback (most recent call last):\nValueError: x\n")
-                                       << "rerun with NCCL_DEBUG=INFO";
+        QTest::addColumn<int>("said");
+        QTest::newRow("at INFO") << QByteArray("h:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n"
+                                               "h:1:1 [0] NCCL INFO Using network Socket\n")
+                                 << "these logs are at NCCL_DEBUG=INFO already" << 1;
+        QTest::newRow("no NCCL lines")
+            << QByteArray("step 5 loss 2.31\nstep 6 loss 2.30\n") << "rerun with NCCL_DEBUG=INFO" << 1;
+        QTest::newRow("an unknown WARN")
+            << QByteArray("h:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n"
+                          "\nh:1:9 [0] misc/ibvwrap.cc:284 NCCL WARN Call to something new "
+                          "failed\n")
+            << "the error lines below" << 2;
+        QTest::newRow("an unknown exception")
+            << QByteArray("Traceback (most recent call last):\nValueError: x\n") << "the error lines below"
+            << 2;
     }
     void nothingRecognisedAdvice()
     {
         QFETCH(QByteArray, log);
         QFETCH(QString, advice);
+        QFETCH(int, said);
         const json d = diagnoseOne(QStringLiteral("rank0.log"), log);
         QVERIFY(d.is_object());
-        QVERIFY2(d["hypotheses"].size() == 1, d["hypotheses"].dump().c_str());
+        QVERIFY2(d["hypotheses"].size() == static_cast<std::size_t>(said), d["hypotheses"].dump().c_str());
         QVERIFY2(QString::fromStdString(d["hypotheses"][0]["decider"]).startsWith(advice),
                  d["hypotheses"].dump().c_str());
     }

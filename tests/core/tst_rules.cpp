@@ -460,6 +460,36 @@ private slots:
         QCOMPARE(checkStatus(*f, "scheduler-confirms"), QStringLiteral("confirmed"));
     }
 
+    // A GPU that failed in hardware is where the job failed (jade-hpc-gpu#194, kohya-ss/sd-scripts#1434:
+    // "no known failure" before); an ECC report inside NCCL's CUDA check is this entry's, not the
+    // generic CUDA failure's; an Xid that usually means an application fault (13) makes nothing.
+    void gpuHardwareFaultStartsIt()
+    {
+        const json d =
+            diagnoseOne(QStringLiteral("rank1.log"),
+                        "RuntimeError: CUDA error: uncorrectable ECC error encountered\n"
+                        "\n"
+                        "[E ProcessGroupNCCL.cpp:916] [Rank 1] NCCL watchdog thread terminated with "
+                        "exception: CUDA error: uncorrectable ECC error encountered\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("gpu-hardware-fault"));
+        const json n =
+            diagnoseOne(QStringLiteral("rank3.log"),
+                        "gpu-node07:41523:41602 [3] misc/strongstream.cc:398 NCCL WARN Cuda failure "
+                        "'uncorrectable ECC error encountered'\n");
+        QCOMPARE(QString::fromStdString(n["initiating"]["entry"]), QStringLiteral("gpu-hardware-fault"));
+        const json x =
+            diagnoseOne(QStringLiteral("dmesg.txt"),
+                        "May 18 19:02:39 kernel: NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the "
+                        "bus.\n");
+        QCOMPARE(QString::fromStdString(x["initiating"]["entry"]), QStringLiteral("gpu-hardware-fault"));
+        const json a =
+            diagnoseOne(QStringLiteral("dmesg.txt"),
+                        "[ 1234.5] NVRM: Xid (PCI:0000:3b:00): 13, pid=4242, name=python3, Graphics "
+                        "Exception: ESR 0x404490=0x80000001\n");
+        QVERIFY2(a["findings"].empty(), a["findings"].dump().c_str());
+    }
+
     // Where nothing is recognised, the errors the logs state are named, not only "no known
     // failure": NCCL's WARN (nccl-tests#206 posted it without its prefix) and an exception line,
     // each distinct one once.

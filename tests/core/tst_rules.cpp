@@ -490,16 +490,40 @@ private slots:
         QVERIFY2(a["findings"].empty(), a["findings"].dump().c_str());
     }
 
+    // Memory registration with the NIC (nccl-tests#206: locked-memory limit; nccl#778: no DMA-BUF
+    // memory regions): both had no finding; the error text answers which cause it is.
+    void memoryRegistrationFails()
+    {
+        const json d =
+            diagnoseOne(QStringLiteral("posted.log"),
+                        "misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot "
+                        "allocate memory\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
+                 QStringLiteral("nccl-ib-memory-registration-failure"));
+        const json* f = finding(d, "nccl-ib-memory-registration-failure");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "error-class-known"), QStringLiteral("confirmed"));
+        QVERIFY2(QString::fromStdString((*f)["summary"]).contains(QStringLiteral("'Cannot allocate memory'")),
+                 (*f)["summary"].dump().c_str());
+        const json b =
+            diagnoseOne(QStringLiteral("posted.log"),
+                        "misc/ibvwrap.cc:288 NCCL WARN Call to ibv_reg_dmabuf_mr failed with error "
+                        "Operation not supported\n");
+        QCOMPARE(QString::fromStdString(b["initiating"]["entry"]),
+                 QStringLiteral("nccl-ib-memory-registration-failure"));
+    }
+
     // Where nothing is recognised, the errors the logs state are named, not only "no known
     // failure": NCCL's WARN (nccl-tests#206 posted it without its prefix) and an exception line,
     // each distinct one once.
     void unrecognisedErrorsAreNamed()
     {
         const json d = diagnoseOne(QStringLiteral("posted.log"),
-                                   "misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed with error "
-                                   "Cannot allocate memory\n"
-                                   "misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed with error "
-                                   "Cannot allocate memory\n"
+                                   "misc/newthing.cc:42 NCCL WARN Call to ncclSomethingNew failed with "
+                                   "error Out of widgets\n"
+                                   "misc/newthing.cc:42 NCCL WARN Call to ncclSomethingNew failed with "
+                                   "error Out of widgets\n"
                                    "RuntimeError: something no entry knows\n");
         QVERIFY(d.is_object());
         QVERIFY(d["initiating"].is_null());
@@ -509,8 +533,8 @@ private slots:
         QCOMPARE(texts.size(), 3);
         QCOMPARE(texts[0], QStringLiteral("no known failure was recognised in these logs"));
         QVERIFY2(texts[1].startsWith(QStringLiteral("an NCCL WARN that no entry recognises")) &&
-                     texts[1].contains(QStringLiteral(
-                         "'Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory'")),
+                     texts[1].contains(
+                         QStringLiteral("'Call to ncclSomethingNew failed with error Out of widgets'")),
                  qPrintable(texts[1]));
         QVERIFY2(texts[2].contains(QStringLiteral("'RuntimeError: something no entry knows'")),
                  qPrintable(texts[2]));

@@ -514,6 +514,25 @@ private slots:
                  QStringLiteral("nccl-ib-memory-registration-failure"));
     }
 
+    // GPUs without peer-to-peer (SkyRL#108, as PyTorch quoted NCCL's error under 'Last error:'):
+    // this entry, not the generic CUDA failure, and the fix names NCCL_P2P_DISABLE.
+    void peerAccessUnsupported()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("posted.log"),
+            "torch.distributed.DistBackendError: NCCL error in: "
+            "/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:3353, unhandled cuda error (run with "
+            "NCCL_DEBUG=INFO for details), NCCL version 2.26.2\n"
+            "ncclUnhandledCudaError: Call to CUDA function failed.\n"
+            "Last error:\n"
+            "Cuda failure 217 'peer access is not supported between these two devices'\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-p2p-unsupported"));
+        const json* f = finding(d, "nccl-p2p-unsupported");
+        QVERIFY(f);
+        QVERIFY2(f->dump().find("NCCL_P2P_DISABLE=1") != std::string::npos, f->dump().c_str());
+    }
+
     // Where nothing is recognised, the errors the logs state are named, not only "no known
     // failure": NCCL's WARN (nccl-tests#206 posted it without its prefix) and an exception line,
     // each distinct one once.

@@ -16,6 +16,7 @@ namespace
 {
 constexpr int kPrimaryFingerprint = 1000;
 constexpr int kOtherFingerprint = 600;
+constexpr std::size_t kIdField = 1; // each entry's fields: its title first, then its id
 } // namespace
 
 EntrySearch::EntrySearch(std::shared_ptr<const Encyclopedia> encyclopedia)
@@ -98,6 +99,11 @@ std::vector<EntryMatch> EntrySearch::search(const QString& query) const
                 if (!best)
                     continue;
                 score += best->weight;
+                // Between entries whose titles both hold the word, the one named after it comes
+                // first: "watchdog" is the watchdog timeout's, not the heartbeat monitor's that
+                // reports a stuck watchdog.
+                if (best->what != QLatin1String("id") && m_fields[e][kIdField].text.contains(w))
+                    score += 5;
                 if (w.size() >= 3)
                     ++hits;
                 if (!reasons.contains(best->what) && reasons.size() < 3)

@@ -533,6 +533,48 @@ private slots:
         QVERIFY2(f->dump().find("NCCL_P2P_DISABLE=1") != std::string::npos, f->dump().c_str());
     }
 
+    // PyTorch's heartbeat monitor: alone, the stuck watchdog is the failure to explain (NVIDIA/Fuser#3055,
+    // a hang at process-group teardown); after a collective timeout it is the timeout's late end
+    // (snowflakedb/ArcticTraining#219: the timeout at 05:06:30, the stuck watchdog at 05:14:36).
+    void heartbeatMonitorStuckWatchdog()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("description.log"),
+            "[E929 22:14:53.112803704 ProcessGroupNCCL.cpp:1487] [PG ID 0 PG GUID  Rank 3] ProcessGroup"
+            "NCCL's watchdog got stuck for 10 seconds without making progress in monitoring enqueued co"
+            "llectives. This typically indicates a NCCL/CUDA API (e.g., CudaEventDestroy) hang blocking"
+            " the watchdog, and could be triggered by another thread holding the GIL inside a CUDA api "
+            "(for example, CudaEventDestroy), or other deadlock-prone behaviors.If you suspect the watc"
+            "hdog is not actually stuck and a longer timeout would help, you can either increase the ti"
+            "meout (TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC) to a larger value or disable the heartbeat monito"
+            "r (TORCH_NCCL_ENABLE_MONITORING=0).If either of aforementioned helps, feel free to file an"
+            " issue to PyTorch about the short timeout or false positive abort; otherwise, please attem"
+            "pt to debug the hang.\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("torch-heartbeat-monitor"));
+        const json m = diagnoseOne(
+            QStringLiteral("posted.log"),
+            "[rank7]:[E626 05:14:36.393067540 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(default_pg)"
+            " Rank 7] ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in "
+            "monitoring enqueued collectives. This typically indicates a NCCL/CUDA API (e.g., CudaEvent"
+            "Destroy) hang blocking the watchdog, and could be triggered by another thread holding the "
+            "GIL inside a CUDA api (for example, CudaEventDestroy), or other deadlock-prone behaviors.I"
+            "f you suspect the watchdog is not actually stuck and a longer timeout would help, you can "
+            "either increase the timeout (TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC) to a larger value or disabl"
+            "e the heartbeat monitor (TORCH_NCCL_ENABLE_MONITORING=0).If either of aforementioned helps"
+            ", feel free to file an issue to PyTorch about the short timeout or false positive abort; o"
+            "therwise, please attempt to debug the hang. \n"
+            "[rank2]:[E626 05:06:30.929096625 ProcessGroupNCCL.cpp:632] [Rank 2] Watchdog caught collec"
+            "tive operation timeout: WorkNCCL(SeqNum=120049, OpType=_ALLGATHER_BASE, NumelIn=16384000, "
+            "NumelOut=131072000, Timeout(ms)=1800000) ran for 1800065 milliseconds before timing out.\n");
+        QVERIFY(m.is_object());
+        QVERIFY2(m["initiating"].is_null(), m["initiating"].dump().c_str());
+        QVERIFY(finding(m, "torch-watchdog-timeout"));
+        const json* h = finding(m, "torch-heartbeat-monitor");
+        QVERIFY(h);
+        QCOMPARE(QString::fromStdString((*h)["role"]), QStringLiteral("context"));
+    }
+
     // Where nothing is recognised, the errors the logs state are named, not only "no known
     // failure": NCCL's WARN (nccl-tests#206 posted it without its prefix) and an exception line,
     // each distinct one once.

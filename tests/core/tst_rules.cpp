@@ -575,6 +575,37 @@ private slots:
         QCOMPARE(QString::fromStdString((*h)["role"]), QStringLiteral("context"));
     }
 
+    // Gloo's full mesh (aws-samples/aws-do-eks#50, as posted with its wrapped lines): the Gloo group's
+    // connect failure initiates, the wrapped loopback address answers the checklist, and the
+    // loopback-fallback warning alone (printed in healthy single-node runs) makes nothing.
+    void glooConnectFullMesh()
+    {
+        const json d =
+            diagnoseOne(QStringLiteral("posted.log"),
+                        "[rank8] Warning: Unable to resolve hostname to a (local) address. Using the "
+                        "loopback\n"
+                        "        address as fallback. Manually set the network interface with "
+                        "GLOO_SOCKET_IFNAME\n"
+                        "[rank8] Gloo connectFullMesh failed ... timed out connecting: SO_ERROR: "
+                        "Connection refused,\n"
+                        "        remote=[127.0.0.1]:14215\n"
+                        "RuntimeError: Gloo connectFullMesh failed ...\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
+                 QStringLiteral("torch-gloo-connect-failure"));
+        const json* f = finding(d, "torch-gloo-connect-failure");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "loopback-in-failure"), QStringLiteral("confirmed"));
+        QCOMPARE(checkStatus(*f, "fallback-warned"), QStringLiteral("confirmed"));
+        const json w =
+            diagnoseOne(QStringLiteral("worker.log"),
+                        "[rank7]:[W806 14:25:27.650991133 ProcessGroupGloo.cpp:524] Warning: Unable to "
+                        "resolve hostname to a (local) address. Using the loopback address as fallback. "
+                        "Manually set the network interface to bind to with GLOO_SOCKET_IFNAME. "
+                        "(function operator())\n");
+        QVERIFY2(w["findings"].empty(), w["findings"].dump().c_str());
+    }
+
     // Where nothing is recognised, the errors the logs state are named, not only "no known
     // failure": NCCL's WARN (nccl-tests#206 posted it without its prefix) and an exception line,
     // each distinct one once.

@@ -372,6 +372,7 @@ try {
             return Error{where, "symptom '" + s.id + "' is both primary and a fallback",
                          "a fallback stands in for a primary symptom: keep one of the two"};
         s.label = str(js, "label");
+        s.wouldDecide = str(js, "would_decide");
         for (const auto& jf : js.value("fingerprints", json::array())) {
             auto fp = compileFingerprint(str(jf, "re"));
             if (!fp)

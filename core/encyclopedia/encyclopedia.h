@@ -64,6 +64,9 @@ struct Symptom {
     // names no cause: with no finding in the bundle, it still says which entry to read and what
     // would show the cause.
     bool surface = false;
+    // What would decide, where this symptom's lines alone make a suggestion (the bundle has no
+    // finding): empty for the engine's own words, which suit NCCL's error classes and connects.
+    std::string wouldDecide;
     std::string label;
     std::vector<Fingerprint> fingerprints;
     std::vector<std::string> samples;

@@ -1037,7 +1037,8 @@ void Builder::hypotheses()
             m_a.hypotheses.push_back(
                 {entryIndex, s.signal + " on " + describeProcesses(m_a, procs) + named + ": " + s.why,
                  hs.front()->where,
-                 s.phase == Phase::Connect
+                 !s.wouldDecide.empty() ? s.wouldDecide
+                 : s.phase == Phase::Connect
                      ? "the rest of this process's output (whether a later attempt connected, or the error "
                        "it gave up with) and the log of the process at the address it tried"
                  : s.surface ? "NCCL's own WARN, which names the failing call and its error: the text after "

@@ -1130,6 +1130,9 @@ std::string diagnosisText(const Analysis& a)
                 continue;
             }
             o << "  - " << h.text;
+            // The entry to read: the JSON gives its id, and the text should too.
+            if (h.entry >= 0)
+                o << "  [" << a.entry(h.entry).id << "]";
             if (h.line)
                 o << "  (" << displayFile(a, *h.line) << ":" << h.line->line + 1 << ")";
             o << "\n      would decide: " << h.decider << "\n";

@@ -606,6 +606,38 @@ private slots:
         QVERIFY2(w["findings"].empty(), w["findings"].dump().c_str());
     }
 
+    // Ray: a process refused for its Ray or Python version initiates (gpustack#1640, posted as Ray
+    // prints it over six lines); a worker that vanished names no cause, so it suggests host-oom-kill
+    // and says what decides: the kernel's log, not NCCL's WARN (ray#31828).
+    void rayVersionMismatchAndVanishedWorker()
+    {
+        const json d = diagnoseOne(QStringLiteral("posted.log"),
+                                   "RuntimeError: Version mismatch: The cluster was started with:\n"
+                                   "    Ray: 2.43.0\n"
+                                   "    Python: 3.11.10\n"
+                                   "This process on node 10.18.215.196 was started with:\n"
+                                   "    Ray: 2.44.1\n"
+                                   "    Python: 3.11.10\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("ray-version-mismatch"));
+        const json w = diagnoseOne(
+            QStringLiteral("driver.log"),
+            "The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker "
+            "exit "
+            "detail: Worker unexpectedly exits with a connection error code 2. End of file. There are some "
+            "potential root causes. (1) The process is killed by SIGKILL by OOM killer due to high memory "
+            "usage. "
+            "(2) ray stop --force is called. (3) The worker is crashed unexpectedly due to SIGSEGV or other "
+            "unexpected errors.\n");
+        QVERIFY(w.is_object());
+        QVERIFY2(w["findings"].empty(), w["findings"].dump().c_str());
+        const json& h = w["hypotheses"];
+        QVERIFY2(h.size() == 1, h.dump().c_str());
+        QCOMPARE(h[0]["entry"].get<std::string>(), std::string("host-oom-kill"));
+        QVERIFY2(QString::fromStdString(h[0]["decider"]).contains(QStringLiteral("kernel's log")),
+                 h.dump().c_str());
+    }
+
     // Where nothing is recognised, the errors the logs state are named, not only "no known
     // failure": NCCL's WARN (nccl-tests#206 posted it without its prefix) and an exception line,
     // each distinct one once.

@@ -638,6 +638,37 @@ private slots:
                  h.dump().c_str());
     }
 
+    // Open MPI's launcher reports a death, not its cause: signal 9 is host-oom-kill's, as torchrun's -9 is
+    // (kubeflow/mpi-operator#90); a lost daemon is a consequence that names the node to look at
+    // (kubeflow/mpi-operator#152); next to a rank's own NCCL error the launcher's report stays collateral.
+    void openMpiReportsADeath()
+    {
+        const json k = diagnoseOne(QStringLiteral("launcher.log"),
+                                   "mpirun.real noticed that process rank 1 with PID 39 on node "
+                                   "mpi-test-2-mpijob-worker-1 exited on signal 9 (Killed).\n");
+        QVERIFY(k.is_object());
+        QCOMPARE(QString::fromStdString(k["initiating"]["entry"]), QStringLiteral("host-oom-kill"));
+        const json l = diagnoseOne(QStringLiteral("launcher.log"),
+                                   "ORTE has lost communication with a remote daemon.\n"
+                                   "\n"
+                                   "  HNP daemon   : [[43015,0],0] on node launcher-gdqv7\n"
+                                   "  Remote daemon: [[43015,0],20] on node worker-19\n");
+        QVERIFY(l.is_object());
+        QVERIFY2(l["initiating"].is_null(), l["initiating"].dump().c_str());
+        const json* f = finding(l, "openmpi-launcher-process-lost");
+        QVERIFY(f);
+        QCOMPARE(QString::fromStdString((*f)["role"]), QStringLiteral("collateral"));
+        QVERIFY2(QString::fromStdString((*f)["summary"]).contains(QStringLiteral("on node worker-19")),
+                 (*f)["summary"].dump().c_str());
+        const json n = diagnoseOne(
+            QStringLiteral("mpirun.log"),
+            "[1,1]<stderr>:node1:22:22 [1] init.cc:573 NCCL WARN Duplicate GPU detected : rank 1 and rank 0 "
+            "both "
+            "on CUDA device 1b000\n"
+            "mpirun noticed that process rank 1 with PID 22 on node node1 exited on signal 6 (Aborted).\n");
+        QCOMPARE(QString::fromStdString(n["initiating"]["entry"]), QStringLiteral("nccl-duplicate-gpu"));
+    }
+
     // Where nothing is recognised, the errors the logs state are named, not only "no known
     // failure": NCCL's WARN (nccl-tests#206 posted it without its prefix) and an exception line,
     // each distinct one once.

@@ -1565,7 +1565,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     if (options.probeLocalNccl)
         localNccl =
             std::async(std::launch::async, [library = options.ncclLibrary] { return probeNccl(library); });
-    const Scanner scanner(*encyclopedia);
+    Scanner scanner(*encyclopedia);
     stageDone("compile fingerprints");
 
     const unsigned workers = threadsOrCores(options.threads);
@@ -1772,6 +1772,9 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         report("diagnosing", true);
         // The last small files read are still marked, not given back (MappedFile::flushDropped).
         MappedFile::flushDropped();
+        // Every line is scanned: the matchers' memory (several MiB with their caches) goes before
+        // the per-rank stages, where a bundle of many ranks has its peak.
+        scanner.releaseMatchers();
         stageDone("index, parse, scan");
         dropBinarySources(a, scans, pathIdentity, totalBytes);
         a.totalBytes = totalBytes;

@@ -407,6 +407,14 @@ void Scanner::buildRe2Prefilter() const
 
 Scanner::~Scanner() = default;
 
+void Scanner::releaseMatchers()
+{
+    m_hs.reset();
+    m_patternSet.reset();
+    m_literalSet.reset();
+    m_prefilter.reset();
+}
+
 bool Scanner::matchPattern(int p, std::string_view line, std::uint32_t index, ScanHit& hit) const
 {
     const ScanPattern& sp = m_patterns[static_cast<std::size_t>(p)];

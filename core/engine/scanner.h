@@ -103,6 +103,10 @@ public:
     void setHandMatched(bool on) { m_handMatched = on; }
     // The literals, for exporting an equivalent `rg -f` pattern file.
     const std::vector<std::string>& literals() const { return m_literals; }
+    // Gives back what only matching needs (the literal automaton, the set of every pattern and
+    // their caches) once no more text will be scanned: the patterns' descriptions stay. A scan
+    // after this finds nothing.
+    void releaseMatchers();
 
 private:
     // A literal found on a line; `offset` is where, for matching huge lines around it.

@@ -697,8 +697,9 @@ private slots:
 
     // A store host name that does not resolve: PyTorch 1.x raised 'host not found' at once
     // (kubeflow/pytorch-operator#125, a worker that started before the master's service existed);
-    // later releases warn per address family and retry. The IPv6 warning alone is printed in
-    // healthy runs too (kubernetes-sigs/jobset#603 posted only that line): no finding from it.
+    // later releases warn and retry until the store timeout. One such warning can come before a
+    // successful connect (a Kubernetes service name not yet published; kubernetes-sigs/jobset#603
+    // posted only that line): no finding from it alone.
     void storeHostNameDoesNotResolve()
     {
         const json d = diagnoseOne(QStringLiteral("worker-0.log"),

@@ -1,5 +1,6 @@
 #include "parse/line_parser.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -456,6 +457,12 @@ std::optional<NcclPrefix> ncclAt(std::string_view body)
             p.tid = tid;
         } else if (!tok.empty() && tok.find(':') == std::string_view::npos &&
                    tok.find('[') == std::string_view::npos) {
+            // A number there is no host (a blog's 'ibvwrap.c: 106 NCCL WARN ...' shows the
+            // source line after a space): the line is NCCL's, its host unknown.
+            if (std::all_of(tok.begin(), tok.end(), isDigit)) {
+                p.host = tok.substr(tok.size());
+                return p;
+            }
             p.host = tok;
         } else {
             continue;

@@ -73,6 +73,10 @@ private slots:
             << "" << qint64(-1) << qint64(-1) << -1 << "WARN"
             << "misc/ibvwrap.cc" << 288
             << "Call to ibv_reg_dmabuf_mr failed with error Operation not supported";
+        // A blog post's NCCL 2.x WARN, the source line after a space: the number is no host.
+        QTest::newRow("numeric token") << "ibvwrap.c: 106 NCCL WARN Call to ibv_reg_mr failed"
+                                       << "" << qint64(-1) << qint64(-1) << -1 << "WARN"
+                                       << "" << 0 << "Call to ibv_reg_mr failed";
         QTest::newRow("quoted") << "'node1:7:8 [0] NCCL INFO x"
                                 << "node1" << qint64(7) << qint64(8) << 0 << "INFO"
                                 << "" << 0 << "x";

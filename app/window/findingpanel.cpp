@@ -264,8 +264,13 @@ QString suggestionsHtml(const Analysis& a)
                                "where the cause probably is, and what would show it.</p><ul>");
     for (std::size_t i = 0; i < a.hypotheses.size() && i < kShown; ++i) {
         const Hypothesis& x = a.hypotheses[i];
-        h += QStringLiteral("<li>%1 %2<br><span class='small'>Would decide: %3</span></li>")
-                 .arg(esc(x.text), x.line ? where(a, *x.line) : QString(), esc(x.decider));
+        // The entry it would be, as a link: the suggestion is a lead, and the entry says how to follow it.
+        const QString entry =
+            x.entry >= 0
+                ? QStringLiteral(" <span class='small'>· %1</span>").arg(entryAnchor(a, a.entry(x.entry).id))
+                : QString();
+        h += QStringLiteral("<li>%1 %2%3<br><span class='small'>Would decide: %4</span></li>")
+                 .arg(esc(x.text), x.line ? where(a, *x.line) : QString(), entry, esc(x.decider));
     }
     if (a.hypotheses.size() > kShown)
         h += QStringLiteral("<li>… and %1 more (every one in <tt>--json</tt>: hypotheses)</li>")

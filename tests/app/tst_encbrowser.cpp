@@ -439,6 +439,14 @@ private slots:
                    "error: Socket Timeout\n")
             << "What the logs suggest"
             << "No known failure recognised";
+        // A suggestion links the entry it would be (ray#31828's vanished worker: host-oom-kill).
+        QTest::newRow("a suggestion names its entry")
+            << QByteArray(
+                   "The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR "
+                   "Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of "
+                   "file. There are some potential root causes.\n")
+            << "Rank killed by the host OOM killer"
+            << "No known failure recognised";
         QTest::newRow("nothing known")
             << QByteArray("h:1:2 [0] NCCL INFO cudaDriverVersion 12020\n") << "No known failure recognised"
             << "What the logs suggest";

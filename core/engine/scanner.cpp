@@ -409,6 +409,7 @@ Scanner::~Scanner() = default;
 
 void Scanner::releaseMatchers()
 {
+    m_released = true;
     m_hs.reset();
     m_patternSet.reset();
     m_literalSet.reset();
@@ -492,6 +493,8 @@ bool Scanner::matchPattern(int p, std::string_view line, std::uint32_t index, Sc
 
 void Scanner::matchLine(std::string_view line, std::uint32_t index, std::vector<ScanHit>& out) const
 {
+    if (m_released)
+        return;
     buildRe2Prefilter();
     std::vector<int> present;
     if (!m_literalSet->Match(re2::StringPiece(line.data(), line.size()), &present))
@@ -645,7 +648,8 @@ void Scanner::scan(const Source& source, std::uint32_t first, std::uint32_t last
 {
     const auto& lines = source.lineStarts;
     last = std::min(last, static_cast<std::uint32_t>(lines.size()));
-    if (first >= last)
+    // After releaseMatchers the RE2 prefilter would be null, or built again from nothing.
+    if (first >= last || m_released)
         return;
     const std::uint64_t end = last < lines.size() ? lines[last] : source.text().size();
     const std::vector<LiteralAt> found = findLiterals(source, lines[first], end);

@@ -125,6 +125,7 @@ private:
 
     PrefilterKind m_kind = PrefilterKind::Re2;
     bool m_handMatched = true;
+    bool m_released = false; // releaseMatchers was called: nothing is matched any more
     std::vector<ScanPattern> m_patterns;
     std::vector<std::string> m_literals;
     std::vector<bool> m_literalAfterDigit; // see Fingerprint::literalAfterDigit

@@ -168,6 +168,24 @@ private slots:
         QCOMPARE(kept, (std::vector<std::uint32_t>{0, 2}));
     }
 
+    // Once its matchers are given back a scanner finds nothing, with either prefilter, whether or
+    // not it had scanned before (the RE2 prefilter is built on first use).
+    void releasedScannerFindsNothing()
+    {
+        for (const PrefilterKind kind : {PrefilterKind::Hyperscan, PrefilterKind::Re2})
+            for (const bool scannedBefore : {false, true}) {
+                Scanner scanner(*m_enc, kind);
+                Source s = sourceFromText("tb.log", "Traceback (most recent call last):\n");
+                if (scannedBefore)
+                    QCOMPARE(scanWith(scanner, s).size(), std::size_t{1});
+                scanner.releaseMatchers();
+                QVERIFY(scanWith(scanner, s).empty());
+                std::vector<ScanHit> hits;
+                scanner.matchLine("Traceback (most recent call last):", 0, hits);
+                QVERIFY(hits.empty());
+            }
+    }
+
     // The hand-written Init line and init phase matchers against their regexes on the forms NCCL
     // prints and on near misses.
     void initMatchersAreTheRegexes()

@@ -317,6 +317,25 @@ TimeInterval SourceLines::time(std::uint32_t line, TimeSource* source) const
     return t;
 }
 
+std::int64_t SourceLines::orderUs(std::uint32_t line) const
+{
+    // An unstamped line's interval reaches the end of the next stamp's resolution (a line logged
+    // before "17:08:31,569" happened before 17:08:31.570): its middle, or that end where no stamp
+    // precedes it, would put it after the stamped line below it, and an NCCL WARN above a
+    // framework's stamped exception would sort after the exception that quotes it.
+    const std::size_t at = m_stamps.lowerBound(line);
+    auto middle = [this](std::size_t i) {
+        const LineStamp st = stamp(i);
+        return st.us + st.resolutionUs / 2;
+    };
+    if (at < m_stamps.size() && (m_stamps.line(at) == line || at == 0))
+        return middle(at);
+    if (at == m_stamps.size())
+        return at == 0 ? kTimeUnknownHi : middle(at - 1);
+    const TimeInterval t = time(line);
+    return t.lo + (t.hi - t.lo) / 2;
+}
+
 LineInfo SourceLines::info(std::uint32_t line) const
 {
     LineInfo li;

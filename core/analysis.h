@@ -215,6 +215,11 @@ public:
     std::int64_t stampUs(std::size_t i) const { return m_stamps.packed(i) >> kCodeBits; }
     LineStamp stamp(std::size_t i) const;
     TimeInterval time(std::uint32_t line, TimeSource* source = nullptr) const;
+    // One instant per line for ordering lines of several sources, which never puts two lines of
+    // this source out of their written order (line order breaks ties): a stamped line's middle,
+    // an unstamped line's interval's middle between two stamps, and before the first stamp (after
+    // the last) the middle of that stamp. Unknown (no stamp at all) sorts last.
+    std::int64_t orderUs(std::uint32_t line) const;
     LineInfo info(std::uint32_t line) const;
     // Gives back growth slack (see shrinkSlack), and puts the per-line processes in the narrowest
     // form that holds them.
@@ -491,6 +496,14 @@ struct Analysis {
                 li.time.hi += off;
         }
         return li;
+    }
+    // SourceLines::orderUs on the aligned clock.
+    std::int64_t orderUs(LineRef r) const
+    {
+        const SourceLines& sl = lines[r.source.value];
+        const std::int64_t t = sl.orderUs(r.line);
+        const ProcessId p = sl.process(r.line);
+        return t == kTimeUnknownHi || p.value >= processOffset.size() ? t : t + processOffset[p.value];
     }
     // The line's time in its own host's clock, as logged.
     TimeInterval rawTime(LineRef r) const { return lines[r.source.value].time(r.line); }

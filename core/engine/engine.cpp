@@ -103,7 +103,7 @@ private:
     {
         const std::optional<LineRef> quoting = quotedBy(x);
         const LineRef at = quoting.value_or(x);
-        return {info(at).time.mid(), at, quoting ? 0 : 1, x};
+        return {m_a.orderUs(at), at, quoting ? 0 : 1, x};
     }
     bool earlier(LineRef x, LineRef y) const { return place(x) < place(y); }
     // The first line of the framework exception that quotes `line` as NCCL's last error, if it

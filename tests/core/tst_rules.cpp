@@ -575,6 +575,36 @@ private slots:
         QCOMPARE(QString::fromStdString((*h)["role"]), QStringLiteral("context"));
     }
 
+    // NCCL's WARN, unstamped, above the framework's stamped exception that quotes it (NVIDIA/nccl#1653,
+    // as posted): the WARN is the finding's line, with its file:line and return-code trail. Before,
+    // an unstamped line before the first stamp sorted at the end of that stamp's millisecond, after
+    // the stamped exception, and the quoted copy under 'Last error:' became the finding.
+    void warnAboveStampedExceptionComesFirst()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("log.txt"),
+            "DESKTOP-1CE5APL:1689:2800 [0] include/alloc.h:112 NCCL WARN Cuda failure 999 'unknown error'\n"
+            "DESKTOP-1CE5APL:1689:2800 [0] NCCL INFO include/alloc.h:199 -> 1\n"
+            "DESKTOP-1CE5APL:1689:2800 [0] NCCL INFO channel.cc:41 -> 1\n"
+            "DESKTOP-1CE5APL:1689:1689 [0] NCCL INFO init.cc:1929 -> 1\n"
+            "2025-03-21 17:08:31,569 - finetrainers - ERROR - Error during training: NCCL error in: "
+            "/pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, unhandled cuda error (run with "
+            "NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"
+            "ncclUnhandledCudaError: Call to CUDA function failed.\n"
+            "Last error:\n"
+            "Cuda failure 999 'unknown error'\n"
+            "2025-03-21 17:08:31,574 - finetrainers - ERROR - An error occurred during training\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-cuda-failure"));
+        QCOMPARE(d["initiating"]["line"].get<int>(), 1);
+        const json* f = finding(d, "nccl-cuda-failure");
+        QVERIFY(f);
+        bool trail = false;
+        for (const auto& e : (*f)["evidence"])
+            trail = trail || e["label"] == "return-code-trail";
+        QVERIFY(trail);
+    }
+
     // Gloo's full mesh (aws-samples/aws-do-eks#50, as posted with its wrapped lines): the Gloo group's
     // connect failure initiates, the wrapped loopback address answers the checklist, and the
     // loopback-fallback warning alone (printed in healthy single-node runs) makes nothing.

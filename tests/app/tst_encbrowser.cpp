@@ -115,7 +115,7 @@ private slots:
         for (const Entry& e : m_enc->entries)
             known.insert(QString::fromStdString(e.id));
         QCOMPARE(listed, known);
-        QCOMPARE(listed.size(), std::size_t{43});
+        QCOMPARE(listed.size(), std::size_t{45});
         // The first page is the overview: every entry, linked.
         QVERIFY(b.currentEntry().isEmpty());
         const QString overview = b.page()->toHtml();
@@ -198,10 +198,10 @@ private slots:
         EncyclopediaBrowser b(m_enc);
         b.search(QStringLiteral("ECONNABORTED"));
         QVERIFY(b.listedEntries().contains(QStringLiteral("nccl-socket-connect-abort")));
-        b.search(QStringLiteral("no such failure anywhere zzqx"));
+        b.search(QStringLiteral("zzqx qxvw jjkq"));
         QVERIFY(b.listedEntries().isEmpty());
         b.search(QString());
-        QCOMPARE(b.listedEntries().size(), 43);
+        QCOMPARE(b.listedEntries().size(), 45);
     }
 
     void relatedLinksNavigate()

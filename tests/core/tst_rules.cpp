@@ -575,6 +575,646 @@ private slots:
         QCOMPARE(QString::fromStdString((*h)["role"]), QStringLiteral("context"));
     }
 
+    // A kernel fault that the ProcessGroupNCCL watchdog noticed first: vllm-project/vllm#6042 (maintainer:
+    // one process hit an illegal memory access, the others timed out in allreduce) and
+    // NVIDIA-NeMo/Megatron-Bridge#836 (unspecified launch failure on rank 29). Both said "no known failure"
+    // before; the faulting rank is now the initiating failure.
+    void watchdogKernelFaultStartsIt()
+    {
+        const json d =
+            diagnoseOne(QStringLiteral("posted.log"),
+                        "[rank3]:[E ProcessGroupNCCL.cpp:1414] [PG 2 Rank 3] Process group watchdog "
+                        "thread terminated with exception: CUDA error: an illegal memory access was "
+                        "encountered\n"
+                        "--\n"
+                        "  | CUDA kernel errors might be asynchronously reported at some other API "
+                        "call, so the stacktrace below might be incorrect.\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("torch-cuda-kernel-fault"));
+        const json* f = finding(d, "torch-cuda-kernel-fault");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "watchdog-noticed"), QStringLiteral("confirmed"));
+        const json m =
+            diagnoseOne(QStringLiteral("posted.log"),
+                        "[rank29]:[E1002 12:20:55.123831168 ProcessGroupNCCL.cpp:1923] [PG ID 5 PG "
+                        "GUID 83(TENSOR_MODEL_PARALLEL_GROUP) Rank 1] Process group watchdog thread "
+                        "terminated with exception: CUDA error: unspecified launch failure\n");
+        QVERIFY(m.is_object());
+        QCOMPARE(QString::fromStdString(m["initiating"]["entry"]), QStringLiteral("torch-cuda-kernel-fault"));
+        const json* g = finding(m, "torch-cuda-kernel-fault");
+        QVERIFY(g);
+        QVERIFY2(
+            QString::fromStdString((*g)["summary"]).contains(QStringLiteral("'unspecified launch failure'")),
+            (*g)["summary"].dump().c_str());
+    }
+
+    // The faulting rank (vllm-project/vllm#6042's line) and a peer's watchdog timeout (the shipped
+    // torch-watchdog-timeout sample) in one console: the fault initiates, the timeout is collateral and
+    // points at it (before: only the collateral timeout, no initiator).
+    void kernelFaultThenPeerTimesOut()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("console.log"),
+            "[rank3]:[E ProcessGroupNCCL.cpp:1414] [PG 2 Rank 3] Process group watchdog thread terminated "
+            "with "
+            "exception: CUDA error: an illegal memory access was encountered\n"
+            "[rank1]:[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective "
+            "operation timeout: WorkNCCL(SeqNum=808, OpType=ALLREDUCE, NumelIn=9801523, NumelOut=9801523, "
+            "Timeout(ms)=600000) ran for 600020 milliseconds before timing out.\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("torch-cuda-kernel-fault"));
+        const json* w = finding(d, "torch-watchdog-timeout");
+        QVERIFY(w);
+        QCOMPARE(QString::fromStdString((*w)["role"]), QStringLiteral("collateral"));
+        const json* f = finding(d, "torch-cuda-kernel-fault");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "collateral"), QStringLiteral("confirmed"));
+    }
+
+    // NCCL's CUDA check reporting error 700 (pytorch/pytorch#131755, 'Cuda failure 700' printed by CUCHECK
+    // from NCCL 2.19.1) is the kernel-fault case of nccl-cuda-failure, which stays as context; ECC and
+    // out-of-memory CUDA errors stay with their own entries.
+    void ncclCudaFailure700IsAKernelFault()
+    {
+        const json d =
+            diagnoseOne(QStringLiteral("rank1.log"),
+                        "n122-164-108:7400:7642 [1] include/alloc.h:125 NCCL WARN Cuda failure 700 'an "
+                        "illegal memory access was encountered'\n"
+                        "n122-164-108:7400:7642 [1] NCCL INFO include/alloc.h:246 -> 1\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("torch-cuda-kernel-fault"));
+        const json* n = finding(d, "nccl-cuda-failure");
+        QVERIFY(n);
+        QCOMPARE(QString::fromStdString((*n)["role"]), QStringLiteral("context"));
+        const json* f = finding(d, "torch-cuda-kernel-fault");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "nccl-noticed"), QStringLiteral("confirmed"));
+        const json e = diagnoseOne(QStringLiteral("rank1.log"),
+                                   "RuntimeError: CUDA error: uncorrectable ECC error encountered\n");
+        QCOMPARE(QString::fromStdString(e["initiating"]["entry"]), QStringLiteral("gpu-hardware-fault"));
+        QVERIFY(!finding(e, "torch-cuda-kernel-fault"));
+        const json o = diagnoseOne(QStringLiteral("rank1.log"), "RuntimeError: CUDA error: out of memory\n");
+        QCOMPARE(QString::fromStdString(o["initiating"]["entry"]), QStringLiteral("cuda-oom"));
+        QVERIFY(!finding(o, "torch-cuda-kernel-fault"));
+    }
+
+    // A device-side assert prints the failed condition from the kernel before the host sees
+    // 'device-side assert triggered' (huggingface/accelerate#2539's assertion line, sgl-project/sglang#1274's
+    // RuntimeError): the kernel's line is where the failure starts.
+    void deviceAssertLineComesFirst()
+    {
+        const json d =
+            diagnoseOne(QStringLiteral("rank0.log"),
+                        "/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu:93: operator(): block: "
+                        "[0,0,0], thread: [28,0,0] Assertion `index >= -sizes[i] && index < sizes[i] "
+                        "&& \"index out of bounds\"` failed.\n"
+                        "RuntimeError: CUDA error: device-side assert triggered\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("torch-cuda-kernel-fault"));
+        QCOMPARE(d["initiating"]["line"].get<int>(), 1);
+        const json* f = finding(d, "torch-cuda-kernel-fault");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "device-assert"), QStringLiteral("confirmed"));
+    }
+
+    // Other reporters of the same sticky errors: PyTorch 1.x THC (pytorch/pytorch#2567), TensorFlow's driver
+    // API (tensorflow/tensorflow#25866), nccl-tests (tinygrad/open-gpu-kernel-modules#35), Triton
+    // (vllm-project/vllm#17098). All made no finding before.
+    void kernelFaultInOtherWords_data()
+    {
+        QTest::addColumn<QByteArray>("log");
+        QTest::newRow("thc") << QByteArray(
+            "RuntimeError: cuda runtime error (4) : unspecified launch failure at "
+            "/home/ubuntu/pytorch/torch/lib/THC/THCTensorCopy.cu:85\n");
+        QTest::newRow("tensorflow") << QByteArray(
+            "2019-02-21 16:43:26.973442: E tensorflow/stream_executor/cuda/cuda_event.cc:48] Error polling "
+            "for "
+            "event status: failed to query event: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was "
+            "encountered\n");
+        QTest::newRow("nccl-tests") << QByteArray(
+            "lam-MU72-SU0-00: Test CUDA failure common.cu:297 'an illegal memory access was encountered'\n");
+        QTest::newRow("triton") << QByteArray(
+            "ERROR 04-15 00:31:11 worker_base.py:574] RuntimeError: Triton Error "
+            "[CUDA]: an illegal memory access was encountered\n");
+    }
+    void kernelFaultInOtherWords()
+    {
+        QFETCH(QByteArray, log);
+        const json d = diagnoseOne(QStringLiteral("posted.log"), log);
+        QVERIFY(d.is_object());
+        QVERIFY2(d["initiating"].is_object(), d.dump().c_str());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("torch-cuda-kernel-fault"));
+    }
+    // NVIDIA/nccl#230: the HCA's 'local catastrophic error' async event (then the event reader fails)
+    // initiates.
+    void ibAsyncCatastrophicEvent()
+    {
+        const json d =
+            diagnoseOne(QStringLiteral("posted.log"),
+                        "2019-06-02T16:13:44.884Z: "
+                        "[1,12]<stdout>:container-e275-1553839402050-12124-01-000057:815:864 [0] tr"
+                        "ansport/net_ib.cu:80 NCCL WARN NET/IB : Got async event : local catastrophic error\n"
+                        "2019-06-02T16:13:44.884Z: [1,12]<stdout>:\n"
+                        "2019-06-02T16:13:44.884Z: "
+                        "[1,12]<stdout>:container-e275-1553839402050-12124-01-000057:815:864 [0] mi"
+                        "sc/ibvwrap.cu:220 NCCL WARN Call to ibv_get_async_event failed\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ib-async-event"));
+        const json* f = finding(d, "nccl-ib-async-event");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "adapter-failed"), QStringLiteral("confirmed"));
+    }
+
+    // NVIDIA/nccl#1905: the QP's async fatal event, not the status=4 completion it causes on the same
+    // process, initiates.
+    void ibAsyncQpFatalBeforeCompletion()
+    {
+        const json d = diagnoseOne(QStringLiteral("posted.log"),
+                                   "2025-11-09 15:39:31.043 +08:00 [2025-11-09 07:39:30] h100-28:238:1313 "
+                                   "[0] transport/net_ib.cc:139 NC"
+                                   "CL WARN communicator encountered a fatal error (detected in ncclIbTest)\n"
+                                   "2025-11-09 15:39:31.043 +08:00 [2025-11-09 07:39:30] h100-28:238:1219 "
+                                   "[0] transport/net_ib.cc:180 NC"
+                                   "CL WARN NET/IB : mlx5_ib0:1 async fatal event on QP (0x7f69f01519a8): "
+                                   "local access violation work qu"
+                                   "eue error\n"
+                                   "2025-11-09 15:39:31.043 +08:00 [2025-11-09 07:39:30] h100-28:238:1313 "
+                                   "[0] transport/net_ib.cc:2451 N"
+                                   "CCL WARN NET/IB: Got completion from peer 172.16.12.34<38081> with "
+                                   "status=4 opcode=0 len=0 vendor er"
+                                   "r 83 (Send) hca mlx5_ib0\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ib-async-event"));
+        const json* f = finding(d, "nccl-ib-async-event");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "communicator-stopped"), QStringLiteral("confirmed"));
+        const json* c = finding(d, "nccl-ib-completion-error");
+        QVERIFY(c);
+        QCOMPARE(QString::fromStdString((*c)["role"]), QStringLiteral("context"));
+    }
+
+    // NVIDIA/nccl#1710: an access-violation async event on node201 comes before node023's status=9 completion
+    // naming it: node201 initiates.
+    void ibAsyncEventOnPeerHost()
+    {
+        const json d =
+            diagnoseOne(QStringLiteral("posted.log"),
+                        "> node201:127799:127863 [0] transport/[net_ib.cc:101](http://net_ib.cc:101/) NCCL "
+                        "WARN NET/IB : mlx5"
+                        "_0:1 Got async event : local access violation work queue error\n"
+                        "> \n"
+                        "> node023:10214:10303 [0] transport/[net_ib.cc:1909](http://net_ib.cc:1909/) NCCL "
+                        "WARN NET/IB : Got "
+                        "completion from peer [10.1.3.201](http://10.1.3.201/)<33057> with status=9 opcode=0 "
+                        "len=0 vendor err"
+                        " 138 (Send) localGid ::ffff:[10.206.1.23](http://10.206.1.23/) "
+                        "remoteGids::ffff:[10.206.1.11](http:/"
+                        "/10.206.1.11/)\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ib-async-event"));
+        const json* f = finding(d, "nccl-ib-async-event");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "fatal-event"), QStringLiteral("confirmed"));
+        QCOMPARE(QString::fromStdString((*f)["host"]), QStringLiteral("node201"));
+    }
+
+    // NVIDIA/nccl#905 (maintainer: a log full of port errors is a flapping link): the bare quoted WARN makes
+    // a finding.
+    void ibAsyncPortErrorFlap()
+    {
+        const json d =
+            diagnoseOne(QStringLiteral("posted.log"), "NCCL WARN NET/IB : Got async event : port error\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ib-async-event"));
+        const json* f = finding(d, "nccl-ib-async-event");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "link-down"), QStringLiteral("confirmed"));
+    }
+
+    // Lightning-AI/lit-llama#380: port errors from several ranks of one host.
+    void ibPortErrorsOnOneHost()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("posted.log"),
+            "...-48:34050:34121 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port error\n"
+            "\n"
+            "...-48:34052:34141 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port "
+            "error\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ib-async-event"));
+        const json* f = finding(d, "nccl-ib-async-event");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "link-down"), QStringLiteral("confirmed"));
+        QCOMPARE(checkStatus(*f, "several-ranks"), QStringLiteral("confirmed"));
+    }
+
+    // NVIDIA/nccl#380 (2.7.8, RoCE): 'Call to ibv_create_cq failed' without errno is a verbs-resource failure
+    // of connection setup.
+    void ibVerbsCreateCqFails()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("posted.log"),
+            "spark01:2683:2826 [0] NCCL INFO Channel 00 : 0[3000] -> 1[3000] [send] via NET/IB/0\n"
+            "\n"
+            "spark01:2683:2826 [0] misc/ibvwrap.cc:268 NCCL WARN Call to ibv_create_cq failed\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
+                 QStringLiteral("nccl-ib-qp-setup-failure"));
+        const json* f = finding(d, "nccl-ib-qp-setup-failure");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "verbs-resource-logged"), QStringLiteral("confirmed"));
+        QVERIFY2(QString::fromStdString((*f)["summary"]).contains(QStringLiteral("ibv_create_cq failed")),
+                 (*f)["summary"].dump().c_str());
+    }
+
+    // NVIDIA/nccl#562 (RDMA/SHARP plugin under Slurm + pyxis): 'ibvwrap.c:130 ... Call to ibv_create_qp
+    // failed' with its plugin trail.
+    void ibVerbsCreateQpPlugin()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("posted.log"),
+            "hai-a100-3:3778851:3779883 [4] ibvwrap.c:130 NCCL WARN Call to ibv_create_qp failed\n"
+            "hai-a100-3:3778851:3779883 [4] NCCL INFO ib_plugin.c:196 -> 2\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
+                 QStringLiteral("nccl-ib-qp-setup-failure"));
+        const json* f = finding(d, "nccl-ib-qp-setup-failure");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "verbs-resource-logged"), QStringLiteral("confirmed"));
+        QCOMPARE(checkStatus(*f, "net-ib-trace"), QStringLiteral("confirmed"));
+    }
+
+    // NVIDIA/nccl#1808: an HTTP probe ('GET /met' read right to left) hit an NCCL listener; fixed by
+    // NVIDIA/nccl#1834 in 2.30.7.
+    void socketWrongMagicHttpProbe()
+    {
+        const json d =
+            diagnoseOne(QStringLiteral("posted.log"),
+                        "2025-08-12 09:37:02.259938 worker-9 >> :172:1231 [6] NCCL INFO Connected all trees\n"
+                        "2025-08-12 09:37:03.463948 worker-9 >> [2025-08-12 01:37:03] :166:1226 [0] "
+                        "misc/socket.cc:484 NCCL W"
+                        "ARN socketFinalizeAccept: wrong magic 74656d2f20544547 != 7970663b906d70b9\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-bootstrap-mismatch"));
+        const json* f = finding(d, "nccl-bootstrap-mismatch");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "foreign-connection-logged"), QStringLiteral("confirmed"));
+        QCOMPARE(checkStatus(*f, "foreign-is-probe"), QStringLiteral("confirmed"));
+        QVERIFY2(QString::fromStdString((*f)["summary"]).contains(QStringLiteral("74656d2f20544547")),
+                 (*f)["summary"].dump().c_str());
+    }
+
+    // aws/aws-ofi-nccl#24: 'NET/OFI Couldn't open AV. RC: -22' at connection setup.
+    void ofiCouldntOpenAv()
+    {
+        const json d =
+            diagnoseOne(QStringLiteral("posted.log"), "[1,23]<stdout>:ip-172-32-45-165:72593:73427 [7] NCCL "
+                                                      "INFO Ring 00 : 23 -> 24 [send] via NET/AWS Libf"
+                                                      "abric/0\n"
+                                                      "[1,23]<stdout>:\n"
+                                                      "[1,23]<stdout>:ip-172-32-45-165:72593:73427 [7] "
+                                                      "create_nccl_ofi_component:459 NCCL WARN NET/OFI Coul"
+                                                      "dn't open AV. RC: -22, ERROR: Invalid argument\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ofi-error"));
+        const json* f = finding(d, "nccl-ofi-error");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "ofi-init-logged"), QStringLiteral("confirmed"));
+    }
+
+    // aws/aws-ofi-nccl#715: CQ creation fails while the plugin loads; the plugin is dropped.
+    void ofiPluginInitFailedFallsBack()
+    {
+        const json d = diagnoseOne(QStringLiteral("posted.log"),
+                                   "  | 2024-11-28T07:42:11.527Z | algo-1:17778:17848 [5] "
+                                   "nccl_ofi_ofiutils_init_connection:274 NCCL WAR"
+                                   "N NET/OFI Couldn't open CQ. RC: -22, ERROR: Invalid argument\n"
+                                   "  | 2024-11-28T07:42:11.527Z | algo-1:17778:17848 [5] "
+                                   "nccl_net_ofi_create_plugin:259 NCCL WARN NET/O"
+                                   "FI aws-ofi-nccl initialization failed\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ofi-error"));
+        const json* f = finding(d, "nccl-ofi-error");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "ofi-init-logged"), QStringLiteral("confirmed"));
+        QCOMPARE(checkStatus(*f, "ofi-plugin-dropped"), QStringLiteral("confirmed"));
+    }
+
+    // NVIDIA/nccl#563: 'NET/OFI Unable to register memory (type = 1) ... Cannot allocate memory'.
+    void ofiRegisterMemoryEnomem()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("posted.log"),
+            "10.0.87.143: 10.0.87.143: ip-10-0-87-143:149:298 [5] register_mr_buffers:465 NCCL WARN NET/OFI "
+            "Unabl"
+            "e to register memory (type = 1) for device 0. RC: 12, Error: Cannot allocate memory\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ofi-error"));
+        const json* f = finding(d, "nccl-ofi-error");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "ofi-mr-logged"), QStringLiteral("confirmed"));
+        QCOMPARE(checkStatus(*f, "ofi-mr-enomem"), QStringLiteral("confirmed"));
+    }
+
+    // awslabs/awsome-distributed-ai#203: CUDA buffer registration EINVAL (libfabric bug before EFA
+    // installer 1.29.1).
+    void ofiRegisterCudaEinval()
+    {
+        const json d =
+            diagnoseOne(QStringLiteral("posted.log"), "register_rail_mr_buffer:617 NCCL WARN NET/OFI Unable "
+                                                      "to register memory (type = 2) for device 4. RC:"
+                                                      " -22, Error: Invalid argument\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ofi-error"));
+        const json* f = finding(d, "nccl-ofi-error");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "ofi-mr-cuda-einval"), QStringLiteral("confirmed"));
+    }
+    // GSP firmware timeout in the kernel log (NVIDIA/nvidia-docker#1648): Xid 119 leaves the GPU unusable
+    // until reset (catalog: RESET_GPU), so it is where the job failed; "no known failure" before.
+    void gpuXid119GspTimeout()
+    {
+        const json d = diagnoseOne(QStringLiteral("dmesg.txt"),
+                                   "[Mon Mar  6 21:34:31 2023] NVRM: Xid (PCI:0000:61:00): 119, pid=977823, "
+                                   "name=nvidia-smi, Timeout waiting for RPC from GSP! Expected function 76 "
+                                   "(GSP_RM_CONTROL) (0x2080014b 0x5).\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("gpu-hardware-fault"));
+        const json* f = finding(d, "gpu-hardware-fault");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "kernel-xid"), QStringLiteral("confirmed"));
+    }
+
+    // Blackwell NVLink5 Xids (leptonai/gpud#1174 kernel lines): the 'Fatal' 149 starts it, the earlier
+    // 'Nonfatal' 145 is only context and does not take the initiating line.
+    void gpuNvlink5FatalNotNonfatal()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("dmesg.txt"),
+            "NVRM: Xid (PCI:0018:01:00): 145, RLW_RXPIPE Nonfatal XC0 i0 Link 13 (0x0409a0c2 0x00000008 "
+            "0x00000001 0x00000000 0x00100000 0x00000004)\n"
+            "NVRM: Xid (PCI:0019:01:00): 149, NETIR Fatal XC0 i0 Link -1 (0x000fe406 0x00000000 0x00000000 "
+            "0x00000000 0x00000000 0x00000000)\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("gpu-hardware-fault"));
+        QCOMPARE(d["initiating"]["line"].get<int>(), 2);
+        const json* f = finding(d, "gpu-hardware-fault");
+        QVERIFY(f);
+        bool nonfatalSeen = false;
+        for (const auto& s : (*f)["symptoms"])
+            nonfatalSeen |= s["id"] == "xid-nvlink5-nonfatal" && s["observed"] == true;
+        QVERIFY2(nonfatalSeen, (*f)["symptoms"].dump().c_str());
+    }
+
+    // nvidia-smi's 'Unknown Error' (rwth-i6/returnn#1486, next to corrected PCIe AER errors) is
+    // NVML_ERROR_UNKNOWN, not GPU_IS_LOST: no finding, but a suggestion naming this entry that asks for
+    // the kernel log ("no known failure" before).
+    void gpuUnknownErrorSuggestsOnly()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("log.txt"),
+            "zeyer@cn-234 ~ % nvidia-smi\n"
+            "Unable to determine the device handle for GPU0000:03:00.0: Unknown Error\n"
+            "...\n"
+            "[  +0.000316] pcieport 0000:00:03.0: AER: Corrected error received: 0000:00:03.0\n"
+            "[  +0.000005] pcieport 0000:00:03.0: PCIe Bus Error: severity=Corrected, type=Data Link Layer, "
+            "(Transmitter ID)\n");
+        QVERIFY(d.is_object());
+        QVERIFY2(d["initiating"].is_null(), d.dump().c_str());
+        bool named = false;
+        for (const auto& h : d["hypotheses"])
+            named |= h["entry"].is_string() && h["entry"] == "gpu-hardware-fault" &&
+                     QString::fromStdString(h["decider"]).contains(QStringLiteral("dmesg"));
+        QVERIFY2(named, d["hypotheses"].dump().c_str());
+    }
+
+    // An uncorrectable PCIe error on the GPU's port just before Xid 79 (wilicc/gpu-burn#1): the Xid is
+    // the finding and the AER lines answer the PCIe-link checklist item.
+    void gpuFallenOffBusWithAer()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("dmesg.txt"),
+            "[74889.542031] pcieport 0000:00:02.0: AER: Uncorrected (Fatal) error received: id=0010\n"
+            "[74889.542044] pcieport 0000:00:02.0: PCIe Bus Error: severity=Uncorrected (Fatal), "
+            "type=Transaction "
+            "Layer, id=0010(Receiver ID)\n"
+            "[74889.644138] NVRM: Xid (PCI:0000:02:00): 79, GPU has fallen off the bus.\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("gpu-hardware-fault"));
+        QCOMPARE(d["initiating"]["line"].get<int>(), 3);
+        const json* f = finding(d, "gpu-hardware-fault");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "pcie-link-errors"), QStringLiteral("confirmed"));
+    }
+
+    // NCCL 2.7.3 as quoted in NVIDIA/nccl#342 ('failed:' without the space of the source's format): the
+    // posix_fallocate failure is the first line of the failure and confirms the capacity question.
+    void shmPosixFallocateWithoutSpace()
+    {
+        const json d =
+            diagnoseOne(QStringLiteral("posted.log"),
+                        "include/shm.h:28 NCCL WARN Call to posix_fallocate failed: No space left on "
+                        "device\n"
+                        "include/shm.h:48 NCCL WARN Error while creating shared memory segment "
+                        "nccl-shm-recv-250a7cc850ba9298-0-1-3 (size 9637888)\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-shm-exhausted"));
+        QCOMPARE(d["initiating"]["line"].get<int>(), 1);
+        const json* f = finding(d, "nccl-shm-exhausted");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "extend-failed-logged"), QStringLiteral("confirmed"));
+    }
+
+    // NCCL 2.3.x's same-process peer-access WARN has no '(=busid)' part. No posted log with this line
+    // was found: the line is a PLACEHOLDER built from v2.3.5-5 src/transport/p2p.cu:464
+    // ("failed to peer with device %d: %d %s"), code 64 as CUDA numbered it then (horovod#785).
+    void peerAccessUnsupportedNccl23Form()
+    {
+        const json d = diagnoseOne(QStringLiteral("posted.log"),
+                                   "gpu-a:48213:48300 [0] transport/p2p.cu:464 NCCL WARN failed to peer with "
+                                   "device 1: 64 peer access is not supported between these two devices\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-p2p-unsupported"));
+    }
+    // Ray's memory monitor names the worker it killed in one line of its own (vllm-project/vllm#2669,
+    // posted without anything else: "no known failure" before). It is host-oom-kill's, and the node's
+    // IP in it is the node to look at.
+    void rayMemoryMonitorKilledThisWorker()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("posted.log"),
+            "Memory on the node (IP: 169.254.181.2, ID: "
+            "708c7baf966d59aa3f08299830c349ca055293ebb1c33d8e72cd3336) "
+            "where the task (actor ID: 0dab4ab45f6c947201afac6d01000000, name=RayWorkerVllm.__init__, "
+            "pid=308, "
+            "memory used=11.15GB) was running was 12.49GB / 13.15GB (0.950003), which exceeds the memory "
+            "usage "
+            "threshold of 0.95. Ray killed this worker (ID: "
+            "79a553ea91fe46f95e8384ddf8a8f0a01e3418a975ecd0af983c7bb2) "
+            "because it was the most recently scheduled task; to see more information about memory usage on "
+            "this "
+            "node, use `ray logs raylet.out -ip 169.254.181.2`. To see the logs of the worker, use `ray logs "
+            "worker-79a553ea91fe46f95e8384ddf8a8f0a01e3418a975ecd0af983c7bb2*out -ip 169.254.181.2. Top 10 "
+            "memory "
+            "users:\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("host-oom-kill"));
+        const json* f = finding(d, "host-oom-kill");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "scheduler-confirms"), QStringLiteral("confirmed"));
+        QVERIFY2(QString::fromStdString((*f)["summary"]).contains(QStringLiteral("on node 169.254.181.2")),
+                 (*f)["summary"].dump().c_str());
+    }
+
+    // From Open MPI 5.0.6 (PRRTE 3.0.7, help-prun.txt [prun:proc-aborted-strsignal]) prterun wraps its
+    // report after "exited on", so signal 9 stands alone on the next line. No posted log of this form was
+    // found: the lines are built from the PRRTE v3.0.7 format with a stand-in rank, pid and node. The
+    // continuation is read with a launcher's or collector's prefix (a Kubernetes timestamp) in front,
+    // which the old '^\s*' anchor refused; another program's prose ending in "signal 9 (Killed)." is not
+    // taken for it.
+    void prrteWrappedSignalNine()
+    {
+        const json d =
+            diagnoseOne(QStringLiteral("launcher.log"),
+                        "--------------------------------------------------------------------------\n"
+                        "prterun noticed that process rank 3 with PID 48216 on node gpu-b exited on\n"
+                        "signal 9 (Killed).\n"
+                        "--------------------------------------------------------------------------\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("host-oom-kill"));
+        const json t = diagnoseOne(QStringLiteral("launcher.log"),
+                                   "2025-03-04T10:00:00.123456789Z prterun noticed that process rank 2 with "
+                                   "PID 1617008 on node cpu155 "
+                                   "exited on\n"
+                                   "2025-03-04T10:00:00.123456789Z signal 9 (Killed).\n");
+        QCOMPARE(QString::fromStdString(t["initiating"]["entry"]), QStringLiteral("host-oom-kill"));
+        const json* k = finding(t, "host-oom-kill");
+        QVERIFY(k);
+        QCOMPARE(checkStatus(*k, "sigkill-reported"), QStringLiteral("confirmed"));
+        // A wrapped signal 6 behind timestamps: the launcher's finding now reads the signal too.
+        const json a = diagnoseOne(QStringLiteral("launcher.log"),
+                                   "2025-03-04T10:00:00.123456789Z prterun noticed that process rank 7 with "
+                                   "PID 0 on node gpu0304 exited "
+                                   "on\n"
+                                   "2025-03-04T10:00:00.123456789Z signal 6 (Aborted).\n");
+        const json* l = finding(a, "openmpi-launcher-process-lost");
+        QVERIFY(l);
+        QVERIFY2(
+            QString::fromStdString((*l)["summary"]).contains(QStringLiteral("killed by signal 6 (Aborted)")),
+            (*l)["summary"].dump().c_str());
+        const json p = diagnoseOne(QStringLiteral("run.log"),
+                                   "worker.sh: child process was terminated by signal 9 (Killed).\n");
+        QVERIFY(!finding(p, "host-oom-kill"));
+    }
+
+    // An MPIJob launcher (open-mpi/ompi#6618): kubectl exec of the remote orted ended with 137 = 128 + 9,
+    // a SIGKILL, before ORTE lost that daemon. The kill is the first event ("only consequences" before).
+    void kubectlExecExit137IsAKill()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("launcher.log"),
+            "command terminated with exit code 137\n"
+            "--------------------------------------------------------------------------\n"
+            "ORTE has lost communication with a remote daemon.\n"
+            "\n"
+            "HNP daemon : [[11377,0],0] on node i39030a4a38d4a3abcb17e488a3141ef-mpijob-0-launcher-ksczd\n"
+            "Remote daemon: [[11377,0],1] on node i39030a4a38d4a3abcb17e488a3141ef-mpijob-0-worker-0\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("host-oom-kill"));
+        const json* f = finding(d, "host-oom-kill");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "sigkill-reported"), QStringLiteral("confirmed"));
+        // Not a proof of an OOM kill: the checklist still asks for the kernel's or Kubernetes' word.
+        QVERIFY(checkStatus(*f, "kernel-confirms") != QStringLiteral("confirmed"));
+        QVERIFY(checkStatus(*f, "scheduler-confirms") != QStringLiteral("confirmed"));
+    }
+
+    // Open MPI's TCP transport on a surviving rank (horovod/horovod#1950): a peer's connection was reset.
+    // The rank is a victim; the block's last line names the peer's host ("no known failure" before).
+    void mpiPeerDisconnectedNamesThePeer()
+    {
+        const json d =
+            diagnoseOne(QStringLiteral("reco313.log"),
+                        "An MPI communication peer process has unexpectedly disconnected.  This\n"
+                        "usually indicates a failure in the peer process (e.g., a crash or\n"
+                        "otherwise exiting without calling MPI_FINALIZE first).\n"
+                        "\n"
+                        "Although this local MPI process will likely now behave unpredictably\n"
+                        "(it may even hang or crash), the root cause of this problem is the\n"
+                        "failure of the peer -- that is what you need to investigate.  For\n"
+                        "example, there may be a core file that you can examine.  More\n"
+                        "generally: such peer hangups are frequently caused by application bugs\n"
+                        "or other external events.\n"
+                        "\n"
+                        "  Local host: reco-zl-c4-reco313\n"
+                        "  Local PID:  7720\n"
+                        "  Peer host:  reco-zl-c4-reco316\n"
+                        "--------------------------------------------------------------------------\n");
+        QVERIFY(d.is_object());
+        QVERIFY2(d["initiating"].is_null(), d["initiating"].dump().c_str());
+        const json* f = finding(d, "openmpi-launcher-process-lost");
+        QVERIFY(f);
+        QCOMPARE(QString::fromStdString((*f)["role"]), QStringLiteral("collateral"));
+        QVERIFY2(QString::fromStdString((*f)["summary"]).contains(QStringLiteral("reco-zl-c4-reco316")),
+                 (*f)["summary"].dump().c_str());
+        QCOMPARE(checkStatus(*f, "peer-disconnected-reported"), QStringLiteral("confirmed"));
+    }
+
+    // A reset during Gloo's full-mesh exchange comes from a peer that went away (Gloo's own hints; the
+    // PaddlePaddle FAQ): not the loopback/interface failure, so no initiating finding, but a suggestion
+    // that names the peer dialled and asks for its first error. No posted line was found: this one is
+    // built from gloo 70dc3602 (pair.cc:152, SystemError::what()) and PyTorch's wrapper. The refused
+    // connect of aws-samples/aws-do-eks#50 still initiates.
+    void glooResetIsAPeersFailure()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("worker.log"),
+            "[rank3]:[E ProcessGroupGloo.cpp:144] Gloo connectFullMesh failed with "
+            "[../third_party/gloo/gloo/transport/tcp/pair.cc:152] read: Connection reset by peer, "
+            "remote=[10.0.0.2]:40321\n");
+        QVERIFY(d.is_object());
+        QVERIFY2(d["initiating"].is_null(), d["initiating"].dump().c_str());
+        QVERIFY2(d["findings"].empty(), d["findings"].dump().c_str());
+        const json& h = d["hypotheses"];
+        QVERIFY2(h.size() == 1, h.dump().c_str());
+        QCOMPARE(h[0]["entry"].get<std::string>(), std::string("torch-gloo-connect-failure"));
+        QVERIFY2(QString::fromStdString(h[0]["text"]).contains(QStringLiteral("10.0.0.2:40321")),
+                 h.dump().c_str());
+        QVERIFY2(QString::fromStdString(h[0]["decider"]).contains(QStringLiteral("first error of the peer")),
+                 h.dump().c_str());
+        const json r = diagnoseOne(QStringLiteral("posted.log"),
+                                   "[rank8] Gloo connectFullMesh failed ... timed out connecting: SO_ERROR: "
+                                   "Connection refused,\n"
+                                   "        remote=[127.0.0.1]:14215\n");
+        QCOMPARE(QString::fromStdString(r["initiating"]["entry"]),
+                 QStringLiteral("torch-gloo-connect-failure"));
+    }
+
+    // A bare "task N: Killed" from srun with no banner (ArjunaCluster/ArjunaUsers#48): SIGKILL that Slurm
+    // did not report as 'Out Of Memory'. The suggestion asks sacct and the node's kernel log, not "the
+    // log of the process it waited for"; with a time-limit banner the task is still the teardown's victim.
+    void srunBareKilledAsksForMemory()
+    {
+        const json d = diagnoseOne(QStringLiteral("slurm.err"), "srun: error: c002: task 0: Killed\n"
+                                                                "srun: Force Terminated StepId=120.0\n");
+        QVERIFY(d.is_object());
+        QVERIFY2(d["findings"].empty(), d["findings"].dump().c_str());
+        const json& h = d["hypotheses"];
+        QVERIFY2(h.size() == 1, h.dump().c_str());
+        QCOMPARE(h[0]["entry"].get<std::string>(), std::string("slurm-job-ended"));
+        QVERIFY2(QString::fromStdString(h[0]["decider"]).contains(QStringLiteral("sacct")), h.dump().c_str());
+        QVERIFY2(QString::fromStdString(h[0]["text"]).contains(QStringLiteral("Out Of Memory")),
+                 h.dump().c_str());
+        const json t = diagnoseOne(QStringLiteral("slurm.err"),
+                                   "slurmstepd: error: *** STEP 55595933.0 ON maestro-3017 CANCELLED AT "
+                                   "2025-01-10T15:27:25 DUE TO TIME LIMIT ***\n"
+                                   "srun: error: maestro-3017: tasks 0-3: Killed\n");
+        QCOMPARE(QString::fromStdString(t["initiating"]["entry"]), QStringLiteral("slurm-job-ended"));
+        const json* f = finding(t, "slurm-job-ended");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "tasks-torn-down"), QStringLiteral("confirmed"));
+    }
+
     // NCCL's WARN, unstamped, above the framework's stamped exception that quotes it (NVIDIA/nccl#1653,
     // as posted): the WARN is the finding's line, with its file:line and return-code trail. Before,
     // an unstamped line before the first stamp sorted at the end of that stamp's millisecond, after

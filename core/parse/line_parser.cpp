@@ -310,6 +310,44 @@ std::size_t rayAt(std::string_view s, std::string_view& host, std::int64_t& pid)
     return p;
 }
 
+// UCX's own lines: "[host:pid:thread_idx:tid] Caught signal 11 (...)" from its signal handler and
+// "[host:pid:thread_idx] ..." (the pid left-aligned in five columns) in its log. The host must start
+// with a letter and every field after it be a number, so that a bracketed time
+// ("[2025-08-12T01:37:03]") or mpirun's "[1,3]" is not taken for one.
+std::size_t ucxAt(std::string_view s, std::string_view& host, std::int64_t& pid)
+{
+    if (s.size() < 8 || s[0] != '[' || !isAlpha(s[1]))
+        return 0;
+    std::size_t p = 1;
+    bool letter = false;
+    while (p < s.size() && p < 254 && (isAlnum(s[p]) || s[p] == '.' || s[p] == '-' || s[p] == '_')) {
+        letter = letter || isAlpha(s[p]);
+        ++p;
+    }
+    if (!letter || p >= s.size() || s[p] != ':')
+        return 0;
+    const std::size_t hostEnd = p;
+    std::int64_t n = 0;
+    int fields = 0;
+    while (p < s.size() && s[p] == ':') {
+        std::size_t k = someDigits(s, p + 1, n, 10);
+        if (k == 0)
+            return 0;
+        if (fields++ == 0)
+            pid = n;
+        p += 1 + k;
+        while (p < s.size() && s[p] == ' ')
+            ++p;
+    }
+    if (fields < 2 || fields > 3 || p >= s.size() || s[p] != ']')
+        return 0;
+    host = s.substr(1, hostEnd - 1);
+    ++p;
+    while (p < s.size() && s[p] == ' ')
+        ++p;
+    return p;
+}
+
 // pdsh/DeepSpeed: a host name or IPv4 address and ": " at the start of the line. To keep words like
 // "ERROR: " out, the name must carry a digit and be host-like.
 std::size_t hostPrefixAt(std::string_view s, std::string_view& host)
@@ -377,6 +415,17 @@ std::optional<NcclPrefix> ncclAt(std::string_view body)
 {
     // Find " NCCL <LEVEL> " and read the prefix backwards from there, so decorations before the
     // host:pid:tid (launchers, collectors, the 2.26+ "[date time] ") never confuse it.
+    // A message quoted without its prefix ("NCCL WARN NET/IB : Got async event : port error", as
+    // threads and tickets often show it): NCCL's line all the same, its host unknown.
+    for (const auto& [word, level] : {std::pair{std::string_view("NCCL WARN "), Level::Warn},
+                                      std::pair{std::string_view("NCCL INFO "), Level::Info}})
+        if (body.starts_with(word)) {
+            NcclPrefix p;
+            p.level = level;
+            p.message = body.substr(word.size());
+            p.host = body.substr(0, 0);
+            return p;
+        }
     std::size_t from = 0;
     while (true) {
         std::size_t at = findNcclWord(body, from);
@@ -450,11 +499,16 @@ std::optional<NcclPrefix> ncclAt(std::string_view body)
         std::size_t c1 =
             c2 == std::string_view::npos || c2 == 0 ? std::string_view::npos : tok.rfind(':', c2 - 1);
         std::int64_t pid = 0, tid = 0;
-        if (c1 != std::string_view::npos && c1 > 0 && someDigits(tok, c1 + 1, pid) == c2 - c1 - 1 &&
+        if (c1 != std::string_view::npos && (c1 > 0 || c2 > 1) &&
+            someDigits(tok, c1 + 1, pid) == c2 - c1 - 1 &&
             someDigits(tok, c2 + 1, tid) == tok.size() - c2 - 1 && c2 + 1 < tok.size()) {
             p.host = tok.substr(0, c1);
             p.pid = pid;
             p.tid = tid;
+            // NCCL printed an empty host name (":166:1226 [0] misc/socket.cc:484 NCCL WARN ...",
+            // NVIDIA/nccl#1808 behind a pdsh prefix): the line is NCCL's, its host unknown.
+            if (c1 == 0)
+                return p;
         } else if (!tok.empty() && tok.find(':') == std::string_view::npos &&
                    tok.find('[') == std::string_view::npos) {
             // A number there is no host (a blog's 'ibvwrap.c: 106 NCCL WARN ...' shows the
@@ -616,6 +670,15 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
                 out.decorationPid = pid;
             }
             rest.remove_prefix(usedRay);
+            continue;
+        }
+        if (std::size_t usedUcx = ucxAt(rest, host, pid)) {
+            if (out.decoration == Decoration::None) {
+                out.decoration = Decoration::Ucx;
+                out.decorationHost = host;
+                out.decorationPid = pid;
+            }
+            rest.remove_prefix(usedUcx);
             continue;
         }
         // CloudWatch exports: "  | 2024-11-28T07:42:14.532Z | message"

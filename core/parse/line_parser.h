@@ -29,6 +29,7 @@ enum class Decoration : std::uint8_t {
     Ray,             // (RayWorker pid=409241, ip=10.0.0.3)
     HostPrefix,      // pdsh / DeepSpeed: "10.10.23.10: ", "worker-3: "
     Journald,        // journalctl -o short-iso: "<stamp> host ident[pid]: "
+    Ucx,             // UCX: "[host:pid:thread_idx:tid] ", "[host:pid:thread_idx] "
 };
 
 struct NcclPrefix {

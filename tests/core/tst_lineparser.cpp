@@ -77,6 +77,18 @@ private slots:
         QTest::newRow("numeric token") << "ibvwrap.c: 106 NCCL WARN Call to ibv_reg_mr failed"
                                        << "" << qint64(-1) << qint64(-1) << -1 << "WARN"
                                        << "" << 0 << "Call to ibv_reg_mr failed";
+        // nccl#905, as the maintainer quoted it: the message without any prefix.
+        QTest::newRow("bare WARN") << "NCCL WARN NET/IB : Got async event : port error"
+                                   << "" << qint64(-1) << qint64(-1) << -1 << "WARN"
+                                   << "" << 0 << "NET/IB : Got async event : port error";
+        // nccl#1808, as posted behind pdsh's prefix: NCCL printed an empty host name.
+        QTest::newRow("empty host")
+            << "2025-08-12 09:37:03.463948 worker-9 >> [2025-08-12 01:37:03] :166:1226 [0] "
+               "misc/socket.cc:484 "
+               "NCCL WARN socketFinalizeAccept: wrong magic 74656d2f20544547 != 7970663b906d70b9"
+            << "" << qint64(166) << qint64(1226) << 0 << "WARN"
+            << "misc/socket.cc" << 484
+            << "socketFinalizeAccept: wrong magic 74656d2f20544547 != 7970663b906d70b9";
         QTest::newRow("quoted") << "'node1:7:8 [0] NCCL INFO x"
                                 << "node1" << qint64(7) << qint64(8) << 0 << "INFO"
                                 << "" << 0 << "x";
@@ -116,6 +128,7 @@ private slots:
         QTest::newRow("python") << "2025-06-12 14:03:16,902 INFO train.py:57 starting";
         QTest::newRow("bare version") << "NCCL version 2.18.3+cuda12.2";
         QTest::newRow("NCCL word only") << "see NCCL docs for NCCL INFOrmation";
+        QTest::newRow("NCCL word opening a sentence") << "NCCL WARNings are printed on stderr";
         QTest::newRow("traceback") << "Traceback (most recent call last):";
     }
     void notNccl()
@@ -157,6 +170,16 @@ private slots:
         QTest::newRow("line number then rank")
             << "[80746] [rank0]:[E321 02:07:08.408271257 P.cpp:607] x" << int(Decoration::TorchrunRank) << 0;
         QTest::newRow("a time is not srun") << "14:03:17 hello" << int(Decoration::None) << -1;
+        // openucx/ucx#10837, as posted: UCX's signal handler names host and pid.
+        QTest::newRow("ucx signal")
+            << "[gpu15:85054:0:85088] Caught signal 11 (Segmentation fault: invalid permissions for mapped "
+               "object at address 0x7fc62b3b0c00)"
+            << int(Decoration::Ucx) << -1;
+        QTest::newRow("ucx log") << "[node1:12345:0]  ucp_context.c:1234 UCX  ERROR x" << int(Decoration::Ucx)
+                                 << -1;
+        QTest::newRow("a bracketed ISO time is not ucx")
+            << "[2025-08-12T01:37:03] hello" << int(Decoration::None) << -1;
+        QTest::newRow("numbers only are not ucx") << "[10:20:30] hello" << int(Decoration::None) << -1;
         QTest::newRow("a date is not srun")
             << "2025-06-12 14:03:16,902 INFO x" << int(Decoration::None) << -1;
     }
@@ -169,6 +192,19 @@ private slots:
         ParsedLine p = parseLine(std::string_view(b.constData(), static_cast<std::size_t>(b.size())), 2025);
         QCOMPARE(int(p.decoration), kind);
         QCOMPARE(p.decorationRank, rank);
+    }
+
+    // UCX's prefix names the process: the same key as NCCL's host:pid:tid of that process.
+    void ucxPrefixNamesTheProcess()
+    {
+        const std::string_view line = "[gpu15:85054:0:85088] Caught signal 11 (Segmentation fault)";
+        ParsedLine p = parseLine(line, 2025);
+        QCOMPARE(int(p.decoration), int(Decoration::Ucx));
+        QCOMPARE(QString::fromUtf8(p.decorationHost.data(), static_cast<qsizetype>(p.decorationHost.size())),
+                 QStringLiteral("gpu15"));
+        QCOMPARE(qint64(p.decorationPid), qint64(85054));
+        QCOMPARE(QString::fromUtf8(p.body.data(), static_cast<qsizetype>(p.body.size())),
+                 QStringLiteral("Caught signal 11 (Segmentation fault)"));
     }
 
     void timestamps_data()

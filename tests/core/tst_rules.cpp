@@ -1215,6 +1215,24 @@ private slots:
         QCOMPARE(checkStatus(*f, "tasks-torn-down"), QStringLiteral("confirmed"));
     }
 
+    // UCX's signal handler on two hosts in one posted log (openucx/ucx#10837): its "[host:pid:idx:tid]"
+    // names each process, so the finding names gpu15's and counts two processes. Before, both lines
+    // were the file's one unnamed process.
+    void ucxPrefixNamesTheCrashedProcesses()
+    {
+        const json d = diagnoseOne(QStringLiteral("log.txt"),
+                                   "[gpu15:85054:0:85088] Caught signal 11 (Segmentation fault: invalid "
+                                   "permissions for mapped object at address 0x7fc62b3b0c00)\n"
+                                   "[gpu35:46469:0:46491] Caught signal 11 (Segmentation fault: invalid "
+                                   "permissions for mapped object at address 0x7fd1fb3b0c00)\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("process-segfault"));
+        QCOMPARE(QString::fromStdString(d["initiating"]["host"]), QStringLiteral("gpu15"));
+        const json* f = finding(d, "process-segfault");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "several-processes"), QStringLiteral("confirmed"));
+    }
+
     // NCCL's WARN, unstamped, above the framework's stamped exception that quotes it (NVIDIA/nccl#1653,
     // as posted): the WARN is the finding's line, with its file:line and return-code trail. Before,
     // an unstamped line before the first stamp sorted at the end of that stamp's millisecond, after

@@ -1233,6 +1233,24 @@ private slots:
         QCOMPARE(checkStatus(*f, "several-processes"), QStringLiteral("confirmed"));
     }
 
+    // torchelastic's agent reports a worker killed with SIGKILL (hpcaitech/ColossalAI#3514, as posted):
+    // the summary names the local rank and pid the line gives, where it said only "a training process".
+    void elasticSigkillNamesLocalRankAndPid()
+    {
+        const json d =
+            diagnoseOne(QStringLiteral("log.txt"),
+                        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) "
+                        "local_rank: 3 (pid: 812917) of binary: "
+                        "/data/chenhao/anaconda3/envs/ColossalAI-Chat/bin/python\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("host-oom-kill"));
+        const json* f = finding(d, "host-oom-kill");
+        QVERIFY(f);
+        QVERIFY2(
+            QString::fromStdString((*f)["summary"]).contains(QStringLiteral("(local rank 3, pid 812917)")),
+            (*f)["summary"].dump().c_str());
+    }
+
     // NCCL's WARN, unstamped, above the framework's stamped exception that quotes it (NVIDIA/nccl#1653,
     // as posted): the WARN is the finding's line, with its file:line and return-code trail. Before,
     // an unstamped line before the first stamp sorted at the end of that stamp's millisecond, after

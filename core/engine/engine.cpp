@@ -1198,10 +1198,29 @@ void Builder::run()
         const Process& p = m_a.process(f.process);
         return r && p.ncclVersion && !r->range.contains(*p.ncclVersion);
     };
+    // A framework's copy of NCCL's error under 'Last error:', where nothing dates it, yields to a
+    // finding of the same entry on the same host made from NCCL's own line: that line names the
+    // process and the source line, and the copy says nothing more. Without dates, file names would
+    // decide between them (NVIDIA/nccl#1029 as posted in two pieces: the traceback's sorts first).
+    std::set<std::pair<int, LineRef>> yieldingEchoes; // (entry, anchor)
+    for (const Finding& f : initiating) {
+        const std::optional<LineRef> q = quotedBy(f.anchor);
+        if (!q || m_a.orderUs(*q) != kTimeUnknownHi)
+            continue;
+        const std::string& host = m_a.process(f.process).host;
+        if (!host.empty() && std::any_of(initiating.begin(), initiating.end(), [&](const Finding& g) {
+                return g.entry == f.entry && !quotedBy(g.anchor) && m_a.process(g.process).host == host;
+            }))
+            yieldingEchoes.insert({f.entry, f.anchor});
+    }
     std::sort(initiating.begin(), initiating.end(), [&](const Finding& x, const Finding& y) {
         bool rx = versionRuledOut(x), ry = versionRuledOut(y);
         if (rx != ry)
             return !rx;
+        const bool ex = yieldingEchoes.count({x.entry, x.anchor}) > 0,
+                   ey = yieldingEchoes.count({y.entry, y.anchor}) > 0;
+        if (ex != ey)
+            return !ex;
         if (x.anchor == y.anchor) {
             // Two entries explain one line: the special case goes first.
             const auto& refines = entry(x.entry).refines;

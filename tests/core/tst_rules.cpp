@@ -1251,6 +1251,37 @@ private slots:
             (*f)["summary"].dump().c_str());
     }
 
+    // A post in two pieces with no stamps (NVIDIA/nccl#1029 as posted): the traceback's piece, whose
+    // file name sorts first, quotes 'Cuda failure' under 'Last error:'; the other holds NCCL's own
+    // WARN. The WARN, which names the process and source line, is the finding; the echo is context.
+    void undatedEchoYieldsToTheWarn()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto write = [&](const char* name, const QByteArray& text) {
+            QFile f(dir.filePath(QString::fromLatin1(name)));
+            return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+        };
+        QVERIFY(write(
+            "a-trace.txt",
+            "rdma-test-gpu-worker-1: torch.distributed.DistBackendError: NCCL error in: "
+            "/opt/pytorch/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1197, unhandled cuda "
+            "error (run with NCCL_DEBUG=INFO for details), NCCL version 2.18.5\n"
+            "rdma-test-gpu-worker-1: ncclUnhandledCudaError: Call to CUDA function failed.\n"
+            "rdma-test-gpu-worker-1: Last error:\n"
+            "rdma-test-gpu-worker-1: Cuda failure 'initialization error'\n"));
+        QVERIFY(
+            write("b-warn.txt",
+                  "rdma-test-gpu-worker-1: \n"
+                  "rdma-test-gpu-worker-1: rdma-test-gpu-worker-1:2918:4483 [4] init.cc:263 NCCL WARN Cuda "
+                  "failure 'initialization error'\n"));
+        const json d = json::parse(diagnosisJson(*analyze(dir.path())));
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-cuda-failure"));
+        QVERIFY2(QString::fromStdString(d["initiating"]["file"]).endsWith(QStringLiteral("b-warn.txt")),
+                 d["initiating"].dump().c_str());
+        QCOMPARE(d["initiating"]["line"].get<int>(), 2);
+    }
+
     // NCCL's WARN, unstamped, above the framework's stamped exception that quotes it (NVIDIA/nccl#1653,
     // as posted): the WARN is the finding's line, with its file:line and return-code trail. Before,
     // an unstamped line before the first stamp sorted at the end of that stamp's millisecond, after

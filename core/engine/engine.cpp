@@ -121,7 +121,9 @@ private:
     std::vector<const Hit*> hitsOf(int e, const std::string& symptomId,
                                    const std::set<ProcessId>* procs) const;
     // Where nothing was recognised: the first few distinct NCCL WARNs and exception lines.
-    std::vector<Hypothesis> unrecognisedErrors() const;
+    // `besideFindings`: some lines were recognised (consequences only); those lines are not listed,
+    // and the text a framework quotes under 'Last error:' is read too.
+    std::vector<Hypothesis> unrecognisedErrors(bool besideFindings = false) const;
     // The hits of any of the symptoms, earliest first.
     std::vector<const Hit*> hitsOfAny(int e, const std::vector<std::string>& symptomIds,
                                       const std::set<ProcessId>* procs) const
@@ -988,7 +990,14 @@ void Builder::hypotheses()
                                       "TORCH_DISTRIBUTED_DEBUG=DETAIL on the next run"});
     }
     // Where no report above says where the failure is, the collateral findings are still known
-    // consequences, not an unknown failure: say so, and where the cause must be.
+    // consequences, not an unknown failure: say so, and where the cause must be. An error the
+    // entries do not know (an NCCL WARN, the text under 'Last error:') may be that cause: then it is
+    // listed, and the cause is not said to be missing from the logs.
+    const bool onlyConsequences = m_a.hypotheses.size() == saidBefore &&
+                                  std::any_of(m_a.findings.begin(), m_a.findings.end(),
+                                              [](const Finding& f) { return f.role == Role::Collateral; });
+    const std::vector<Hypothesis> unknownBeside =
+        onlyConsequences ? unrecognisedErrors(true) : std::vector<Hypothesis>{};
     if (m_a.hypotheses.size() == saidBefore)
         for (const auto& f : m_a.findings) {
             if (f.role != Role::Collateral)
@@ -1001,10 +1010,14 @@ void Builder::hypotheses()
             m_a.hypotheses.push_back(
                 {f.entry,
                  "only consequences were recognised (" + summary +
-                     "); the failure that caused them is not in these lines",
+                     (unknownBeside.empty()
+                          ? "); the failure that caused them is not in these lines"
+                          : "); what caused them is not a failure Rankline knows: the error "
+                            "lines below may name it"),
                  f.anchor,
                  "the first error in the own output of the processes it names, from the start of the run"});
         }
+    m_a.hypotheses.insert(m_a.hypotheses.end(), unknownBeside.begin(), unknownBeside.end());
     // Without any finding, lines that do not make one on their own still say where to look: who
     // waited rather than who failed (an entry's collateral symptoms that are not primary) points
     // at the process waited for; a single connect attempt that failed and was retried (connect
@@ -1066,7 +1079,7 @@ void Builder::hypotheses()
     m_a.hypotheses.insert(m_a.hypotheses.end(), unknown.begin(), unknown.end());
 }
 
-std::vector<Hypothesis> Builder::unrecognisedErrors() const
+std::vector<Hypothesis> Builder::unrecognisedErrors(bool besideFindings) const
 {
     // Where nothing was recognised, the errors the logs do state are still the best lead, and the
     // reader should not have to dig them out: NCCL's WARN names the failing call and its error,
@@ -1078,44 +1091,69 @@ std::vector<Hypothesis> Builder::unrecognisedErrors() const
     constexpr std::size_t kQuoted = 300;
     std::vector<Hypothesis> out;
     std::set<std::string, std::less<>> said;
+    // Lines that made a finding's evidence already say what they are.
+    std::set<LineRef> recognised;
+    if (besideFindings)
+        for (const auto& h : m_hits)
+            recognised.insert(h.where);
+    enum class Kind { Warn, Quoted, Exception };
+    auto offer = [&](LineRef where, ProcessId process, std::string_view what, Kind kind) {
+        while (!what.empty() && (what.front() == ' ' || what.front() == '\t'))
+            what.remove_prefix(1);
+        while (!what.empty() && (what.back() == ' ' || what.back() == '\t'))
+            what.remove_suffix(1);
+        if (what.empty() || recognised.count(where) > 0)
+            return;
+        std::string text(what.substr(0, kQuoted));
+        if (what.size() > kQuoted)
+            text += " …";
+        if (!said.insert(text).second)
+            return;
+        const std::vector<ProcessId> procs{process};
+        const char* name = kind == Kind::Warn     ? "an NCCL WARN"
+                           : kind == Kind::Quoted ? "NCCL's last error (as the framework quotes it)"
+                                                  : "an error";
+        out.push_back({-1,
+                       std::string(name) + " that no entry recognises, on " + describeProcesses(m_a, procs) +
+                           ": '" + text + "'",
+                       where,
+                       kind != Kind::Exception
+                           ? "NCCL's own words name the failing call and its error: the lines of the same "
+                             "thread before it, and NCCL's issue tracker for this message"
+                           : "the traceback above it, and the first error of every other rank"});
+    };
     std::size_t read = 0;
     for (const Event& e : m_a.events) {
-        if (out.size() == kShown || read == kRead)
+        if (out.size() >= kShown || read == kRead)
             break;
         if (e.kind != EventKind::Warn && e.kind != EventKind::Exception)
             continue;
         ++read;
         const std::string_view line = m_a.text(e.where);
         const ParsedLine p = parseLine(line);
-        std::string_view what;
-        bool nccl = false;
-        if (p.nccl && p.nccl->level == Level::Warn) {
-            what = p.nccl->message;
-            nccl = true;
-        } else if (e.kind == EventKind::Exception) {
-            what = p.body;
-        } else {
+        if (p.nccl && p.nccl->level == Level::Warn)
+            offer(e.where, e.process, p.nccl->message, Kind::Warn);
+        else if (e.kind == EventKind::Exception)
+            offer(e.where, e.process, p.body, Kind::Exception);
+        else
             continue;
+        if (!besideFindings)
+            continue;
+        // PyTorch's "ncclInternalError: ... / Last error: / <NCCL's message>": the message is the
+        // cause the exception only reports, and the one line that says it where NCCL_DEBUG was off.
+        const Source& src = m_a.source(e.where.source);
+        for (std::uint32_t l = e.where.line + 1; l + 1 < src.lineCount() && l <= e.where.line + 3; ++l) {
+            const std::string_view body = parseLine(src.line(l)).body;
+            if (body.find("Last error:") == std::string_view::npos)
+                continue;
+            const LineRef next{e.where.source, l + 1};
+            offer(next, m_a.lines[next.source.value].process(next.line), parseLine(src.line(l + 1)).body,
+                  Kind::Quoted);
+            break;
         }
-        while (!what.empty() && (what.front() == ' ' || what.front() == '\t'))
-            what.remove_prefix(1);
-        if (what.empty())
-            continue;
-        std::string text(what.substr(0, kQuoted));
-        if (what.size() > kQuoted)
-            text += " …";
-        if (!said.insert(text).second)
-            continue;
-        const std::vector<ProcessId> procs{e.process};
-        out.push_back(
-            {-1,
-             std::string(nccl ? "an NCCL WARN" : "an error") + " that no entry recognises, on " +
-                 describeProcesses(m_a, procs) + ": '" + text + "'",
-             e.where,
-             nccl ? "NCCL's own words name the failing call and its error: the lines of the same thread "
-                    "before it, and NCCL's issue tracker for this message"
-                  : "the traceback above it, and the first error of every other rank"});
     }
+    if (out.size() > kShown)
+        out.resize(kShown);
     return out;
 }
 

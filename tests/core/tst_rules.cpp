@@ -1282,6 +1282,31 @@ private slots:
         QCOMPARE(d["initiating"]["line"].get<int>(), 2);
     }
 
+    // Only a consequence is recognised, and the cause is in the text PyTorch quotes under 'Last error:'
+    // (aws/aws-ofi-nccl#663, as posted; the maintainer pointed at the EFA security group): it is listed
+    // as an error no entry knows, and the cause is no longer said to be missing from the lines.
+    void unknownLastErrorBesideConsequences()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("log.txt"),
+            "[rank1]: torch.distributed.DistBackendError: NCCL error in: "
+            "../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, internal error - please report this "
+            "issue to the NCCL developers, NCCL version 2.20.5\n"
+            "[rank1]: ncclInternalError: Internal check failed.\n"
+            "[rank1]: Last error:\n"
+            "[rank1]: NET/OFI Unable to insert remote address into address vector for device 1. RC: 0\n");
+        QVERIFY(d.is_object());
+        QVERIFY(d["initiating"].is_null());
+        bool listed = false, saidMissing = false;
+        for (const auto& h : d["hypotheses"]) {
+            const QString text = QString::fromStdString(h["text"]);
+            listed = listed || text.contains(QStringLiteral("Unable to insert remote address"));
+            saidMissing = saidMissing || text.contains(QStringLiteral("not in these lines"));
+        }
+        QVERIFY2(listed, d["hypotheses"].dump().c_str());
+        QVERIFY2(!saidMissing, d["hypotheses"].dump().c_str());
+    }
+
     // NCCL's WARN, unstamped, above the framework's stamped exception that quotes it (NVIDIA/nccl#1653,
     // as posted): the WARN is the finding's line, with its file:line and return-code trail. Before,
     // an unstamped line before the first stamp sorted at the end of that stamp's millisecond, after

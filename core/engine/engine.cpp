@@ -855,12 +855,19 @@ void Builder::collectiveProgress()
                       "every reporting rank waits at " + at +
                           "; these ranks never reported it: they had not reached that collective when the "
                           "others timed out (they died, hung, or were still busy elsewhere)"});
+    // A rank whose own watchdog fired without naming the collective ("[Rank 3] To avoid data
+    // inconsistency, we are taking the entire process down.", its timeout line not in the logs)
+    // reached some collective and failed in it too: nothing says it had not reached this one.
+    std::set<ProcessId> failedToo;
+    for (const auto& h : m_hits)
+        if (h.entry == owner->entry)
+            failedToo.insert(info(h.where).process);
     for (const auto& p : m_a.processes) {
         if (!p.rank)
             continue;
         present.insert(*p.rank);
         maxRank = std::max(maxRank, *p.rank);
-        if (!seqOf.count(p.id))
+        if (!seqOf.count(p.id) && !failedToo.count(p.id))
             owner->suspects.push_back({p.id, silent});
     }
     if (!owner->suspects.empty())

@@ -1307,6 +1307,30 @@ private slots:
         QVERIFY2(!saidMissing, d["hypotheses"].dump().c_str());
     }
 
+    // Rank 3's own watchdog took its process down (Lightning-AI/pytorch-lightning#20434, as posted;
+    // its timeout line is not in the paste) while rank 2 timed out at SeqNum 1: rank 3 failed in a
+    // collective too, so it is no suspect of "never reached it"; the missing ranks 0 and 1 are.
+    void takedownRankIsNoLaggard()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("log.txt"),
+            "[rank3]:[E1119 13:21:13.938104757 ProcessGroupNCCL.cpp:636] [Rank 3] To avoid data "
+            "inconsistency, we are taking the entire process down.\n"
+            "[rank2]:[E1119 13:21:13.092845528 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) "
+            "Rank 2] Process group watchdog thread terminated with exception: [Rank 2] Watchdog caught "
+            "collective operation timeout: WorkNCCL(SeqNum=1, OpType=BROADCAST, NumelIn=1, NumelOut=1, "
+            "Timeout(ms)=1800000) ran for 1800013 milliseconds before timing out.\n");
+        QVERIFY(d.is_object());
+        const json* w = finding(d, "torch-watchdog-timeout");
+        QVERIFY(w);
+        QVERIFY2((*w)["suspects"].empty(), (*w)["suspects"].dump().c_str());
+        bool missing = false;
+        for (const auto& h : d["hypotheses"])
+            missing = missing ||
+                      QString::fromStdString(h["text"]).contains(QStringLiteral("ranks 0, 1 have no log"));
+        QVERIFY2(missing, d["hypotheses"].dump().c_str());
+    }
+
     // NCCL's WARN, unstamped, above the framework's stamped exception that quotes it (NVIDIA/nccl#1653,
     // as posted): the WARN is the finding's line, with its file:line and return-code trail. Before,
     // an unstamped line before the first stamp sorted at the end of that stamp's millisecond, after

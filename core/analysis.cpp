@@ -764,7 +764,7 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
                 key = keyFor({std::string{}, -1, p.decorationRank});
             }
         } else if (p.decoration == Decoration::Ray || p.decoration == Decoration::Journald ||
-                   p.decoration == Decoration::Ucx || p.decoration == Decoration::HostPrefix) {
+                   p.decoration == Decoration::ProcessTag || p.decoration == Decoration::HostPrefix) {
             // A collector or launcher prefix names the process (Ray, journald) or at least the host
             // (pdsh): its lines form their own stream.
             key = keyFor({std::string(p.decorationHost), p.decorationPid, -1});

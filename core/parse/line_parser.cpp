@@ -310,13 +310,16 @@ std::size_t rayAt(std::string_view s, std::string_view& host, std::int64_t& pid)
     return p;
 }
 
-// UCX's own lines: "[host:pid:thread_idx:tid] Caught signal 11 (...)" from its signal handler and
-// "[host:pid:thread_idx] ..." (the pid left-aligned in five columns) in its log. The host must start
-// with a letter and every field after it be a number, so that a bracketed time
-// ("[2025-08-12T01:37:03]") or mpirun's "[1,3]" is not taken for one.
-std::size_t ucxAt(std::string_view s, std::string_view& host, std::int64_t& pid)
+// A runtime's own "[host:pid...]" tag. UCX: "[host:pid:thread_idx:tid] Caught signal 11 (...)" from
+// its signal handler and "[host:pid:thread_idx] ..." (the pid left-aligned in five columns) in its
+// log. Open MPI's signal handler: "[host:pid] *** Process received signal ***", the pid padded to
+// five digits. The host must hold a letter and every field after it be a number; with UCX's two or
+// three fields it must start with a letter, and Open MPI's one field must be a padded pid (container
+// hosts are often hex, "1a62e574072d"), so that a bracketed time ("[2025-08-12T01:37:03]") or
+// mpirun's "[1,3]" is not taken for one.
+std::size_t processTagAt(std::string_view s, std::string_view& host, std::int64_t& pid)
 {
-    if (s.size() < 8 || s[0] != '[' || !isAlpha(s[1]))
+    if (s.size() < 8 || s[0] != '[')
         return 0;
     std::size_t p = 1;
     bool letter = false;
@@ -327,21 +330,27 @@ std::size_t ucxAt(std::string_view s, std::string_view& host, std::int64_t& pid)
     if (!letter || p >= s.size() || s[p] != ':')
         return 0;
     const std::size_t hostEnd = p;
-    std::int64_t n = 0;
+    std::int64_t n = 0, first = 0;
+    std::size_t firstDigits = 0;
     int fields = 0;
     while (p < s.size() && s[p] == ':') {
         std::size_t k = someDigits(s, p + 1, n, 10);
         if (k == 0)
             return 0;
-        if (fields++ == 0)
-            pid = n;
+        if (fields++ == 0) {
+            first = n;
+            firstDigits = k;
+        }
         p += 1 + k;
         while (p < s.size() && s[p] == ' ')
             ++p;
     }
-    if (fields < 2 || fields > 3 || p >= s.size() || s[p] != ']')
+    const bool ucx = fields >= 2 && fields <= 3 && isAlpha(s[1]);
+    const bool openMpi = fields == 1 && firstDigits >= 5;
+    if (!(ucx || openMpi) || p >= s.size() || s[p] != ']')
         return 0;
     host = s.substr(1, hostEnd - 1);
+    pid = first;
     ++p;
     while (p < s.size() && s[p] == ' ')
         ++p;
@@ -672,13 +681,13 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
             rest.remove_prefix(usedRay);
             continue;
         }
-        if (std::size_t usedUcx = ucxAt(rest, host, pid)) {
+        if (std::size_t usedTag = processTagAt(rest, host, pid)) {
             if (out.decoration == Decoration::None) {
-                out.decoration = Decoration::Ucx;
+                out.decoration = Decoration::ProcessTag;
                 out.decorationHost = host;
                 out.decorationPid = pid;
             }
-            rest.remove_prefix(usedUcx);
+            rest.remove_prefix(usedTag);
             continue;
         }
         // CloudWatch exports: "  | 2024-11-28T07:42:14.532Z | message"

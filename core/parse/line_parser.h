@@ -29,7 +29,7 @@ enum class Decoration : std::uint8_t {
     Ray,             // (RayWorker pid=409241, ip=10.0.0.3)
     HostPrefix,      // pdsh / DeepSpeed: "10.10.23.10: ", "worker-3: "
     Journald,        // journalctl -o short-iso: "<stamp> host ident[pid]: "
-    Ucx,             // UCX: "[host:pid:thread_idx:tid] ", "[host:pid:thread_idx] "
+    ProcessTag,      // UCX's "[host:pid:thread_idx(:tid)] ", Open MPI's "[host:pid] "
 };
 
 struct NcclPrefix {

@@ -174,12 +174,17 @@ private slots:
         QTest::newRow("ucx signal")
             << "[gpu15:85054:0:85088] Caught signal 11 (Segmentation fault: invalid permissions for mapped "
                "object at address 0x7fc62b3b0c00)"
-            << int(Decoration::Ucx) << -1;
-        QTest::newRow("ucx log") << "[node1:12345:0]  ucp_context.c:1234 UCX  ERROR x" << int(Decoration::Ucx)
-                                 << -1;
+            << int(Decoration::ProcessTag) << -1;
+        QTest::newRow("ucx log") << "[node1:12345:0]  ucp_context.c:1234 UCX  ERROR x"
+                                 << int(Decoration::ProcessTag) << -1;
         QTest::newRow("a bracketed ISO time is not ucx")
             << "[2025-08-12T01:37:03] hello" << int(Decoration::None) << -1;
         QTest::newRow("numbers only are not ucx") << "[10:20:30] hello" << int(Decoration::None) << -1;
+        // ChenRocks/UNITER#82, as posted: Open MPI's signal handler in a container with a hex host.
+        QTest::newRow("open mpi signal")
+            << "[1a62e574072d:00334] *** Process received signal ***" << int(Decoration::ProcessTag) << -1;
+        QTest::newRow("a short number is no open mpi pid")
+            << "[2025-08-12T01:37] hello" << int(Decoration::None) << -1;
         QTest::newRow("a date is not srun")
             << "2025-06-12 14:03:16,902 INFO x" << int(Decoration::None) << -1;
     }
@@ -199,7 +204,7 @@ private slots:
     {
         const std::string_view line = "[gpu15:85054:0:85088] Caught signal 11 (Segmentation fault)";
         ParsedLine p = parseLine(line, 2025);
-        QCOMPARE(int(p.decoration), int(Decoration::Ucx));
+        QCOMPARE(int(p.decoration), int(Decoration::ProcessTag));
         QCOMPARE(QString::fromUtf8(p.decorationHost.data(), static_cast<qsizetype>(p.decorationHost.size())),
                  QStringLiteral("gpu15"));
         QCOMPARE(qint64(p.decorationPid), qint64(85054));

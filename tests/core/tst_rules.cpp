@@ -60,6 +60,21 @@ class TestRules : public QObject
                 return &f;
         return nullptr;
     }
+    // The finding of `entry` where it is the diagnosis's initiating one, else null.
+    const json* initiatingAs(const json& d, const char* entry)
+    {
+        if (!d.is_object() || !d.contains("initiating") || !d["initiating"].is_object() ||
+            d["initiating"]["entry"] != entry)
+            return nullptr;
+        return finding(d, entry);
+    }
+    // What initiated instead, for a failed check's message.
+    static std::string whatInitiated(const json& d)
+    {
+        return !d.is_object()             ? std::string("no diagnosis")
+               : d.contains("initiating") ? d["initiating"].dump()
+                                          : "?";
+    }
 
 private slots:
     void initTestCase()
@@ -338,10 +353,8 @@ private slots:
             "queue pair number (QPN) My EFA addr: fi_addr_efa://[fe80::30:43ff:fe60:456b]:0:1 My "
             "host id: i-0 Peer EFA addr: fi_addr_efa://[fe80::ed:61ff:fe1d:a3b3]:0:2 Peer host id: "
             "i-1. Completed length: 0\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ofi-error"));
-        const json* f = finding(d, "nccl-ofi-error");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "nccl-ofi-error");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QVERIFY2(QString::fromStdString((*f)["summary"])
                      .contains(QStringLiteral("(RC 5: Invalid receiver queue pair number (QPN))")),
                  (*f)["summary"].dump().c_str());
@@ -373,10 +386,8 @@ private slots:
         QFETCH(QByteArray, log);
         QFETCH(QString, confirmed);
         const json d = diagnoseOne(QStringLiteral("console.log"), log);
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("process-bus-error"));
-        const json* f = finding(d, "process-bus-error");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "process-bus-error");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, confirmed.toStdString().c_str()), QStringLiteral("confirmed"));
     }
 
@@ -414,10 +425,8 @@ private slots:
         const json d = diagnoseOne(
             QStringLiteral("rank1.log"),
             "gpu47:4962:5097 [1] misc/strongstream.cc:53 NCCL WARN Cuda failure 999 'unknown error\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-cuda-failure"));
-        const json* f = finding(d, "nccl-cuda-failure");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "nccl-cuda-failure");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QVERIFY2(
             QString::fromStdString((*f)["summary"]).contains(QStringLiteral("failed with 'unknown error'")),
             (*f)["summary"].dump().c_str());
@@ -453,10 +462,8 @@ private slots:
                         "    raise value\n"
                         "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on "
                         "memory.\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("host-oom-kill"));
-        const json* f = finding(d, "host-oom-kill");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "host-oom-kill");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "scheduler-confirms"), QStringLiteral("confirmed"));
     }
 
@@ -498,11 +505,8 @@ private slots:
             diagnoseOne(QStringLiteral("posted.log"),
                         "misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot "
                         "allocate memory\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
-                 QStringLiteral("nccl-ib-memory-registration-failure"));
-        const json* f = finding(d, "nccl-ib-memory-registration-failure");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "nccl-ib-memory-registration-failure");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "error-class-known"), QStringLiteral("confirmed"));
         QVERIFY2(QString::fromStdString((*f)["summary"]).contains(QStringLiteral("'Cannot allocate memory'")),
                  (*f)["summary"].dump().c_str());
@@ -526,10 +530,8 @@ private slots:
             "ncclUnhandledCudaError: Call to CUDA function failed.\n"
             "Last error:\n"
             "Cuda failure 217 'peer access is not supported between these two devices'\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-p2p-unsupported"));
-        const json* f = finding(d, "nccl-p2p-unsupported");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "nccl-p2p-unsupported");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QVERIFY2(f->dump().find("NCCL_P2P_DISABLE=1") != std::string::npos, f->dump().c_str());
     }
 
@@ -589,20 +591,16 @@ private slots:
                         "--\n"
                         "  | CUDA kernel errors might be asynchronously reported at some other API "
                         "call, so the stacktrace below might be incorrect.\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("torch-cuda-kernel-fault"));
-        const json* f = finding(d, "torch-cuda-kernel-fault");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "torch-cuda-kernel-fault");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "watchdog-noticed"), QStringLiteral("confirmed"));
         const json m =
             diagnoseOne(QStringLiteral("posted.log"),
                         "[rank29]:[E1002 12:20:55.123831168 ProcessGroupNCCL.cpp:1923] [PG ID 5 PG "
                         "GUID 83(TENSOR_MODEL_PARALLEL_GROUP) Rank 1] Process group watchdog thread "
                         "terminated with exception: CUDA error: unspecified launch failure\n");
-        QVERIFY(m.is_object());
-        QCOMPARE(QString::fromStdString(m["initiating"]["entry"]), QStringLiteral("torch-cuda-kernel-fault"));
-        const json* g = finding(m, "torch-cuda-kernel-fault");
-        QVERIFY(g);
+        const json* g = initiatingAs(m, "torch-cuda-kernel-fault");
+        QVERIFY2(g, whatInitiated(m).c_str());
         QVERIFY2(
             QString::fromStdString((*g)["summary"]).contains(QStringLiteral("'unspecified launch failure'")),
             (*g)["summary"].dump().c_str());
@@ -718,10 +716,8 @@ private slots:
                         "2019-06-02T16:13:44.884Z: "
                         "[1,12]<stdout>:container-e275-1553839402050-12124-01-000057:815:864 [0] mi"
                         "sc/ibvwrap.cu:220 NCCL WARN Call to ibv_get_async_event failed\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ib-async-event"));
-        const json* f = finding(d, "nccl-ib-async-event");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "nccl-ib-async-event");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "adapter-failed"), QStringLiteral("confirmed"));
     }
 
@@ -743,10 +739,8 @@ private slots:
                                    "CCL WARN NET/IB: Got completion from peer 172.16.12.34<38081> with "
                                    "status=4 opcode=0 len=0 vendor er"
                                    "r 83 (Send) hca mlx5_ib0\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ib-async-event"));
-        const json* f = finding(d, "nccl-ib-async-event");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "nccl-ib-async-event");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "communicator-stopped"), QStringLiteral("confirmed"));
         const json* c = finding(d, "nccl-ib-completion-error");
         QVERIFY(c);
@@ -770,10 +764,8 @@ private slots:
                         " 138 (Send) localGid ::ffff:[10.206.1.23](http://10.206.1.23/) "
                         "remoteGids::ffff:[10.206.1.11](http:/"
                         "/10.206.1.11/)\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ib-async-event"));
-        const json* f = finding(d, "nccl-ib-async-event");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "nccl-ib-async-event");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "fatal-event"), QStringLiteral("confirmed"));
         QCOMPARE(QString::fromStdString((*f)["host"]), QStringLiteral("node201"));
     }
@@ -784,10 +776,8 @@ private slots:
     {
         const json d =
             diagnoseOne(QStringLiteral("posted.log"), "NCCL WARN NET/IB : Got async event : port error\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ib-async-event"));
-        const json* f = finding(d, "nccl-ib-async-event");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "nccl-ib-async-event");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "link-down"), QStringLiteral("confirmed"));
     }
 
@@ -800,10 +790,8 @@ private slots:
             "\n"
             "...-48:34052:34141 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port "
             "error\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ib-async-event"));
-        const json* f = finding(d, "nccl-ib-async-event");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "nccl-ib-async-event");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "link-down"), QStringLiteral("confirmed"));
         QCOMPARE(checkStatus(*f, "several-ranks"), QStringLiteral("confirmed"));
     }
@@ -817,11 +805,8 @@ private slots:
             "spark01:2683:2826 [0] NCCL INFO Channel 00 : 0[3000] -> 1[3000] [send] via NET/IB/0\n"
             "\n"
             "spark01:2683:2826 [0] misc/ibvwrap.cc:268 NCCL WARN Call to ibv_create_cq failed\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
-                 QStringLiteral("nccl-ib-qp-setup-failure"));
-        const json* f = finding(d, "nccl-ib-qp-setup-failure");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "nccl-ib-qp-setup-failure");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "verbs-resource-logged"), QStringLiteral("confirmed"));
         QVERIFY2(QString::fromStdString((*f)["summary"]).contains(QStringLiteral("ibv_create_cq failed")),
                  (*f)["summary"].dump().c_str());
@@ -835,11 +820,8 @@ private slots:
             QStringLiteral("posted.log"),
             "hai-a100-3:3778851:3779883 [4] ibvwrap.c:130 NCCL WARN Call to ibv_create_qp failed\n"
             "hai-a100-3:3778851:3779883 [4] NCCL INFO ib_plugin.c:196 -> 2\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
-                 QStringLiteral("nccl-ib-qp-setup-failure"));
-        const json* f = finding(d, "nccl-ib-qp-setup-failure");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "nccl-ib-qp-setup-failure");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "verbs-resource-logged"), QStringLiteral("confirmed"));
         QCOMPARE(checkStatus(*f, "net-ib-trace"), QStringLiteral("confirmed"));
     }
@@ -854,10 +836,8 @@ private slots:
                         "2025-08-12 09:37:03.463948 worker-9 >> [2025-08-12 01:37:03] :166:1226 [0] "
                         "misc/socket.cc:484 NCCL W"
                         "ARN socketFinalizeAccept: wrong magic 74656d2f20544547 != 7970663b906d70b9\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-bootstrap-mismatch"));
-        const json* f = finding(d, "nccl-bootstrap-mismatch");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "nccl-bootstrap-mismatch");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "foreign-connection-logged"), QStringLiteral("confirmed"));
         QCOMPARE(checkStatus(*f, "foreign-is-probe"), QStringLiteral("confirmed"));
         QVERIFY2(QString::fromStdString((*f)["summary"]).contains(QStringLiteral("74656d2f20544547")),
@@ -875,10 +855,8 @@ private slots:
                                                       "[1,23]<stdout>:ip-172-32-45-165:72593:73427 [7] "
                                                       "create_nccl_ofi_component:459 NCCL WARN NET/OFI Coul"
                                                       "dn't open AV. RC: -22, ERROR: Invalid argument\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ofi-error"));
-        const json* f = finding(d, "nccl-ofi-error");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "nccl-ofi-error");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "ofi-init-logged"), QStringLiteral("confirmed"));
     }
 
@@ -892,10 +870,8 @@ private slots:
                                    "  | 2024-11-28T07:42:11.527Z | algo-1:17778:17848 [5] "
                                    "nccl_net_ofi_create_plugin:259 NCCL WARN NET/O"
                                    "FI aws-ofi-nccl initialization failed\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ofi-error"));
-        const json* f = finding(d, "nccl-ofi-error");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "nccl-ofi-error");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "ofi-init-logged"), QStringLiteral("confirmed"));
         QCOMPARE(checkStatus(*f, "ofi-plugin-dropped"), QStringLiteral("confirmed"));
     }
@@ -908,10 +884,8 @@ private slots:
             "10.0.87.143: 10.0.87.143: ip-10-0-87-143:149:298 [5] register_mr_buffers:465 NCCL WARN NET/OFI "
             "Unabl"
             "e to register memory (type = 1) for device 0. RC: 12, Error: Cannot allocate memory\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ofi-error"));
-        const json* f = finding(d, "nccl-ofi-error");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "nccl-ofi-error");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "ofi-mr-logged"), QStringLiteral("confirmed"));
         QCOMPARE(checkStatus(*f, "ofi-mr-enomem"), QStringLiteral("confirmed"));
     }
@@ -924,10 +898,8 @@ private slots:
             diagnoseOne(QStringLiteral("posted.log"), "register_rail_mr_buffer:617 NCCL WARN NET/OFI Unable "
                                                       "to register memory (type = 2) for device 4. RC:"
                                                       " -22, Error: Invalid argument\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ofi-error"));
-        const json* f = finding(d, "nccl-ofi-error");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "nccl-ofi-error");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "ofi-mr-cuda-einval"), QStringLiteral("confirmed"));
     }
     // GSP firmware timeout in the kernel log (NVIDIA/nvidia-docker#1648): Xid 119 leaves the GPU unusable
@@ -938,10 +910,8 @@ private slots:
                                    "[Mon Mar  6 21:34:31 2023] NVRM: Xid (PCI:0000:61:00): 119, pid=977823, "
                                    "name=nvidia-smi, Timeout waiting for RPC from GSP! Expected function 76 "
                                    "(GSP_RM_CONTROL) (0x2080014b 0x5).\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("gpu-hardware-fault"));
-        const json* f = finding(d, "gpu-hardware-fault");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "gpu-hardware-fault");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "kernel-xid"), QStringLiteral("confirmed"));
     }
 
@@ -1057,10 +1027,8 @@ private slots:
             "worker-79a553ea91fe46f95e8384ddf8a8f0a01e3418a975ecd0af983c7bb2*out -ip 169.254.181.2. Top 10 "
             "memory "
             "users:\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("host-oom-kill"));
-        const json* f = finding(d, "host-oom-kill");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "host-oom-kill");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "scheduler-confirms"), QStringLiteral("confirmed"));
         QVERIFY2(QString::fromStdString((*f)["summary"]).contains(QStringLiteral("on node 169.254.181.2")),
                  (*f)["summary"].dump().c_str());
@@ -1119,10 +1087,8 @@ private slots:
             "\n"
             "HNP daemon : [[11377,0],0] on node i39030a4a38d4a3abcb17e488a3141ef-mpijob-0-launcher-ksczd\n"
             "Remote daemon: [[11377,0],1] on node i39030a4a38d4a3abcb17e488a3141ef-mpijob-0-worker-0\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("host-oom-kill"));
-        const json* f = finding(d, "host-oom-kill");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "host-oom-kill");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "sigkill-reported"), QStringLiteral("confirmed"));
         // Not a proof of an OOM kill: the checklist still asks for the kernel's or Kubernetes' word.
         QVERIFY(checkStatus(*f, "kernel-confirms") != QStringLiteral("confirmed"));
@@ -1242,10 +1208,8 @@ private slots:
                         "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) "
                         "local_rank: 3 (pid: 812917) of binary: "
                         "/data/chenhao/anaconda3/envs/ColossalAI-Chat/bin/python\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("host-oom-kill"));
-        const json* f = finding(d, "host-oom-kill");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "host-oom-kill");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QVERIFY2(
             QString::fromStdString((*f)["summary"]).contains(QStringLiteral("(local rank 3, pid 812917)")),
             (*f)["summary"].dump().c_str());
@@ -1714,11 +1678,8 @@ private slots:
             "/home/bit/zhangzhiwei/nvshmem-3.5.19-1/src/host/transport/"
             "transport.cpp:nvshmemi_transport_init:282: init failed for transport: IBGDA\n"
             "WARN: device mlx5_3 cannot allocate buffer on the specified memory type. Skipping...\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
-                 QStringLiteral("nvshmem-transport-failure"));
-        const json* f = finding(d, "nvshmem-transport-failure");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "nvshmem-transport-failure");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "ibgda-devices-skipped"), QStringLiteral("confirmed"));
     }
 
@@ -1734,10 +1695,8 @@ private slots:
             "\n"
             "voicec105:90736:91655 [0] include/socket.h:403 NCCL WARN Connect to "
             "fe80::c4eb:49ff:fe04:e32d%6<57335> failed : Network is unreachable\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-no-route-to-host"));
-        const json* f = finding(d, "nccl-no-route-to-host");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "nccl-no-route-to-host");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "suspect-address"), QStringLiteral("confirmed"));
     }
 
@@ -1786,11 +1745,8 @@ private slots:
                         "Connection refused,\n"
                         "        remote=[127.0.0.1]:14215\n"
                         "RuntimeError: Gloo connectFullMesh failed ...\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
-                 QStringLiteral("torch-gloo-connect-failure"));
-        const json* f = finding(d, "torch-gloo-connect-failure");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "torch-gloo-connect-failure");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "loopback-in-failure"), QStringLiteral("confirmed"));
         QCOMPARE(checkStatus(*f, "fallback-warned"), QStringLiteral("confirmed"));
         const json w =
@@ -1901,11 +1857,8 @@ private slots:
         const json d = diagnoseOne(QStringLiteral("worker-0.log"),
                                    "    store = TCPStore(master_addr, master_port, start_daemon)\n"
                                    "ValueError: host not found: Name or service not known\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
-                 QStringLiteral("torch-store-connect-failure"));
-        const json* f = finding(d, "torch-store-connect-failure");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "torch-store-connect-failure");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "name-resolves"), QStringLiteral("confirmed"));
         QVERIFY2(
             QString::fromStdString((*f)["summary"]).contains(QStringLiteral("(Name or service not known)")),
@@ -1980,10 +1933,8 @@ private slots:
                         "==== backtrace (tid: 296459) ====\n"
                         " 3  /opt/tiger/nccl/lib/libnccl.so(+0x120057) [0x7ff1c18c1057]\n"
                         " 4  /opt/tiger/nccl/lib/libnccl.so(+0x12209d) [0x7ff1c18c309d]\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("process-segfault"));
-        const json* f = finding(d, "process-segfault");
-        QVERIFY(f);
+        const json* f = initiatingAs(d, "process-segfault");
+        QVERIFY2(f, whatInitiated(d).c_str());
         QCOMPARE(checkStatus(*f, "crash-in-nccl"), QStringLiteral("confirmed"));
         const json abort =
             diagnoseOne(QStringLiteral("agent.log"),

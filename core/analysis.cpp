@@ -332,8 +332,11 @@ std::int64_t SourceLines::orderUs(std::uint32_t line) const
         return middle(at);
     if (at == m_stamps.size())
         return at == 0 ? kTimeUnknownHi : middle(at - 1);
-    const TimeInterval t = time(line);
-    return t.lo + (t.hi - t.lo) / 2;
+    // Between two stamps: the middle of time()'s interval, from the stamp before to the end of
+    // the one after.
+    const LineStamp next = stamp(at);
+    const std::int64_t lo = stampUs(at - 1), hi = next.us + next.resolutionUs;
+    return lo + (hi - lo) / 2;
 }
 
 LineInfo SourceLines::info(std::uint32_t line) const

@@ -1098,18 +1098,21 @@ std::vector<Hypothesis> Builder::unrecognisedErrors(bool besideFindings) const
     constexpr std::size_t kQuoted = 300;
     std::vector<Hypothesis> out;
     std::set<std::string, std::less<>> said;
-    // Lines that made a finding's evidence already say what they are.
-    std::set<LineRef> recognised;
-    if (besideFindings)
-        for (const auto& h : m_hits)
-            recognised.insert(h.where);
+    // Lines that some entry matched already say what they are (the hits are in line order).
+    auto recognised = [this, besideFindings](LineRef where) {
+        if (!besideFindings)
+            return false;
+        const auto it = std::lower_bound(m_hits.begin(), m_hits.end(), where,
+                                         [](const Hit& x, LineRef r) { return x.where < r; });
+        return it != m_hits.end() && it->where == where;
+    };
     enum class Kind { Warn, Quoted, Exception };
     auto offer = [&](LineRef where, ProcessId process, std::string_view what, Kind kind) {
         while (!what.empty() && (what.front() == ' ' || what.front() == '\t'))
             what.remove_prefix(1);
         while (!what.empty() && (what.back() == ' ' || what.back() == '\t'))
             what.remove_suffix(1);
-        if (what.empty() || recognised.count(where) > 0)
+        if (what.empty() || recognised(where))
             return;
         std::string text(what.substr(0, kQuoted));
         if (what.size() > kQuoted)

@@ -422,8 +422,6 @@ std::size_t findNcclWord(std::string_view s, std::size_t from)
 
 std::optional<NcclPrefix> ncclAt(std::string_view body)
 {
-    // Find " NCCL <LEVEL> " and read the prefix backwards from there, so decorations before the
-    // host:pid:tid (launchers, collectors, the 2.26+ "[date time] ") never confuse it.
     // A message quoted without its prefix ("NCCL WARN NET/IB : Got async event : port error", as
     // threads and tickets often show it): NCCL's line all the same, its host unknown.
     for (const auto& [word, level] : {std::pair{std::string_view("NCCL WARN "), Level::Warn},
@@ -435,6 +433,8 @@ std::optional<NcclPrefix> ncclAt(std::string_view body)
             p.host = body.substr(0, 0);
             return p;
         }
+    // Find " NCCL <LEVEL> " and read the prefix backwards from there, so decorations before the
+    // host:pid:tid (launchers, collectors, the 2.26+ "[date time] ") never confuse it.
     std::size_t from = 0;
     while (true) {
         std::size_t at = findNcclWord(body, from);
@@ -672,18 +672,17 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
         }
         std::string_view host;
         std::int64_t pid = -1;
-        if (std::size_t usedRay = rayAt(rest, host, pid)) {
-            if (out.decoration == Decoration::None) {
-                out.decoration = Decoration::Ray;
-                out.decorationHost = host;
-                out.decorationPid = pid;
-            }
-            rest.remove_prefix(usedRay);
-            continue;
+        // A tag that names the process: Ray's "(RayWorker pid=N, ip=A)", UCX's or Open MPI's
+        // "[host:pid...]".
+        Decoration tagKind = Decoration::Ray;
+        std::size_t usedTag = rayAt(rest, host, pid);
+        if (!usedTag) {
+            tagKind = Decoration::ProcessTag;
+            usedTag = processTagAt(rest, host, pid);
         }
-        if (std::size_t usedTag = processTagAt(rest, host, pid)) {
+        if (usedTag) {
             if (out.decoration == Decoration::None) {
-                out.decoration = Decoration::ProcessTag;
+                out.decoration = tagKind;
                 out.decorationHost = host;
                 out.decorationPid = pid;
             }

@@ -335,21 +335,7 @@ Scanner::Scanner(const Encyclopedia& encyclopedia, PrefilterKind prefilter)
                 m_hasTwin[p] = m_hasTwin[static_cast<std::size_t>(it->second)] = true;
         }
     }
-    RE2::Options opts;
-    opts.set_log_errors(false);
-    opts.set_max_mem(std::int64_t{64} << 20);
     m_alternation = "(" + alternation + ")";
-    {
-        RE2::Options setOpts = opts;
-        setOpts.set_max_mem(std::int64_t{128} << 20);
-        auto set = std::make_unique<RE2::Set>(setOpts, RE2::UNANCHORED);
-        bool ok = true;
-        for (const auto& sp : m_patterns)
-            ok = ok && set->Add(sp.fingerprint.pattern, nullptr) >= 0;
-        // Without the set (a pattern the set syntax refuses) each candidate pattern runs alone.
-        if (ok && set->Compile())
-            m_patternSet = std::move(set);
-    }
 #ifdef RANKLINE_HAVE_HYPERSCAN
     // Hyperscan needs SSSE3; on an older CPU the RE2 pass does the same job, slower.
     if (prefilter == PrefilterKind::Hyperscan && hs_valid_platform() == HS_SUCCESS) {
@@ -411,7 +397,6 @@ void Scanner::releaseMatchers()
 {
     m_released = true;
     m_hs.reset();
-    m_patternSet.reset();
     m_literalSet.reset();
     m_prefilter.reset();
 }
@@ -656,8 +641,6 @@ void Scanner::scan(const Source& source, std::uint32_t first, std::uint32_t last
     const auto& starts = source.lineStarts;
     // Kept by the thread from one source to the next: ten thousand small files each grew their own.
     thread_local std::vector<int> candidates;
-    thread_local std::vector<int> matched;
-    thread_local std::vector<int> both; // candidates the set matched; swapped with candidates
     // This line's shared-regex results: the first `twinCount` entries. The entries (and their
     // captures' room) are reused from line to line and source to source; Init lines, which every
     // rank prints by the dozen, match two patterns of one regex each.
@@ -693,25 +676,11 @@ void Scanner::scan(const Source& source, std::uint32_t first, std::uint32_t last
             const auto at = static_cast<std::size_t>(offset - starts[lineIndex]);
             line = line.substr(at > kWindow ? at - kWindow : 0, 2 * kWindow);
         }
-        // Two regexes cost less than the set pass over every pattern: the set only pays for
-        // lines that are candidates for many (every trail pattern shares " -> ").
-        std::size_t distinct = 0;
-        for (int p : candidates)
-            distinct += m_sameRegex[static_cast<std::size_t>(p)] == p;
-        if (distinct > 2 && m_patternSet) {
-            matched.clear();
-            RE2::Set::ErrorInfo error{};
-            if (m_patternSet->Match(re2::StringPiece(line.data(), line.size()), &matched, &error)) {
-                std::sort(matched.begin(), matched.end());
-                both.clear();
-                std::set_intersection(candidates.begin(), candidates.end(), matched.begin(), matched.end(),
-                                      std::back_inserter(both));
-                candidates.swap(both);
-            } else if (error.kind == RE2::Set::kNoError) {
-                continue; // no pattern matches this line
-            }
-            // Otherwise (the set's DFA ran out of memory) every candidate runs alone.
-        }
+        // Each candidate runs its own regex. A set of every pattern, read once per line with
+        // several candidates, cost more: its automaton over hundreds of patterns is rebuilt state
+        // by state on most lines (29,000 instructions a line against 1,600 a regex, measured on
+        // a rank's Bootstrap and NET/Socket lines, which are candidates for five or six), and
+        // the real logs' busiest lines are candidates for twenty at most.
         twinCount = 0;
         for (int p : candidates) {
             const auto pi = static_cast<std::size_t>(p);

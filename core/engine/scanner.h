@@ -103,8 +103,8 @@ public:
     void setHandMatched(bool on) { m_handMatched = on; }
     // The literals, for exporting an equivalent `rg -f` pattern file.
     const std::vector<std::string>& literals() const { return m_literals; }
-    // Gives back what only matching needs (the literal automaton, the set of every pattern and
-    // their caches) once no more text will be scanned: the patterns' descriptions stay. A scan
+    // Gives back what only matching needs (the literal automaton, the RE2 prefilter and the
+    // patterns' caches) once no more text will be scanned: the patterns' descriptions stay. A scan
     // after this finds nothing.
     void releaseMatchers();
 
@@ -138,9 +138,6 @@ private:
     mutable std::unique_ptr<re2::RE2> m_prefilter;
     // The same literals as a set: on a candidate line, one pass says which literals occur.
     mutable std::unique_ptr<re2::RE2::Set> m_literalSet;
-    // Every pattern in one set: a line that is a candidate for several patterns (every trail
-    // pattern shares " -> ") is read once to learn which of them match, and only those run alone.
-    std::unique_ptr<re2::RE2::Set> m_patternSet;
     std::unique_ptr<Hyperscan> m_hs;
 };
 

@@ -27,6 +27,7 @@
 #include "util/mapped_file.h"
 #include "util/parallel.h"
 #include "util/permute.h"
+#include "util/populate.h"
 #include "util/strings.h"
 
 namespace fs = std::filesystem;
@@ -1594,7 +1595,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     // What each source's path says about its writer, worked out once per source, on every core
     // (a few microseconds a path; ten thousand of them were the last thing before the scan that
     // ran on one core).
-    std::vector<PathIdentity> pathIdentity(a.sources.size());
+    std::vector<PathIdentity> pathIdentity;
+    pathIdentity.reserve(a.sources.size());
+    populateReserved(pathIdentity); // util/populate.h
+    pathIdentity.resize(a.sources.size());
     parallelFor(a.sources.size(), workers,
                 [&](std::size_t i) { pathIdentity[i] = identityFromPath(a.sources[i].displayPath); });
     // torchrun restarts: each attempt is a separate run. Unless asked for all, diagnose the latest
@@ -1622,7 +1626,13 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
 
     // Stage: index + parse + scan on every core: a task per source, and per piece of a large
     // source (see scanPiece), whose pages are given back piece by piece.
-    std::vector<SourceScan> scans(a.sources.size());
+    // One of each per source, all constructed now: their pages faulted in at once (util/populate.h).
+    std::vector<SourceScan> scans;
+    scans.reserve(a.sources.size());
+    populateReserved(scans);
+    scans.resize(a.sources.size());
+    a.lines.reserve(a.sources.size());
+    populateReserved(a.lines);
     a.lines.resize(a.sources.size());
     ScanPools pools; // what the environment hits' texts and the init phases' commIds point into
     {
@@ -1843,6 +1853,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         for (const auto& sc : scans)
             keys += sc.keys.size();
         a.processes.reserve(keys);
+        populateReserved(a.processes);
         byKey.reserve(keys);
     }
     auto newProcess = [&a]() -> Process& {
@@ -2166,7 +2177,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         std::vector<std::array<std::size_t, 4>> counts(a.sources.size());
         parallelFor(a.sources.size(), workers, [&](std::size_t s) {
             SourceLines& sl = a.lines[s];
-            std::size_t events = 0, environment = scans[s].envText.size(), fingerprints = 0, withCaptures = 0;
+            std::size_t events = 0, environment = 0, fingerprints = 0, withCaptures = 0;
             sl.renumberProcesses(remap);
             firstWarn[s] = static_cast<std::uint32_t>(sl.size());
             for (std::uint32_t i = 0; i < sl.size(); ++i)
@@ -2174,13 +2185,19 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                     firstWarn[s] = std::min(firstWarn[s], i);
                     ++events;
                 }
-            for (const auto& h : scans[s].hits) {
+            auto envText = scans[s].envText.begin();
+            for (std::size_t hi = 0; hi < scans[s].hits.size(); ++hi) {
+                const ScanHit& h = scans[s].hits[hi];
                 const ScanPattern& pat = scanner.patterns()[static_cast<std::size_t>(h.pattern)];
                 // Context lines below WARN are not events (see below).
                 events += pat.eventAtAnyLevel() ||
                           (pat.builtin == Builtin::None && sl.level(h.line) >= Level::Warn);
                 const bool readsCaptures = environmentReadsCaptures(pat.builtin);
-                environment += readsCaptures;
+                // Exactly the hits passed on below: a text the scan read, or captures to read.
+                const bool text = envText != scans[s].envText.end() && envText->first == hi;
+                if (text)
+                    ++envText;
+                environment += text || readsCaptures;
                 withCaptures += readsCaptures;
                 fingerprints += pat.builtin == Builtin::None;
             }
@@ -2194,12 +2211,18 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             environmentCaptures += withCaptures;
         }
         a.events.reserve(n);
+        // These counts are what the loop below writes, or within a few of it (a symptom and a
+        // context hit on one line make one event): their pages are faulted in at once.
+        populateReserved(a.events);
     }
     std::vector<Hit> hits;
     hits.reserve(fingerprintHits);
+    populateReserved(hits);
     EnvironmentHits envHits; // read by collectEnvironment once events exist
     envHits.hits.reserve(environmentHits);
     envHits.captures.reserve(environmentCaptures);
+    populateReserved(envHits.hits);
+    populateReserved(envHits.captures);
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
         const SourceId sid(static_cast<std::uint32_t>(s));
         auto makeEvent = [&](std::uint32_t line, EventKind kind) {

@@ -6,6 +6,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <grp.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include "bundle/bundle.h"
 #include "encyclopedia/encyclopedia.h"
 #include "shipped_encyclopedia.h"
+#include "util/populate.h"
 
 using namespace rl;
 
@@ -117,6 +119,45 @@ private slots:
     {
         m_enc = test::shippedEncyclopedia();
         QVERIFY(m_enc);
+    }
+
+    // util/populate.h: the whole pages inside a range become resident with one call, the pages it
+    // only partly covers stay as they were, and a range too small to be worth a call is left alone.
+    void populateFaultsInWholePagesOnly()
+    {
+        const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+        const std::size_t pages = 64;
+        void* map = ::mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        QVERIFY(map != MAP_FAILED);
+        auto* base = static_cast<char*>(map);
+        auto resident = [&] {
+            std::vector<unsigned char> in(pages);
+            ::mincore(base, pages * page, in.data());
+            std::vector<bool> out;
+            for (unsigned char c : in)
+                out.push_back(c & 1);
+            return out;
+        };
+        const std::vector<bool> before = resident();
+        QCOMPARE(std::count(before.begin(), before.end(), true), 0); // untouched anonymous memory
+        // A few bytes under a page in, to a few bytes into page 40: whole pages 1..39.
+        rl::populate(base + page - 8, 39 * page + 16);
+        const std::vector<bool> after = resident();
+        // Whether this kernel can (Linux 5.14+), asked directly on a page of its own.
+        void* probe = ::mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        QVERIFY(probe != MAP_FAILED);
+        const bool kernelCan = ::madvise(probe, page, 23 /* MADV_POPULATE_WRITE */) == 0;
+        ::munmap(probe, page);
+        if (!kernelCan) {
+            ::munmap(map, pages * page);
+            QSKIP("this kernel has no MADV_POPULATE_WRITE (Linux 5.14+): populate leaves pages to fault");
+        }
+        for (std::size_t i = 0; i < pages; ++i)
+            QCOMPARE(after[i], i >= 1 && i <= 39);
+        // Under 64 KiB: no call.
+        rl::populate(base + 48 * page, 8 * page);
+        QCOMPARE(resident()[50], false);
+        ::munmap(map, pages * page);
     }
 
     void folderRecursiveSortedAndRelative()

@@ -901,6 +901,11 @@ class Pairs:
         return (statistics.median(self.small_walls) / self.small.bytes) / (
             statistics.median(self.base_walls) / self.base.bytes)
 
+    def round_ratios(self) -> list[float]:
+        """The same ratio round by round: its spread says how far the median can be trusted."""
+        return [(s / self.small.bytes) / (b / self.base.bytes)
+                for s, b in zip(self.small_walls, self.base_walls) if b > 0]
+
     def control_ratio(self) -> float | None:
         """Time per byte of the small files against the same ranks in one file."""
         if not self.control or not self.control_walls or not self.small_walls:
@@ -1033,7 +1038,8 @@ def print_report(results: list[tuple[BundleInfo, dict[str, ToolResult]]], args: 
             per_base = statistics.median(pairs.base_walls) / pairs.base.bytes
             p(f"  {info.name}: rankline time per byte vs {pairs.base.name} = {paired:6.2f}  (target <= "
               f"{TARGET_SMALL_OVER_LARGE:g})  {verdict(paired <= TARGET_SMALL_OVER_LARGE)}  "
-              f"({per_small * 1e9:.2f} vs {per_base * 1e9:.2f} ns/byte; {len(pairs.small_walls)} alternating rounds)")
+              f"({per_small * 1e9:.2f} vs {per_base * 1e9:.2f} ns/byte; {len(pairs.small_walls)} alternating rounds, "
+              f"{min(pairs.round_ratios()):.2f}-{max(pairs.round_ratios()):.2f} round by round)")
         control = pairs.control_ratio() if pairs and pairs.small is info else None
         if control is not None and pairs and pairs.control:
             p(f"  {info.name}: (control, no target: time per byte vs the same {pairs.small.files:,} ranks as one "

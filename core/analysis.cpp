@@ -1596,8 +1596,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     // (a few microseconds a path; ten thousand of them were the last thing before the scan that
     // ran on one core).
     std::vector<PathIdentity> pathIdentity;
-    pathIdentity.reserve(a.sources.size());
-    populateReserved(pathIdentity); // util/populate.h
+    reservePopulated(pathIdentity, a.sources.size()); // util/populate.h
     pathIdentity.resize(a.sources.size());
     parallelFor(a.sources.size(), workers,
                 [&](std::size_t i) { pathIdentity[i] = identityFromPath(a.sources[i].displayPath); });
@@ -1628,11 +1627,9 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     // source (see scanPiece), whose pages are given back piece by piece.
     // One of each per source, all constructed now: their pages faulted in at once (util/populate.h).
     std::vector<SourceScan> scans;
-    scans.reserve(a.sources.size());
-    populateReserved(scans);
+    reservePopulated(scans, a.sources.size());
     scans.resize(a.sources.size());
-    a.lines.reserve(a.sources.size());
-    populateReserved(a.lines);
+    reservePopulated(a.lines, a.sources.size());
     a.lines.resize(a.sources.size());
     ScanPools pools; // what the environment hits' texts and the init phases' commIds point into
     {
@@ -1852,8 +1849,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         std::size_t keys = 0;
         for (const auto& sc : scans)
             keys += sc.keys.size();
-        a.processes.reserve(keys);
-        populateReserved(a.processes);
+        reservePopulated(a.processes, keys);
         byKey.reserve(keys);
     }
     auto newProcess = [&a]() -> Process& {
@@ -2210,19 +2206,15 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             fingerprintHits += fingerprints;
             environmentCaptures += withCaptures;
         }
-        a.events.reserve(n);
         // These counts are what the loop below writes, or within a few of it (a symptom and a
         // context hit on one line make one event): their pages are faulted in at once.
-        populateReserved(a.events);
+        reservePopulated(a.events, n);
     }
     std::vector<Hit> hits;
-    hits.reserve(fingerprintHits);
-    populateReserved(hits);
+    reservePopulated(hits, fingerprintHits);
     EnvironmentHits envHits; // read by collectEnvironment once events exist
-    envHits.hits.reserve(environmentHits);
-    envHits.captures.reserve(environmentCaptures);
-    populateReserved(envHits.hits);
-    populateReserved(envHits.captures);
+    reservePopulated(envHits.hits, environmentHits);
+    reservePopulated(envHits.captures, environmentCaptures);
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
         const SourceId sid(static_cast<std::uint32_t>(s));
         auto makeEvent = [&](std::uint32_t line, EventKind kind) {

@@ -556,8 +556,7 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
 {
     const Patterns& pat = patterns();
     Environment& env = a.environment;
-    env.ranks.reserve(a.processes.size());
-    populateReserved(env.ranks); // util/populate.h: every rank's record is written below
+    reservePopulated(env.ranks, a.processes.size()); // util/populate.h: every rank's record is written below
     env.ranks.assign(a.processes.size(), {});
     auto processAt = [&a](LineRef r) -> ProcessId {
         if (r.source.value >= a.lines.size() || r.line >= a.lines[r.source.value].size())

@@ -19,9 +19,11 @@ namespace rl
 // more than the few faults it would save).
 void populate(const void* p, std::size_t bytes);
 
-// A vector's capacity beyond its size: call after reserve(n) when about n elements follow.
-template <class T, class A> void populateReserved(const std::vector<T, A>& v)
+// reserve(n), then the capacity beyond the vector's size faulted in: for about n elements that
+// are written next.
+template <class T, class A> void reservePopulated(std::vector<T, A>& v, std::size_t n)
 {
+    v.reserve(n);
     populate(v.data() + v.size(), (v.capacity() - v.size()) * sizeof(T));
 }
 

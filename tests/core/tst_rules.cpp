@@ -342,22 +342,316 @@ private slots:
         QCOMPARE(checkStatus(*f, "killed-by-signal"), QStringLiteral("confirmed"));
     }
 
-    // EFA's text-only error completion (no provider code in parentheses, the endpoint addresses
-    // after it) is an OFI error like the others (real case awsome-distributed-ai#312).
-    void ofiErrorInWords()
+    // Posted lines whose initiating finding is one entry, with what its checklist, host and summary
+    // must say; each row names the thread the lines were posted in.
+    void postedLinesInitiate_data()
     {
-        const json d = diagnoseOne(
-            QStringLiteral("worker.log"),
-            "[1,2]<stdout>:test-nccl-worker-0:199:263 [2] process_err_completion:1562 NCCL WARN "
-            "NET/OFI Request 0x7f08c0001d30 completed with error. RC: 5. Error: Invalid receiver "
-            "queue pair number (QPN) My EFA addr: fi_addr_efa://[fe80::30:43ff:fe60:456b]:0:1 My "
-            "host id: i-0 Peer EFA addr: fi_addr_efa://[fe80::ed:61ff:fe1d:a3b3]:0:2 Peer host id: "
-            "i-1. Completed length: 0\n");
-        const json* f = initiatingAs(d, "nccl-ofi-error");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QByteArray>("log");
+        QTest::addColumn<QString>("entry");
+        QTest::addColumn<QStringList>("checks"); // "id=status"
+        QTest::addColumn<QString>("host");       // the finding's host; empty: not checked
+        QTest::addColumn<QString>("summary");    // text the summary contains; empty: not checked
+
+        // EFA's text-only error completion (no provider code in parentheses, the endpoint addresses
+        // after it) is an OFI error like the others (real case awsome-distributed-ai#312).
+        QTest::newRow("ofiErrorInWords")
+            << QStringLiteral("worker.log")
+            << QByteArray(
+                   "[1,2]<stdout>:test-nccl-worker-0:199:263 [2] process_err_completion:1562 NCCL WARN "
+                   "NET/OFI Request 0x7f08c0001d30 completed with error. RC: 5. Error: Invalid receiver "
+                   "queue pair number (QPN) My EFA addr: fi_addr_efa://[fe80::30:43ff:fe60:456b]:0:1 My "
+                   "host id: i-0 Peer EFA addr: fi_addr_efa://[fe80::ed:61ff:fe1d:a3b3]:0:2 Peer host id: "
+                   "i-1. Completed length: 0\n")
+            << QStringLiteral("nccl-ofi-error") << QStringList{} << QString()
+            << QStringLiteral("(RC 5: Invalid receiver queue pair number (QPN))");
+
+        // A paste that lost the closing quote of a CUDA error ("Cuda failure 999 'unknown error", as in
+        // nccl-tests#276) still names the error.
+        QTest::newRow("cudaFailureWithoutItsClosingQuote")
+            << QStringLiteral("rank1.log")
+            << QByteArray(
+                   "gpu47:4962:5097 [1] misc/strongstream.cc:53 NCCL WARN Cuda failure 999 'unknown error\n")
+            << QStringLiteral("nccl-cuda-failure") << QStringList{} << QString()
+            << QStringLiteral("failed with 'unknown error'");
+
+        // Ray kills workers itself when the node runs low on memory: the same failure as the kernel's
+        // OOM kill, reported in Ray's words (real case OpenRLHF#911 and others: nothing recognised
+        // before).
+        QTest::newRow("rayMemoryMonitorIsAnOomKill")
+            << QStringLiteral("driver.log")
+            << QByteArray("    raise value\n"
+                          "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on "
+                          "memory.\n")
+            << QStringLiteral("host-oom-kill") << QStringList{QStringLiteral("scheduler-confirms=confirmed")}
+            << QString() << QString();
+
+        // NVIDIA/nccl#230: the HCA's 'local catastrophic error' async event (then the event reader fails)
+        // initiates.
+        QTest::newRow("ibAsyncCatastrophicEvent")
+            << QStringLiteral("posted.log")
+            << QByteArray(
+                   "2019-06-02T16:13:44.884Z: "
+                   "[1,12]<stdout>:container-e275-1553839402050-12124-01-000057:815:864 [0] tr"
+                   "ansport/net_ib.cu:80 NCCL WARN NET/IB : Got async event : local catastrophic error\n"
+                   "2019-06-02T16:13:44.884Z: [1,12]<stdout>:\n"
+                   "2019-06-02T16:13:44.884Z: "
+                   "[1,12]<stdout>:container-e275-1553839402050-12124-01-000057:815:864 [0] mi"
+                   "sc/ibvwrap.cu:220 NCCL WARN Call to ibv_get_async_event failed\n")
+            << QStringLiteral("nccl-ib-async-event")
+            << QStringList{QStringLiteral("adapter-failed=confirmed")} << QString() << QString();
+
+        // NVIDIA/nccl#1710: an access-violation async event on node201 comes before node023's status=9
+        // completion naming it: node201 initiates.
+        QTest::newRow("ibAsyncEventOnPeerHost")
+            << QStringLiteral("posted.log")
+            << QByteArray(
+                   "> node201:127799:127863 [0] transport/[net_ib.cc:101](http://net_ib.cc:101/) NCCL "
+                   "WARN NET/IB : mlx5"
+                   "_0:1 Got async event : local access violation work queue error\n"
+                   "> \n"
+                   "> node023:10214:10303 [0] transport/[net_ib.cc:1909](http://net_ib.cc:1909/) NCCL "
+                   "WARN NET/IB : Got "
+                   "completion from peer [10.1.3.201](http://10.1.3.201/)<33057> with status=9 opcode=0 "
+                   "len=0 vendor err"
+                   " 138 (Send) localGid ::ffff:[10.206.1.23](http://10.206.1.23/) "
+                   "remoteGids::ffff:[10.206.1.11](http:/"
+                   "/10.206.1.11/)\n")
+            << QStringLiteral("nccl-ib-async-event") << QStringList{QStringLiteral("fatal-event=confirmed")}
+            << QStringLiteral("node201") << QString();
+
+        // NVIDIA/nccl#905 (maintainer: a log full of port errors is a flapping link): the bare quoted WARN
+        // makes a finding.
+        QTest::newRow("ibAsyncPortErrorFlap")
+            << QStringLiteral("posted.log") << QByteArray("NCCL WARN NET/IB : Got async event : port error\n")
+            << QStringLiteral("nccl-ib-async-event") << QStringList{QStringLiteral("link-down=confirmed")}
+            << QString() << QString();
+
+        // Lightning-AI/lit-llama#380: port errors from several ranks of one host.
+        QTest::newRow("ibPortErrorsOnOneHost")
+            << QStringLiteral("posted.log")
+            << QByteArray(
+                   "...-48:34050:34121 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port "
+                   "error\n"
+                   "\n"
+                   "...-48:34052:34141 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port "
+                   "error\n")
+            << QStringLiteral("nccl-ib-async-event")
+            << QStringList{QStringLiteral("link-down=confirmed"), QStringLiteral("several-ranks=confirmed")}
+            << QString() << QString();
+
+        // NVIDIA/nccl#380 (2.7.8, RoCE): 'Call to ibv_create_cq failed' without errno is a verbs-resource
+        // failure of connection setup.
+        QTest::newRow("ibVerbsCreateCqFails")
+            << QStringLiteral("posted.log")
+            << QByteArray(
+                   "spark01:2683:2826 [0] NCCL INFO Channel 00 : 0[3000] -> 1[3000] [send] via NET/IB/0\n"
+                   "\n"
+                   "spark01:2683:2826 [0] misc/ibvwrap.cc:268 NCCL WARN Call to ibv_create_cq failed\n")
+            << QStringLiteral("nccl-ib-qp-setup-failure")
+            << QStringList{QStringLiteral("verbs-resource-logged=confirmed")} << QString()
+            << QStringLiteral("ibv_create_cq failed");
+
+        // NVIDIA/nccl#562 (RDMA/SHARP plugin under Slurm + pyxis): 'ibvwrap.c:130 ... Call to ibv_create_qp
+        // failed' with its plugin trail.
+        QTest::newRow("ibVerbsCreateQpPlugin")
+            << QStringLiteral("posted.log")
+            << QByteArray(
+                   "hai-a100-3:3778851:3779883 [4] ibvwrap.c:130 NCCL WARN Call to ibv_create_qp failed\n"
+                   "hai-a100-3:3778851:3779883 [4] NCCL INFO ib_plugin.c:196 -> 2\n")
+            << QStringLiteral("nccl-ib-qp-setup-failure")
+            << QStringList{QStringLiteral("verbs-resource-logged=confirmed"),
+                           QStringLiteral("net-ib-trace=confirmed")}
+            << QString() << QString();
+
+        // NVIDIA/nccl#1808: an HTTP probe ('GET /met' read right to left) hit an NCCL listener; fixed by
+        // NVIDIA/nccl#1834 in 2.30.7.
+        QTest::newRow("socketWrongMagicHttpProbe")
+            << QStringLiteral("posted.log")
+            << QByteArray(
+                   "2025-08-12 09:37:02.259938 worker-9 >> :172:1231 [6] NCCL INFO Connected all trees\n"
+                   "2025-08-12 09:37:03.463948 worker-9 >> [2025-08-12 01:37:03] :166:1226 [0] "
+                   "misc/socket.cc:484 NCCL W"
+                   "ARN socketFinalizeAccept: wrong magic 74656d2f20544547 != 7970663b906d70b9\n")
+            << QStringLiteral("nccl-bootstrap-mismatch")
+            << QStringList{QStringLiteral("foreign-connection-logged=confirmed"),
+                           QStringLiteral("foreign-is-probe=confirmed")}
+            << QString() << QStringLiteral("74656d2f20544547");
+
+        // aws/aws-ofi-nccl#24: 'NET/OFI Couldn't open AV. RC: -22' at connection setup.
+        QTest::newRow("ofiCouldntOpenAv")
+            << QStringLiteral("posted.log")
+            << QByteArray("[1,23]<stdout>:ip-172-32-45-165:72593:73427 [7] NCCL "
+                          "INFO Ring 00 : 23 -> 24 [send] via NET/AWS Libf"
+                          "abric/0\n"
+                          "[1,23]<stdout>:\n"
+                          "[1,23]<stdout>:ip-172-32-45-165:72593:73427 [7] "
+                          "create_nccl_ofi_component:459 NCCL WARN NET/OFI Coul"
+                          "dn't open AV. RC: -22, ERROR: Invalid argument\n")
+            << QStringLiteral("nccl-ofi-error") << QStringList{QStringLiteral("ofi-init-logged=confirmed")}
+            << QString() << QString();
+
+        // aws/aws-ofi-nccl#715: CQ creation fails while the plugin loads; the plugin is dropped.
+        QTest::newRow("ofiPluginInitFailedFallsBack")
+            << QStringLiteral("posted.log")
+            << QByteArray("  | 2024-11-28T07:42:11.527Z | algo-1:17778:17848 [5] "
+                          "nccl_ofi_ofiutils_init_connection:274 NCCL WAR"
+                          "N NET/OFI Couldn't open CQ. RC: -22, ERROR: Invalid argument\n"
+                          "  | 2024-11-28T07:42:11.527Z | algo-1:17778:17848 [5] "
+                          "nccl_net_ofi_create_plugin:259 NCCL WARN NET/O"
+                          "FI aws-ofi-nccl initialization failed\n")
+            << QStringLiteral("nccl-ofi-error")
+            << QStringList{QStringLiteral("ofi-init-logged=confirmed"),
+                           QStringLiteral("ofi-plugin-dropped=confirmed")}
+            << QString() << QString();
+
+        // NVIDIA/nccl#563: 'NET/OFI Unable to register memory (type = 1) ... Cannot allocate memory'.
+        QTest::newRow("ofiRegisterMemoryEnomem")
+            << QStringLiteral("posted.log")
+            << QByteArray(
+                   "10.0.87.143: 10.0.87.143: ip-10-0-87-143:149:298 [5] register_mr_buffers:465 NCCL WARN "
+                   "NET/OFI "
+                   "Unabl"
+                   "e to register memory (type = 1) for device 0. RC: 12, Error: Cannot allocate memory\n")
+            << QStringLiteral("nccl-ofi-error")
+            << QStringList{QStringLiteral("ofi-mr-logged=confirmed"),
+                           QStringLiteral("ofi-mr-enomem=confirmed")}
+            << QString() << QString();
+
+        // awslabs/awsome-distributed-ai#203: CUDA buffer registration EINVAL (libfabric bug before EFA
+        // installer 1.29.1).
+        QTest::newRow("ofiRegisterCudaEinval")
+            << QStringLiteral("posted.log")
+            << QByteArray("register_rail_mr_buffer:617 NCCL WARN NET/OFI Unable "
+                          "to register memory (type = 2) for device 4. RC:"
+                          " -22, Error: Invalid argument\n")
+            << QStringLiteral("nccl-ofi-error") << QStringList{QStringLiteral("ofi-mr-cuda-einval=confirmed")}
+            << QString() << QString();
+
+        // GSP firmware timeout in the kernel log (NVIDIA/nvidia-docker#1648): Xid 119 leaves the GPU unusable
+        // until reset (catalog: RESET_GPU), so it is where the job failed; "no known failure" before.
+        QTest::newRow("gpuXid119GspTimeout")
+            << QStringLiteral("dmesg.txt")
+            << QByteArray("[Mon Mar  6 21:34:31 2023] NVRM: Xid (PCI:0000:61:00): 119, pid=977823, "
+                          "name=nvidia-smi, Timeout waiting for RPC from GSP! Expected function 76 "
+                          "(GSP_RM_CONTROL) (0x2080014b 0x5).\n")
+            << QStringLiteral("gpu-hardware-fault") << QStringList{QStringLiteral("kernel-xid=confirmed")}
+            << QString() << QString();
+
+        // NCCL 2.3.x's same-process peer-access WARN has no '(=busid)' part. No posted log with this line
+        // was found: the line is a PLACEHOLDER built from v2.3.5-5 src/transport/p2p.cu:464
+        // ("failed to peer with device %d: %d %s"), code 64 as CUDA numbered it then (horovod#785).
+        QTest::newRow("peerAccessUnsupportedNccl23Form")
+            << QStringLiteral("posted.log")
+            << QByteArray("gpu-a:48213:48300 [0] transport/p2p.cu:464 NCCL WARN failed to peer with "
+                          "device 1: 64 peer access is not supported between these two devices\n")
+            << QStringLiteral("nccl-p2p-unsupported") << QStringList{} << QString() << QString();
+
+        // Ray's memory monitor names the worker it killed in one line of its own (vllm-project/vllm#2669,
+        // posted without anything else: "no known failure" before). It is host-oom-kill's, and the node's
+        // IP in it is the node to look at.
+        QTest::newRow("rayMemoryMonitorKilledThisWorker")
+            << QStringLiteral("posted.log")
+            << QByteArray(
+                   "Memory on the node (IP: 169.254.181.2, ID: "
+                   "708c7baf966d59aa3f08299830c349ca055293ebb1c33d8e72cd3336) "
+                   "where the task (actor ID: 0dab4ab45f6c947201afac6d01000000, name=RayWorkerVllm.__init__, "
+                   "pid=308, "
+                   "memory used=11.15GB) was running was 12.49GB / 13.15GB (0.950003), which exceeds the "
+                   "memory "
+                   "usage "
+                   "threshold of 0.95. Ray killed this worker (ID: "
+                   "79a553ea91fe46f95e8384ddf8a8f0a01e3418a975ecd0af983c7bb2) "
+                   "because it was the most recently scheduled task; to see more information about memory "
+                   "usage on "
+                   "this "
+                   "node, use `ray logs raylet.out -ip 169.254.181.2`. To see the logs of the worker, use "
+                   "`ray logs "
+                   "worker-79a553ea91fe46f95e8384ddf8a8f0a01e3418a975ecd0af983c7bb2*out -ip 169.254.181.2. "
+                   "Top 10 "
+                   "memory "
+                   "users:\n")
+            << QStringLiteral("host-oom-kill") << QStringList{QStringLiteral("scheduler-confirms=confirmed")}
+            << QString() << QStringLiteral("on node 169.254.181.2");
+
+        // torchelastic's agent reports a worker killed with SIGKILL (hpcaitech/ColossalAI#3514, as posted):
+        // the summary names the local rank and pid the line gives, where it said only "a training process".
+        QTest::newRow("elasticSigkillNamesLocalRankAndPid")
+            << QStringLiteral("log.txt")
+            << QByteArray("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) "
+                          "local_rank: 3 (pid: 812917) of binary: "
+                          "/data/chenhao/anaconda3/envs/ColossalAI-Chat/bin/python\n")
+            << QStringLiteral("host-oom-kill") << QStringList{} << QString()
+            << QStringLiteral("(local rank 3, pid 812917)");
+
+        // sgl-project/sglang#6017: IBGDA does not initialise and no NVSHMEM transport is left; the
+        // bundle made no finding before.
+        QTest::newRow("nvshmemIbgdaInitFailed")
+            << QStringLiteral("posted.log")
+            << QByteArray(
+                   "/sgl-workspace/nvshmem/src/host/transport/transport.cpp:nvshmemi_transport_init:275: "
+                   "init "
+                   "failed for transport: IBGDA\n"
+                   "/sgl-workspace/nvshmem/src/host/transport/transport.cpp:nvshmemi_transport_init:287: "
+                   "Unable to "
+                   "initialize any transports. returning error.\n"
+                   "/sgl-workspace/nvshmem/src/host/init/init.cu:995: non-zero status: 7 nvshmem detect topo "
+                   "failed\n"
+                   "\n"
+                   "/sgl-workspace/nvshmem/src/host/init/init.cu:nvshmemi_check_state_and_init:1080: nvshmem "
+                   "initialization failed, exiting\n")
+            << QStringLiteral("nvshmem-transport-failure") << QStringList{} << QString() << QString();
+
+        // NVIDIA/nvshmem#51: IBGDA finds no HCA it can drive from the GPU (NIC buffers cannot be placed
+        // in GPU memory), so its initialization fails.
+        QTest::newRow("nvshmemIbgdaNoUsableDevice")
+            << QStringLiteral("posted.log")
+            << QByteArray(
+                   "/home/bit/zhangzhiwei/nvshmem-3.5.19-1/src/modules/transport/ibgda/ibgda.cpp 4820 no "
+                   "active IB "
+                   "device that supports GPU-initiated communication is found, exiting...\n"
+                   "\n"
+                   "/home/bit/zhangzhiwei/nvshmem-3.5.19-1/src/host/transport/"
+                   "transport.cpp:nvshmemi_transport_init:282: init failed for transport: IBGDA\n"
+                   "WARN: device mlx5_3 cannot allocate buffer on the specified memory type. Skipping...\n")
+            << QStringLiteral("nvshmem-transport-failure")
+            << QStringList{QStringLiteral("ibgda-devices-skipped=confirmed")} << QString() << QString();
+
+        // wenet-e2e/wenet#1891: the unreachable target is an IPv6 link-local address with a zone
+        // (fe80::...%6) published by the peer, although this rank's own NET/Socket line is IPv4: the
+        // link-local checklist item is confirmed from the connect line.
+        QTest::newRow("linkLocalTargetConfirmsSuspectAddress")
+            << QStringLiteral("posted.log")
+            << QByteArray("voicec105:90736:90736 [0] NCCL INFO NET/Socket : Using [0]eno1:172.16.20.105<0>\n"
+                          "voicec105:90736:91655 [0] NCCL INFO Channel 00 : 1[89000] -> 2[b1000] [send] via "
+                          "NET/Socket/0\n"
+                          "\n"
+                          "voicec105:90736:91655 [0] include/socket.h:403 NCCL WARN Connect to "
+                          "fe80::c4eb:49ff:fe04:e32d%6<57335> failed : Network is unreachable\n")
+            << QStringLiteral("nccl-no-route-to-host")
+            << QStringList{QStringLiteral("suspect-address=confirmed")} << QString() << QString();
+    }
+    void postedLinesInitiate()
+    {
+        QFETCH(QString, file);
+        QFETCH(QByteArray, log);
+        QFETCH(QString, entry);
+        QFETCH(QStringList, checks);
+        QFETCH(QString, host);
+        QFETCH(QString, summary);
+        const json d = diagnoseOne(file, log);
+        const json* f = initiatingAs(d, entry.toStdString().c_str());
         QVERIFY2(f, whatInitiated(d).c_str());
-        QVERIFY2(QString::fromStdString((*f)["summary"])
-                     .contains(QStringLiteral("(RC 5: Invalid receiver queue pair number (QPN))")),
-                 (*f)["summary"].dump().c_str());
+        for (const QString& c : checks) {
+            const QStringList idStatus = c.split(QLatin1Char('='));
+            QCOMPARE(idStatus.size(), qsizetype{2});
+            QCOMPARE(checkStatus(*f, idStatus[0].toStdString().c_str()), idStatus[1]);
+        }
+        if (!host.isEmpty())
+            QCOMPARE(QString::fromStdString((*f)["host"]), host);
+        if (!summary.isEmpty())
+            QVERIFY2(QString::fromStdString((*f)["summary"]).contains(summary),
+                     (*f)["summary"].dump().c_str());
     }
 
     // SIGBUS is the initiating failure, with what names shared memory confirming it: UCX's report
@@ -418,20 +712,6 @@ private slots:
                  QStringLiteral("nccl-nvls-fabric-failure"));
     }
 
-    // A paste that lost the closing quote of a CUDA error ("Cuda failure 999 'unknown error", as in
-    // nccl-tests#276) still names the error.
-    void cudaFailureWithoutItsClosingQuote()
-    {
-        const json d = diagnoseOne(
-            QStringLiteral("rank1.log"),
-            "gpu47:4962:5097 [1] misc/strongstream.cc:53 NCCL WARN Cuda failure 999 'unknown error\n");
-        const json* f = initiatingAs(d, "nccl-cuda-failure");
-        QVERIFY2(f, whatInitiated(d).c_str());
-        QVERIFY2(
-            QString::fromStdString((*f)["summary"]).contains(QStringLiteral("failed with 'unknown error'")),
-            (*f)["summary"].dump().c_str());
-    }
-
     // A connect to a link-local or loopback address is evidence that a peer published an address
     // others cannot reach, even where no interface line of the connecting rank is in the logs (real
     // case nccl#529); a port a poster elided ("<...>", aws-do-eks#54) does not hide the refusal.
@@ -450,21 +730,6 @@ private slots:
                                     "Connection refused, retrying (13/34)\n");
         QVERIFY(db.is_object());
         QCOMPARE(QString::fromStdString(db["initiating"]["entry"]), QStringLiteral("nccl-connect-refused"));
-    }
-
-    // Ray kills workers itself when the node runs low on memory: the same failure as the kernel's
-    // OOM kill, reported in Ray's words (real case OpenRLHF#911 and others: nothing recognised
-    // before).
-    void rayMemoryMonitorIsAnOomKill()
-    {
-        const json d =
-            diagnoseOne(QStringLiteral("driver.log"),
-                        "    raise value\n"
-                        "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on "
-                        "memory.\n");
-        const json* f = initiatingAs(d, "host-oom-kill");
-        QVERIFY2(f, whatInitiated(d).c_str());
-        QCOMPARE(checkStatus(*f, "scheduler-confirms"), QStringLiteral("confirmed"));
     }
 
     // A GPU that failed in hardware is where the job failed (jade-hpc-gpu#194, kohya-ss/sd-scripts#1434:
@@ -703,24 +968,6 @@ private slots:
         QVERIFY2(d["initiating"].is_object(), d.dump().c_str());
         QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("torch-cuda-kernel-fault"));
     }
-    // NVIDIA/nccl#230: the HCA's 'local catastrophic error' async event (then the event reader fails)
-    // initiates.
-    void ibAsyncCatastrophicEvent()
-    {
-        const json d =
-            diagnoseOne(QStringLiteral("posted.log"),
-                        "2019-06-02T16:13:44.884Z: "
-                        "[1,12]<stdout>:container-e275-1553839402050-12124-01-000057:815:864 [0] tr"
-                        "ansport/net_ib.cu:80 NCCL WARN NET/IB : Got async event : local catastrophic error\n"
-                        "2019-06-02T16:13:44.884Z: [1,12]<stdout>:\n"
-                        "2019-06-02T16:13:44.884Z: "
-                        "[1,12]<stdout>:container-e275-1553839402050-12124-01-000057:815:864 [0] mi"
-                        "sc/ibvwrap.cu:220 NCCL WARN Call to ibv_get_async_event failed\n");
-        const json* f = initiatingAs(d, "nccl-ib-async-event");
-        QVERIFY2(f, whatInitiated(d).c_str());
-        QCOMPARE(checkStatus(*f, "adapter-failed"), QStringLiteral("confirmed"));
-    }
-
     // NVIDIA/nccl#1905: the QP's async fatal event, not the status=4 completion it causes on the same
     // process, initiates.
     void ibAsyncQpFatalBeforeCompletion()
@@ -745,174 +992,6 @@ private slots:
         const json* c = finding(d, "nccl-ib-completion-error");
         QVERIFY(c);
         QCOMPARE(QString::fromStdString((*c)["role"]), QStringLiteral("context"));
-    }
-
-    // NVIDIA/nccl#1710: an access-violation async event on node201 comes before node023's status=9 completion
-    // naming it: node201 initiates.
-    void ibAsyncEventOnPeerHost()
-    {
-        const json d =
-            diagnoseOne(QStringLiteral("posted.log"),
-                        "> node201:127799:127863 [0] transport/[net_ib.cc:101](http://net_ib.cc:101/) NCCL "
-                        "WARN NET/IB : mlx5"
-                        "_0:1 Got async event : local access violation work queue error\n"
-                        "> \n"
-                        "> node023:10214:10303 [0] transport/[net_ib.cc:1909](http://net_ib.cc:1909/) NCCL "
-                        "WARN NET/IB : Got "
-                        "completion from peer [10.1.3.201](http://10.1.3.201/)<33057> with status=9 opcode=0 "
-                        "len=0 vendor err"
-                        " 138 (Send) localGid ::ffff:[10.206.1.23](http://10.206.1.23/) "
-                        "remoteGids::ffff:[10.206.1.11](http:/"
-                        "/10.206.1.11/)\n");
-        const json* f = initiatingAs(d, "nccl-ib-async-event");
-        QVERIFY2(f, whatInitiated(d).c_str());
-        QCOMPARE(checkStatus(*f, "fatal-event"), QStringLiteral("confirmed"));
-        QCOMPARE(QString::fromStdString((*f)["host"]), QStringLiteral("node201"));
-    }
-
-    // NVIDIA/nccl#905 (maintainer: a log full of port errors is a flapping link): the bare quoted WARN makes
-    // a finding.
-    void ibAsyncPortErrorFlap()
-    {
-        const json d =
-            diagnoseOne(QStringLiteral("posted.log"), "NCCL WARN NET/IB : Got async event : port error\n");
-        const json* f = initiatingAs(d, "nccl-ib-async-event");
-        QVERIFY2(f, whatInitiated(d).c_str());
-        QCOMPARE(checkStatus(*f, "link-down"), QStringLiteral("confirmed"));
-    }
-
-    // Lightning-AI/lit-llama#380: port errors from several ranks of one host.
-    void ibPortErrorsOnOneHost()
-    {
-        const json d = diagnoseOne(
-            QStringLiteral("posted.log"),
-            "...-48:34050:34121 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port error\n"
-            "\n"
-            "...-48:34052:34141 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port "
-            "error\n");
-        const json* f = initiatingAs(d, "nccl-ib-async-event");
-        QVERIFY2(f, whatInitiated(d).c_str());
-        QCOMPARE(checkStatus(*f, "link-down"), QStringLiteral("confirmed"));
-        QCOMPARE(checkStatus(*f, "several-ranks"), QStringLiteral("confirmed"));
-    }
-
-    // NVIDIA/nccl#380 (2.7.8, RoCE): 'Call to ibv_create_cq failed' without errno is a verbs-resource failure
-    // of connection setup.
-    void ibVerbsCreateCqFails()
-    {
-        const json d = diagnoseOne(
-            QStringLiteral("posted.log"),
-            "spark01:2683:2826 [0] NCCL INFO Channel 00 : 0[3000] -> 1[3000] [send] via NET/IB/0\n"
-            "\n"
-            "spark01:2683:2826 [0] misc/ibvwrap.cc:268 NCCL WARN Call to ibv_create_cq failed\n");
-        const json* f = initiatingAs(d, "nccl-ib-qp-setup-failure");
-        QVERIFY2(f, whatInitiated(d).c_str());
-        QCOMPARE(checkStatus(*f, "verbs-resource-logged"), QStringLiteral("confirmed"));
-        QVERIFY2(QString::fromStdString((*f)["summary"]).contains(QStringLiteral("ibv_create_cq failed")),
-                 (*f)["summary"].dump().c_str());
-    }
-
-    // NVIDIA/nccl#562 (RDMA/SHARP plugin under Slurm + pyxis): 'ibvwrap.c:130 ... Call to ibv_create_qp
-    // failed' with its plugin trail.
-    void ibVerbsCreateQpPlugin()
-    {
-        const json d = diagnoseOne(
-            QStringLiteral("posted.log"),
-            "hai-a100-3:3778851:3779883 [4] ibvwrap.c:130 NCCL WARN Call to ibv_create_qp failed\n"
-            "hai-a100-3:3778851:3779883 [4] NCCL INFO ib_plugin.c:196 -> 2\n");
-        const json* f = initiatingAs(d, "nccl-ib-qp-setup-failure");
-        QVERIFY2(f, whatInitiated(d).c_str());
-        QCOMPARE(checkStatus(*f, "verbs-resource-logged"), QStringLiteral("confirmed"));
-        QCOMPARE(checkStatus(*f, "net-ib-trace"), QStringLiteral("confirmed"));
-    }
-
-    // NVIDIA/nccl#1808: an HTTP probe ('GET /met' read right to left) hit an NCCL listener; fixed by
-    // NVIDIA/nccl#1834 in 2.30.7.
-    void socketWrongMagicHttpProbe()
-    {
-        const json d =
-            diagnoseOne(QStringLiteral("posted.log"),
-                        "2025-08-12 09:37:02.259938 worker-9 >> :172:1231 [6] NCCL INFO Connected all trees\n"
-                        "2025-08-12 09:37:03.463948 worker-9 >> [2025-08-12 01:37:03] :166:1226 [0] "
-                        "misc/socket.cc:484 NCCL W"
-                        "ARN socketFinalizeAccept: wrong magic 74656d2f20544547 != 7970663b906d70b9\n");
-        const json* f = initiatingAs(d, "nccl-bootstrap-mismatch");
-        QVERIFY2(f, whatInitiated(d).c_str());
-        QCOMPARE(checkStatus(*f, "foreign-connection-logged"), QStringLiteral("confirmed"));
-        QCOMPARE(checkStatus(*f, "foreign-is-probe"), QStringLiteral("confirmed"));
-        QVERIFY2(QString::fromStdString((*f)["summary"]).contains(QStringLiteral("74656d2f20544547")),
-                 (*f)["summary"].dump().c_str());
-    }
-
-    // aws/aws-ofi-nccl#24: 'NET/OFI Couldn't open AV. RC: -22' at connection setup.
-    void ofiCouldntOpenAv()
-    {
-        const json d =
-            diagnoseOne(QStringLiteral("posted.log"), "[1,23]<stdout>:ip-172-32-45-165:72593:73427 [7] NCCL "
-                                                      "INFO Ring 00 : 23 -> 24 [send] via NET/AWS Libf"
-                                                      "abric/0\n"
-                                                      "[1,23]<stdout>:\n"
-                                                      "[1,23]<stdout>:ip-172-32-45-165:72593:73427 [7] "
-                                                      "create_nccl_ofi_component:459 NCCL WARN NET/OFI Coul"
-                                                      "dn't open AV. RC: -22, ERROR: Invalid argument\n");
-        const json* f = initiatingAs(d, "nccl-ofi-error");
-        QVERIFY2(f, whatInitiated(d).c_str());
-        QCOMPARE(checkStatus(*f, "ofi-init-logged"), QStringLiteral("confirmed"));
-    }
-
-    // aws/aws-ofi-nccl#715: CQ creation fails while the plugin loads; the plugin is dropped.
-    void ofiPluginInitFailedFallsBack()
-    {
-        const json d = diagnoseOne(QStringLiteral("posted.log"),
-                                   "  | 2024-11-28T07:42:11.527Z | algo-1:17778:17848 [5] "
-                                   "nccl_ofi_ofiutils_init_connection:274 NCCL WAR"
-                                   "N NET/OFI Couldn't open CQ. RC: -22, ERROR: Invalid argument\n"
-                                   "  | 2024-11-28T07:42:11.527Z | algo-1:17778:17848 [5] "
-                                   "nccl_net_ofi_create_plugin:259 NCCL WARN NET/O"
-                                   "FI aws-ofi-nccl initialization failed\n");
-        const json* f = initiatingAs(d, "nccl-ofi-error");
-        QVERIFY2(f, whatInitiated(d).c_str());
-        QCOMPARE(checkStatus(*f, "ofi-init-logged"), QStringLiteral("confirmed"));
-        QCOMPARE(checkStatus(*f, "ofi-plugin-dropped"), QStringLiteral("confirmed"));
-    }
-
-    // NVIDIA/nccl#563: 'NET/OFI Unable to register memory (type = 1) ... Cannot allocate memory'.
-    void ofiRegisterMemoryEnomem()
-    {
-        const json d = diagnoseOne(
-            QStringLiteral("posted.log"),
-            "10.0.87.143: 10.0.87.143: ip-10-0-87-143:149:298 [5] register_mr_buffers:465 NCCL WARN NET/OFI "
-            "Unabl"
-            "e to register memory (type = 1) for device 0. RC: 12, Error: Cannot allocate memory\n");
-        const json* f = initiatingAs(d, "nccl-ofi-error");
-        QVERIFY2(f, whatInitiated(d).c_str());
-        QCOMPARE(checkStatus(*f, "ofi-mr-logged"), QStringLiteral("confirmed"));
-        QCOMPARE(checkStatus(*f, "ofi-mr-enomem"), QStringLiteral("confirmed"));
-    }
-
-    // awslabs/awsome-distributed-ai#203: CUDA buffer registration EINVAL (libfabric bug before EFA
-    // installer 1.29.1).
-    void ofiRegisterCudaEinval()
-    {
-        const json d =
-            diagnoseOne(QStringLiteral("posted.log"), "register_rail_mr_buffer:617 NCCL WARN NET/OFI Unable "
-                                                      "to register memory (type = 2) for device 4. RC:"
-                                                      " -22, Error: Invalid argument\n");
-        const json* f = initiatingAs(d, "nccl-ofi-error");
-        QVERIFY2(f, whatInitiated(d).c_str());
-        QCOMPARE(checkStatus(*f, "ofi-mr-cuda-einval"), QStringLiteral("confirmed"));
-    }
-    // GSP firmware timeout in the kernel log (NVIDIA/nvidia-docker#1648): Xid 119 leaves the GPU unusable
-    // until reset (catalog: RESET_GPU), so it is where the job failed; "no known failure" before.
-    void gpuXid119GspTimeout()
-    {
-        const json d = diagnoseOne(QStringLiteral("dmesg.txt"),
-                                   "[Mon Mar  6 21:34:31 2023] NVRM: Xid (PCI:0000:61:00): 119, pid=977823, "
-                                   "name=nvidia-smi, Timeout waiting for RPC from GSP! Expected function 76 "
-                                   "(GSP_RM_CONTROL) (0x2080014b 0x5).\n");
-        const json* f = initiatingAs(d, "gpu-hardware-fault");
-        QVERIFY2(f, whatInitiated(d).c_str());
-        QCOMPARE(checkStatus(*f, "kernel-xid"), QStringLiteral("confirmed"));
     }
 
     // Blackwell NVLink5 Xids (leptonai/gpud#1174 kernel lines): the 'Fatal' 149 starts it, the earlier
@@ -993,45 +1072,6 @@ private slots:
         const json* f = finding(d, "nccl-shm-exhausted");
         QVERIFY(f);
         QCOMPARE(checkStatus(*f, "extend-failed-logged"), QStringLiteral("confirmed"));
-    }
-
-    // NCCL 2.3.x's same-process peer-access WARN has no '(=busid)' part. No posted log with this line
-    // was found: the line is a PLACEHOLDER built from v2.3.5-5 src/transport/p2p.cu:464
-    // ("failed to peer with device %d: %d %s"), code 64 as CUDA numbered it then (horovod#785).
-    void peerAccessUnsupportedNccl23Form()
-    {
-        const json d = diagnoseOne(QStringLiteral("posted.log"),
-                                   "gpu-a:48213:48300 [0] transport/p2p.cu:464 NCCL WARN failed to peer with "
-                                   "device 1: 64 peer access is not supported between these two devices\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-p2p-unsupported"));
-    }
-    // Ray's memory monitor names the worker it killed in one line of its own (vllm-project/vllm#2669,
-    // posted without anything else: "no known failure" before). It is host-oom-kill's, and the node's
-    // IP in it is the node to look at.
-    void rayMemoryMonitorKilledThisWorker()
-    {
-        const json d = diagnoseOne(
-            QStringLiteral("posted.log"),
-            "Memory on the node (IP: 169.254.181.2, ID: "
-            "708c7baf966d59aa3f08299830c349ca055293ebb1c33d8e72cd3336) "
-            "where the task (actor ID: 0dab4ab45f6c947201afac6d01000000, name=RayWorkerVllm.__init__, "
-            "pid=308, "
-            "memory used=11.15GB) was running was 12.49GB / 13.15GB (0.950003), which exceeds the memory "
-            "usage "
-            "threshold of 0.95. Ray killed this worker (ID: "
-            "79a553ea91fe46f95e8384ddf8a8f0a01e3418a975ecd0af983c7bb2) "
-            "because it was the most recently scheduled task; to see more information about memory usage on "
-            "this "
-            "node, use `ray logs raylet.out -ip 169.254.181.2`. To see the logs of the worker, use `ray logs "
-            "worker-79a553ea91fe46f95e8384ddf8a8f0a01e3418a975ecd0af983c7bb2*out -ip 169.254.181.2. Top 10 "
-            "memory "
-            "users:\n");
-        const json* f = initiatingAs(d, "host-oom-kill");
-        QVERIFY2(f, whatInitiated(d).c_str());
-        QCOMPARE(checkStatus(*f, "scheduler-confirms"), QStringLiteral("confirmed"));
-        QVERIFY2(QString::fromStdString((*f)["summary"]).contains(QStringLiteral("on node 169.254.181.2")),
-                 (*f)["summary"].dump().c_str());
     }
 
     // From Open MPI 5.0.6 (PRRTE 3.0.7, help-prun.txt [prun:proc-aborted-strsignal]) prterun wraps its
@@ -1197,22 +1237,6 @@ private slots:
         const json* f = finding(d, "process-segfault");
         QVERIFY(f);
         QCOMPARE(checkStatus(*f, "several-processes"), QStringLiteral("confirmed"));
-    }
-
-    // torchelastic's agent reports a worker killed with SIGKILL (hpcaitech/ColossalAI#3514, as posted):
-    // the summary names the local rank and pid the line gives, where it said only "a training process".
-    void elasticSigkillNamesLocalRankAndPid()
-    {
-        const json d =
-            diagnoseOne(QStringLiteral("log.txt"),
-                        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) "
-                        "local_rank: 3 (pid: 812917) of binary: "
-                        "/data/chenhao/anaconda3/envs/ColossalAI-Chat/bin/python\n");
-        const json* f = initiatingAs(d, "host-oom-kill");
-        QVERIFY2(f, whatInitiated(d).c_str());
-        QVERIFY2(
-            QString::fromStdString((*f)["summary"]).contains(QStringLiteral("(local rank 3, pid 812917)")),
-            (*f)["summary"].dump().c_str());
     }
 
     // A post in two pieces with no stamps (NVIDIA/nccl#1029 as posted): the traceback's piece, whose
@@ -1629,26 +1653,6 @@ private slots:
         QVERIFY(finding(d, "process-segfault"));
     }
 
-    // sgl-project/sglang#6017: IBGDA does not initialise and no NVSHMEM transport is left; the
-    // bundle made no finding before.
-    void nvshmemIbgdaInitFailed()
-    {
-        const json d = diagnoseOne(
-            QStringLiteral("posted.log"),
-            "/sgl-workspace/nvshmem/src/host/transport/transport.cpp:nvshmemi_transport_init:275: init "
-            "failed for transport: IBGDA\n"
-            "/sgl-workspace/nvshmem/src/host/transport/transport.cpp:nvshmemi_transport_init:287: Unable to "
-            "initialize any transports. returning error.\n"
-            "/sgl-workspace/nvshmem/src/host/init/init.cu:995: non-zero status: 7 nvshmem detect topo "
-            "failed\n"
-            "\n"
-            "/sgl-workspace/nvshmem/src/host/init/init.cu:nvshmemi_check_state_and_init:1080: nvshmem "
-            "initialization failed, exiting\n");
-        QVERIFY(d.is_object());
-        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
-                 QStringLiteral("nvshmem-transport-failure"));
-    }
-
     // deepseek-ai/DeepEP#289: NVSHMEM's IBRC queue pair cannot be moved to RTR (errno 110), so
     // ep_connect fails.
     void nvshmemIbrcConnectFailed()
@@ -1664,40 +1668,6 @@ private slots:
         QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
                  QStringLiteral("nvshmem-transport-failure"));
         QVERIFY(!finding(d, "nccl-ib-qp-setup-failure"));
-    }
-
-    // NVIDIA/nvshmem#51: IBGDA finds no HCA it can drive from the GPU (NIC buffers cannot be placed
-    // in GPU memory), so its initialization fails.
-    void nvshmemIbgdaNoUsableDevice()
-    {
-        const json d = diagnoseOne(
-            QStringLiteral("posted.log"),
-            "/home/bit/zhangzhiwei/nvshmem-3.5.19-1/src/modules/transport/ibgda/ibgda.cpp 4820 no active IB "
-            "device that supports GPU-initiated communication is found, exiting...\n"
-            "\n"
-            "/home/bit/zhangzhiwei/nvshmem-3.5.19-1/src/host/transport/"
-            "transport.cpp:nvshmemi_transport_init:282: init failed for transport: IBGDA\n"
-            "WARN: device mlx5_3 cannot allocate buffer on the specified memory type. Skipping...\n");
-        const json* f = initiatingAs(d, "nvshmem-transport-failure");
-        QVERIFY2(f, whatInitiated(d).c_str());
-        QCOMPARE(checkStatus(*f, "ibgda-devices-skipped"), QStringLiteral("confirmed"));
-    }
-
-    // wenet-e2e/wenet#1891: the unreachable target is an IPv6 link-local address with a zone
-    // (fe80::...%6) published by the peer, although this rank's own NET/Socket line is IPv4: the
-    // link-local checklist item is confirmed from the connect line.
-    void linkLocalTargetConfirmsSuspectAddress()
-    {
-        const json d = diagnoseOne(
-            QStringLiteral("posted.log"),
-            "voicec105:90736:90736 [0] NCCL INFO NET/Socket : Using [0]eno1:172.16.20.105<0>\n"
-            "voicec105:90736:91655 [0] NCCL INFO Channel 00 : 1[89000] -> 2[b1000] [send] via NET/Socket/0\n"
-            "\n"
-            "voicec105:90736:91655 [0] include/socket.h:403 NCCL WARN Connect to "
-            "fe80::c4eb:49ff:fe04:e32d%6<57335> failed : Network is unreachable\n");
-        const json* f = initiatingAs(d, "nccl-no-route-to-host");
-        QVERIFY2(f, whatInitiated(d).c_str());
-        QCOMPARE(checkStatus(*f, "suspect-address"), QStringLiteral("confirmed"));
     }
 
     // NCCL's WARN, unstamped, above the framework's stamped exception that quotes it (NVIDIA/nccl#1653,

@@ -450,11 +450,13 @@ try {
 
     if (!e.summary.empty()) {
         // Every placeholder must be one the engine fills, or a capture the fingerprints define.
-        std::set<std::string> known{"process", "host", "rank", "target", "connect_verdict", "count"};
+        std::set<std::string> captures;
         for (const auto& s : e.symptoms)
             for (const auto& f : s.fingerprints)
                 for (const auto& [name, index] : f.regex->NamedCapturingGroups())
-                    known.insert(name);
+                    captures.insert(name);
+        std::set<std::string> known{"process", "host", "rank", "target", "connect_verdict", "count"};
+        known.insert(captures.begin(), captures.end());
         // Optional parts "[[...]]" neither nest nor stay open.
         for (std::size_t at = e.summary.find("[["); at != std::string::npos;
              at = e.summary.find("[[", at + 2)) {
@@ -471,11 +473,12 @@ try {
             std::size_t end = e.summary.find('}', at);
             std::string name =
                 end == std::string::npos ? std::string{} : e.summary.substr(at + 1, end - at - 1);
-            name = name.substr(0, name.find('|')); // "{name|default}"
-            if (!known.count(name))
-                return Error{
-                    where, "summary uses unknown placeholder {" + name + "}",
-                    "use {process}, {host}, {rank}, {target}, {connect_verdict}, {count} or a capture name"};
+            name = name.substr(0, name.find('|'));       // "{name|default}"
+            const bool all = name.rfind("all:", 0) == 0; // "{all:capture}": every value of a capture
+            if (all ? !captures.count(name.substr(4)) : !known.count(name))
+                return Error{where, "summary uses unknown placeholder {" + name + "}",
+                             "use {process}, {host}, {rank}, {target}, {connect_verdict}, {count}, a "
+                             "capture name or {all:<capture name>}"};
         }
     }
     if (auto a = j.find("affected"); a != j.end() && a->is_object()) {

@@ -50,6 +50,53 @@ std::string captureIn(const Hit& h, const char* name)
     return std::string(h.captures.get(name));
 }
 
+// Values as a sentence lists them: "0", "0 and 3", "1, 5 and 7"; numbers in order, with a run of
+// three or more written "0–3"; other values in the order given. At most `most` items, then "and
+// others": a box of a thousand ranks is not spelled out in a summary, and the scan keeps only the
+// first few hits of each pattern per process, so how many more there are is not known here.
+std::string listValues(std::vector<std::string> values, std::size_t most = 8)
+{
+    const bool numbers = std::all_of(values.begin(), values.end(), [](const std::string& v) {
+        return !v.empty() && v.size() < 10 &&
+               std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+    });
+    std::vector<std::string> items;
+    if (numbers) {
+        std::vector<long> n;
+        for (const auto& v : values)
+            n.push_back(std::stol(v));
+        std::sort(n.begin(), n.end());
+        n.erase(std::unique(n.begin(), n.end()), n.end());
+        for (std::size_t i = 0; i < n.size();) {
+            std::size_t j = i;
+            while (j + 1 < n.size() && n[j + 1] == n[j] + 1)
+                ++j;
+            if (j - i >= 2) {
+                items.push_back(std::to_string(n[i]) + "–" + std::to_string(n[j]));
+            } else {
+                for (std::size_t k = i; k <= j; ++k)
+                    items.push_back(std::to_string(n[k]));
+            }
+            i = j + 1;
+        }
+    } else {
+        for (auto& v : values)
+            if (std::find(items.begin(), items.end(), v) == items.end())
+                items.push_back(std::move(v));
+    }
+    if (items.size() > most) {
+        items.resize(most);
+        items.emplace_back("others");
+    }
+    std::string out;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i > 0)
+            out += i + 1 == items.size() ? " and " : ", ";
+        out += items[i];
+    }
+    return out;
+}
+
 // "gpu004.ds-a4-r02.abc.com" names host "gpu004" as NCCL prints it (short name).
 std::string shortHost(std::string h)
 {
@@ -599,6 +646,18 @@ void Builder::summarize(Finding& f)
                 return p.rank ? std::to_string(*p.rank) : "?";
             if (name == "count")
                 return std::to_string(f.processes.size());
+            // "{all:NAME}": every value the entry's lines of the finding's processes capture as
+            // NAME (the ranks a torchelastic box lists, one "rank :" line each).
+            if (name.rfind("all:", 0) == 0) {
+                const std::string capture = name.substr(4);
+                std::vector<std::string> values;
+                for (const Hit& x : m_hits)
+                    if (x.entry == f.entry && std::find(f.processes.begin(), f.processes.end(),
+                                                        info(x.where).process) != f.processes.end())
+                        if (std::string v = captureIn(x, capture.c_str()); !v.empty())
+                            values.push_back(std::move(v));
+                return values.empty() ? "?" : listValues(std::move(values));
+            }
             if (name == "connect_verdict")
                 return f.connectVerdict == "refused"     ? "its first attempt was refused"
                        : f.connectVerdict == "timed-out" ? "its first attempt most likely timed out"

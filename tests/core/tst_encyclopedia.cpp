@@ -102,6 +102,13 @@ private slots:
                             QStringLiteral(
                                 "\"root_cause\":\"R\",\"summary\":\"{process} lost {nope|something}\","))
             << "unknown placeholder {nope}";
+        // "{all:...}" lists a capture's values: it must name a capture, not what the engine fills.
+        QTest::newRow("all of no capture")
+            << QString::fromStdString(entryJson("\"Connect to\"", "\"Connect to x\""))
+                   .replace(
+                       QStringLiteral("\"root_cause\":\"R\","),
+                       QStringLiteral("\"root_cause\":\"R\",\"summary\":\"{process} lost {all:process}\","))
+            << "unknown placeholder {all:process}";
         QTest::newRow("optional part left open")
             << QString::fromStdString(entryJson("\"Connect to\"", "\"Connect to x\""))
                    .replace(QStringLiteral("\"root_cause\":\"R\","),

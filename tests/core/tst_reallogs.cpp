@@ -258,6 +258,31 @@ private slots:
         QCOMPARE(d["hypotheses"][0]["line"].is_number(), true);
     }
 
+    // The box's own lines say which workers it is about: 033's lists ranks 1, 2, 3 and 0 (one
+    // "rank :" line each), 035's agent line names local rank 3. The summary said "a worker ... first
+    // unknown rank" before, the agent's own process having no rank.
+    void elasticBoxSaysWhichWorkers_data()
+    {
+        QTest::addColumn<QString>("caseId");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("033 box of four ranks") << "033"
+                                               << "(its failure box lists rank(s) 0–3)";
+        QTest::newRow("035 agent line") << "035"
+                                        << "(exit code -6, local rank 3)";
+    }
+    void elasticBoxSaysWhichWorkers()
+    {
+        QFETCH(QString, caseId);
+        QFETCH(QString, said);
+        json d = diagnose(caseLog(caseId));
+        const json* box = nullptr;
+        for (const auto& f : d["findings"])
+            if (f["entry"] == "torch-elastic-child-failed")
+                box = &f;
+        QVERIFY2(box, d["findings"].dump().c_str());
+        QVERIFY2(QString::fromStdString((*box)["summary"]).contains(said), (*box)["summary"].dump().c_str());
+    }
+
     // 019 shows only collateral: the peer crashed before the excerpt begins.
     void collateralOnlyIn019()
     {

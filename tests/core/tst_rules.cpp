@@ -1891,6 +1891,52 @@ private slots:
         QCOMPARE(QString::fromStdString((*late)["role"]), QStringLiteral("context"));
     }
 
+    // The ranks a torchelastic failure box lists, as a sentence lists them: in order, a run of three
+    // or more as a range, at most eight items and then "and others". The box is torchelastic's own format (as
+    // in the real case pytorch#121209, tst_reallogs' 033), with other ranks.
+    void elasticBoxListsItsRanks_data()
+    {
+        QTest::addColumn<QList<int>>("ranks");
+        QTest::addColumn<QString>("listed");
+        QTest::newRow("three apart") << QList<int>{5, 1, 7} << "(its failure box lists rank(s) 1, 5 and 7)";
+        QTest::newRow("a run and one")
+            << QList<int>{6, 3, 0, 1, 2} << "(its failure box lists rank(s) 0–3 and 6)";
+        QTest::newRow("one") << QList<int>{4} << "(its failure box lists rank(s) 4)";
+        QTest::newRow("many") << QList<int>{0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20}
+                              << "(its failure box lists rank(s) 0, 2, 4, 6, 8, 10, 12, 14 and others)";
+    }
+    void elasticBoxListsItsRanks()
+    {
+        QFETCH(QList<int>, ranks);
+        QFETCH(QString, listed);
+        QByteArray box = "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+                         "============================================================\n"
+                         "train.py FAILED\n"
+                         "------------------------------------------------------------\n"
+                         "Failures:\n";
+        for (qsizetype i = 0; i < ranks.size(); ++i) {
+            if (i == 1)
+                box += "------------------------------------------------------------\n"
+                       "Root Cause (first observed failure):\n";
+            box += QStringLiteral("[%1]:\n"
+                                  "  time      : 2024-03-05_07:01:51\n"
+                                  "  host      : node-a.internal\n"
+                                  "  rank      : %2 (local_rank: %3)\n"
+                                  "  exitcode  : 1 (pid: %4)\n"
+                                  "  error_file: <N/A>\n")
+                       .arg(i)
+                       .arg(ranks[i])
+                       .arg(ranks[i] % 8)
+                       .arg(69811 + ranks[i])
+                       .toUtf8();
+        }
+        box += "============================================================\n";
+        const json d = diagnoseOne(QStringLiteral("agent.log"), box);
+        const json* f = finding(d, "torch-elastic-child-failed");
+        QVERIFY2(f, d.dump().c_str());
+        QVERIFY2(QString::fromStdString((*f)["summary"]).contains(listed), (*f)["summary"].dump().c_str());
+    }
+
     // A crash inside NCCL is the initiating failure, with NCCL's frames confirming where it happened
     // (real case nccl#1996, a RAS crash in 2.27.7: nothing recognised before). A watchdog's SIGABRT
     // is not a crash of this kind.
@@ -2236,8 +2282,13 @@ private slots:
         const json* e = finding(d, "torch-elastic-child-failed");
         QVERIFY(e);
         QCOMPARE(QString::fromStdString((*e)["role"]), QStringLiteral("collateral"));
-        // The box's exit code is on its "exitcode :" line, not on the exception's that anchors it.
-        QVERIFY2(QString::fromStdString((*e)["summary"]).contains(QStringLiteral("(exit code 1)")),
+        // The box's exit code and ranks are on its "exitcode :" and "rank :" lines, not on the
+        // exception's that anchors it; the agent's line names the local rank.
+        QVERIFY2(
+            QString::fromStdString((*e)["summary"]).contains(QStringLiteral("(exit code 1, local rank 0)")),
+            (*e)["summary"].dump().c_str());
+        QVERIFY2(QString::fromStdString((*e)["summary"])
+                     .contains(QStringLiteral("(its failure box lists rank(s) 0)")),
                  (*e)["summary"].dump().c_str());
         bool named = false;
         for (const auto& h : (*e)["hypotheses"])

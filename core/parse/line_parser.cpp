@@ -211,6 +211,17 @@ std::size_t streamTagAt(std::string_view s, std::size_t pos)
 }
 
 // One launcher decoration at the start of `s`; returns the characters consumed (0 if none).
+// Whether `s` is only an ellipsis, as a poster writes for lines left out: two or more dots, or
+// "…", and nothing else but spaces and a CR.
+bool onlyEllipsis(std::string_view s)
+{
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\r'))
+        s.remove_suffix(1);
+    if (s == "…")
+        return true;
+    return s.size() >= 2 && s.find_first_not_of('.') == std::string_view::npos;
+}
+
 std::size_t decorationAt(std::string_view s, Decoration& kind, int& rank)
 {
     std::int64_t n = 0;
@@ -252,11 +263,15 @@ std::size_t decorationAt(std::string_view s, Decoration& kind, int& rank)
         // torchelastic's failure summary heads each failed rank's entry with a bare "[3]:": that
         // is the box's own line, not a prefix of the global rank's.
         if (p + 1 < s.size() && s[p + 1] == ':' && (!role.empty() || p + 2 < s.size())) {
-            kind = role.empty() || role == "rank" ? Decoration::TorchrunRank : Decoration::TorchrunDefault;
-            rank = static_cast<int>(n);
             std::size_t used = p + 2;
             if (used < s.size() && s[used] == ' ')
                 ++used;
+            // The same entry with its fields elided by whoever posted the box ("[2]: ....", "[2]:
+            // …"): nothing of rank 2's own, and read as its prefix it would make a process of it.
+            if (role.empty() && used == p + 3 && onlyEllipsis(s.substr(used)))
+                return 0;
+            kind = role.empty() || role == "rank" ? Decoration::TorchrunRank : Decoration::TorchrunDefault;
+            rank = static_cast<int>(n);
             return used;
         }
         if (role.empty()) {

@@ -164,6 +164,12 @@ private slots:
             << "[Rank 3] Watchdog caught collective operation timeout" << int(Decoration::None) << -1;
         QTest::newRow("torchelastic's summary entry is not a prefix")
             << "[3]:" << int(Decoration::None) << -1;
+        // The same entry with its fields elided by the poster: nothing of rank 3's own.
+        QTest::newRow("an elided summary entry is not a prefix")
+            << "[3]: ...." << int(Decoration::None) << -1;
+        QTest::newRow("an elided summary entry, one character") << "[3]: …" << int(Decoration::None) << -1;
+        QTest::newRow("torchrun's rank prefix before a line of dots")
+            << "[3]:...." << int(Decoration::TorchrunRank) << 3;
         QTest::newRow("a word without a number") << "[trainer]: hello" << int(Decoration::None) << -1;
         QTest::newRow("srun") << "7: hello" << int(Decoration::Srun) << 7;
         QTest::newRow("mpirun stderr") << "[1,15]<stderr>:hello" << int(Decoration::MpirunTag) << 15;

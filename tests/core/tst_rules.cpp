@@ -1937,6 +1937,32 @@ private slots:
         QVERIFY2(QString::fromStdString((*f)["summary"]).contains(listed), (*f)["summary"].dump().c_str());
     }
 
+    // A box posted with its other entries elided ("[1]: ....") names no process of rank 1: before,
+    // the elided entries read as torchrun prefixes and made two ranks with no line of their own.
+    void elidedBoxEntriesAreNotRanks()
+    {
+        const json d = diagnoseOne(QStringLiteral("agent.log"),
+                                   "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+                                   "Failures:\n"
+                                   "[1]: ....\n"
+                                   "[2]: …\n"
+                                   "------------------------------------------------------------\n"
+                                   "Root Cause (first observed failure):\n"
+                                   "[0]:\n"
+                                   "  time      : 2024-03-05_07:01:51\n"
+                                   "  host      : node-a\n"
+                                   "  rank      : 0 (local_rank: 0)\n"
+                                   "  exitcode  : 1 (pid: 69811)\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(d["ranks"].size(), std::size_t{1});
+        QVERIFY2(d["ranks"][0]["rank"].is_null(), d["ranks"].dump().c_str());
+        const json* f = finding(d, "torch-elastic-child-failed");
+        QVERIFY(f);
+        QVERIFY2(QString::fromStdString((*f)["summary"])
+                     .contains(QStringLiteral("(its failure box lists rank(s) 0)")),
+                 (*f)["summary"].dump().c_str());
+    }
+
     // A crash inside NCCL is the initiating failure, with NCCL's frames confirming where it happened
     // (real case nccl#1996, a RAS crash in 2.27.7: nothing recognised before). A watchdog's SIGABRT
     // is not a crash of this kind.

@@ -360,7 +360,13 @@ std::size_t processTagAt(std::string_view s, std::string_view& host, std::int64_
         while (p < s.size() && s[p] == ' ')
             ++p;
     }
-    const bool ucx = fields >= 2 && fields <= 3 && isAlpha(s[1]);
+    // UCX: "[host:pid:thread:tid]", the pid padded to five ("[%s:%-5d:%d:%d]", ucs_log_fatal_error).
+    // A host that starts with a digit must be a container's hex id ("8d6bf97c3bf4", pipedream#76):
+    // a bracketed ISO time ("[2025-08-12T01:37:03]") has the same shape otherwise.
+    const std::string_view tagHost = s.substr(1, hostEnd - 1);
+    const bool hexId =
+        tagHost.size() >= 8 && tagHost.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+    const bool ucx = fields >= 2 && fields <= 3 && (isAlpha(s[1]) || hexId);
     const bool openMpi = fields == 1 && firstDigits >= 5;
     if (!(ucx || openMpi) || p >= s.size() || s[p] != ']')
         return 0;

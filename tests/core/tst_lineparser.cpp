@@ -181,6 +181,11 @@ private slots:
             << "[gpu15:85054:0:85088] Caught signal 11 (Segmentation fault: invalid permissions for mapped "
                "object at address 0x7fc62b3b0c00)"
             << int(Decoration::ProcessTag) << -1;
+        // msr-fiddle/pipedream#76, as posted: in a container the host is its hex id, and UCX pads
+        // the pid to five characters.
+        QTest::newRow("ucx signal in a container")
+            << "[8d6bf97c3bf4:3039 :0:3095] Caught signal 7 (Bus error: nonexistent physical address)"
+            << int(Decoration::ProcessTag) << -1;
         QTest::newRow("ucx log") << "[node1:12345:0]  ucp_context.c:1234 UCX  ERROR x"
                                  << int(Decoration::ProcessTag) << -1;
         QTest::newRow("a bracketed ISO time is not ucx")
@@ -206,14 +211,28 @@ private slots:
     }
 
     // UCX's prefix names the process: the same key as NCCL's host:pid:tid of that process.
+    void ucxPrefixNamesTheProcess_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<qint64>("pid");
+        QTest::newRow("host name") << "[gpu15:85054:0:85088] Caught signal 11 (Segmentation fault)"
+                                   << "gpu15" << qint64(85054);
+        QTest::newRow("container id, padded pid")
+            << "[8d6bf97c3bf4:3039 :0:3095] Caught signal 11 (Segmentation fault)"
+            << "8d6bf97c3bf4" << qint64(3039);
+    }
     void ucxPrefixNamesTheProcess()
     {
-        const std::string_view line = "[gpu15:85054:0:85088] Caught signal 11 (Segmentation fault)";
-        ParsedLine p = parseLine(line, 2025);
+        QFETCH(QString, line);
+        QFETCH(QString, host);
+        QFETCH(qint64, pid);
+        const QByteArray b = line.toUtf8();
+        ParsedLine p = parseLine(std::string_view(b.constData(), static_cast<std::size_t>(b.size())), 2025);
         QCOMPARE(int(p.decoration), int(Decoration::ProcessTag));
         QCOMPARE(QString::fromUtf8(p.decorationHost.data(), static_cast<qsizetype>(p.decorationHost.size())),
-                 QStringLiteral("gpu15"));
-        QCOMPARE(qint64(p.decorationPid), qint64(85054));
+                 host);
+        QCOMPARE(qint64(p.decorationPid), pid);
         QCOMPARE(QString::fromUtf8(p.body.data(), static_cast<qsizetype>(p.body.size())),
                  QStringLiteral("Caught signal 11 (Segmentation fault)"));
     }

@@ -1937,6 +1937,24 @@ private slots:
         QVERIFY2(QString::fromStdString((*f)["summary"]).contains(listed), (*f)["summary"].dump().c_str());
     }
 
+    // UCX's report from two processes of one container, whose host is the container's hex id and
+    // whose pids UCX pads to five characters (the form of pipedream#76): two processes, where the
+    // tag was not read before and both lines were the file's one unnamed process.
+    void ucxTagsInAContainerAreTwoProcesses()
+    {
+        const json d = diagnoseOne(QStringLiteral("console.log"),
+                                   "[8d6bf97c3bf4:3039 :0:3095] Caught signal 7 (Bus error: nonexistent "
+                                   "physical address)\n"
+                                   "[8d6bf97c3bf4:3040 :0:3096] Caught signal 7 (Bus error: nonexistent "
+                                   "physical address)\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(d["ranks"].size(), std::size_t{2});
+        QCOMPARE(QString::fromStdString(d["ranks"][0]["host"]), QStringLiteral("8d6bf97c3bf4"));
+        const json* f = finding(d, "process-bus-error");
+        QVERIFY(f);
+        QCOMPARE(checkStatus(*f, "several-processes"), QStringLiteral("confirmed"));
+    }
+
     // A box posted with its other entries elided ("[1]: ....") names no process of rank 1: before,
     // the elided entries read as torchrun prefixes and made two ranks with no line of their own.
     void elidedBoxEntriesAreNotRanks()

@@ -756,6 +756,14 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
                 out.keyDecoRank[key] = p.decorationRank;
             if (!p.decorationHost.empty() && out.keyDecoHost[key].empty())
                 out.keyDecoHost[key] = std::string(p.decorationHost);
+        } else if (p.decorationRank >= 0 && p.decoration != Decoration::HostPrefix &&
+                   !p.decorationHost.empty() && p.decorationPid >= 0) {
+            // A launcher's rank prefix, then a tag that names the process ("[1,3]<stderr>:[gpu15:
+            // 85054:0:85088] Caught signal 11"): the process's own key, as its NCCL lines would give,
+            // with the rank the prefix says.
+            key = keyFor({std::string(p.decorationHost), p.decorationPid, -1});
+            if (out.keyDecoRank[key] < 0)
+                out.keyDecoRank[key] = p.decorationRank;
         } else if (p.decorationRank >= 0) {
             if (p.decorationRank < kRanksCached) {
                 if (static_cast<std::size_t>(p.decorationRank) >= keyOfRank.size())

@@ -706,6 +706,11 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
                 out.decoration = tagKind;
                 out.decorationHost = host;
                 out.decorationPid = pid;
+            } else if (out.decorationHost.empty()) {
+                // Behind a launcher's rank prefix ("[1,3]<stderr>:[gpu15:85054:0:85088] Caught
+                // signal 11"): the prefix gives the rank, the tag the host and pid.
+                out.decorationHost = host;
+                out.decorationPid = pid;
             }
             rest.remove_prefix(usedTag);
             continue;

@@ -56,8 +56,9 @@ struct ParsedLine {
     std::string_view body; // text after launcher decorations and a leading timestamp
     Decoration decoration = Decoration::None;
     int decorationRank = -1;
-    std::string_view decorationHost; // pdsh/DeepSpeed host, Ray ip, journald host
-    std::int64_t decorationPid = -1; // Ray, journald
+    std::string_view decorationHost; // pdsh/DeepSpeed host, Ray ip, journald host, UCX/Open MPI tag's host
+                                     // (also behind a launcher's rank prefix)
+    std::int64_t decorationPid = -1; // Ray, journald, a UCX/Open MPI tag
     std::optional<Timestamp> stamp;
     Level level = Level::None; // NCCL level, glog letter, or Python logging level
     std::optional<NcclPrefix> nccl;

@@ -237,6 +237,19 @@ private slots:
                  QStringLiteral("Caught signal 11 (Segmentation fault)"));
     }
 
+    // Behind mpirun's rank prefix, a tag still names the host and pid (horovod/horovod#1941).
+    void tagBehindARankPrefix()
+    {
+        const std::string_view line =
+            "[1,12]<stderr>:[n-profile-user-profile-v3-16:17086] Signal: Segmentation fault (11)";
+        ParsedLine p = parseLine(line, 2025);
+        QCOMPARE(int(p.decoration), int(Decoration::MpirunTag));
+        QCOMPARE(p.decorationRank, 12);
+        QCOMPARE(QString::fromUtf8(p.decorationHost.data(), static_cast<qsizetype>(p.decorationHost.size())),
+                 QStringLiteral("n-profile-user-profile-v3-16"));
+        QCOMPARE(qint64(p.decorationPid), qint64(17086));
+    }
+
     void timestamps_data()
     {
         QTest::addColumn<QString>("line");

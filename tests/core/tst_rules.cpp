@@ -1955,6 +1955,25 @@ private slots:
         QCOMPARE(checkStatus(*f, "several-processes"), QStringLiteral("confirmed"));
     }
 
+    // Open MPI's signal report behind mpirun's --tag-output prefix (horovod/horovod#1941, as posted):
+    // the prefix gives the rank, the tag the host and pid. Before, the tag after a prefix was read
+    // past and rank 12 had no host.
+    void openMpiTagBehindTheRankPrefix()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("mpirun.log"),
+            "[1,12]<stderr>:[n-profile-user-profile-v3-16:17086] *** Process received signal ***\n"
+            "[1,12]<stderr>:[n-profile-user-profile-v3-16:17086] Signal: Segmentation fault (11)\n"
+            "[1,12]<stderr>:[n-profile-user-profile-v3-16:17086] Signal code: Address not mapped (1)\n"
+            "[1,12]<stderr>:[n-profile-user-profile-v3-16:17086] Failing at address: 0x47\n");
+        QVERIFY(d.is_object());
+        QCOMPARE(d["ranks"].size(), std::size_t{1});
+        const json& r = d["ranks"][0];
+        QVERIFY2(r["rank"] == 12 && r["host"] == "n-profile-user-profile-v3-16" && r["pid"] == 17086,
+                 r.dump().c_str());
+        QVERIFY2(d["initiating"]["host"] == "n-profile-user-profile-v3-16", d["initiating"].dump().c_str());
+    }
+
     // A box posted with its other entries elided ("[1]: ....") names no process of rank 1: before,
     // the elided entries read as torchrun prefixes and made two ranks with no line of their own.
     void elidedBoxEntriesAreNotRanks()

@@ -334,6 +334,7 @@ try {
     e.prevention = strings(j, "prevention");
     e.related = strings(j, "related");
     e.refines = strings(j, "refines");
+    e.undatedConsequences = strings(j, "undated_consequences");
     if (e.title.empty() || e.quickAnswer.empty() || e.rootCause.empty())
         return Error{where, "entry lacks 'title', 'quick_answer' or 'root_cause'",
                      "fill in every required field"};
@@ -610,6 +611,11 @@ Expected<Encyclopedia> loadEncyclopedia(const std::string& folder)
             if (!enc.find(r))
                 return Error{folder + "/" + e.id + ".json", "related id '" + r + "' does not exist",
                              "fix or remove the related id"};
+        for (const auto& r : e.undatedConsequences)
+            if (!enc.find(r) || r == e.id)
+                return Error{folder + "/" + e.id + ".json",
+                             "undated_consequences id '" + r + "' does not name another entry",
+                             "fix or remove the id"};
         for (const auto& r : e.refines) {
             if (!enc.find(r) || r == e.id)
                 return Error{folder + "/" + e.id + ".json",

@@ -153,6 +153,10 @@ struct Entry {
     // Entries this one is a special case of: where both make a finding on the same line, this one
     // explains it (an NVLS call's CUDA failure is a CUDA failure inside NCCL, with a known cause).
     std::vector<std::string> refines;
+    // Entries whose failures follow this one's where nothing dates the lines: processes that print
+    // at once interleave, so a crash report can stand in a file before the failure that caused it
+    // (NVSHMEM's transport failure, then the segfaults of the processes it left half set up).
+    std::vector<std::string> undatedConsequences;
     std::vector<Reference> references;
 
     const Symptom* symptom(const std::string& symptomId) const;

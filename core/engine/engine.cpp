@@ -1320,6 +1320,38 @@ void Builder::run()
             }))
             yieldingEchoes.insert({f.entry, f.anchor});
     }
+    // Where nothing dates them, a finding that an entry found in the same file names among its
+    // undated consequences (Entry::undatedConsequences) and that stands before every finding of
+    // that entry there is placed right after the first of them: the crash report of one process
+    // printed before the transport failure of another that it follows (deepseek-ai/DeepEP#126).
+    std::map<LineRef, LineRef> placedAfter; // a finding's anchor -> the cause's anchor
+    {
+        std::vector<const Finding*> causes;
+        for (const Finding& g : initiating)
+            if (!entry(g.entry).undatedConsequences.empty() && m_a.orderUs(g.anchor) == kTimeUnknownHi)
+                causes.push_back(&g);
+        for (const Finding& f : initiating) {
+            if (causes.empty())
+                break;
+            if (m_a.orderUs(f.anchor) != kTimeUnknownHi)
+                continue;
+            const std::string& id = entry(f.entry).id;
+            std::optional<LineRef> first;
+            for (const Finding* g : causes) {
+                const auto& c = entry(g->entry).undatedConsequences;
+                if (g->anchor.source != f.anchor.source || std::find(c.begin(), c.end(), id) == c.end())
+                    continue;
+                if (!first || g->anchor.line < first->line)
+                    first = g->anchor;
+            }
+            if (first && first->line > f.anchor.line)
+                placedAfter[f.anchor] = *first;
+        }
+    }
+    auto placeOf = [&placedAfter](const Finding& f) {
+        const auto it = placedAfter.find(f.anchor);
+        return it == placedAfter.end() ? f.anchor : it->second;
+    };
     std::sort(initiating.begin(), initiating.end(), [&](const Finding& x, const Finding& y) {
         bool rx = versionRuledOut(x), ry = versionRuledOut(y);
         if (rx != ry)
@@ -1333,6 +1365,11 @@ void Builder::run()
             const auto& refines = entry(x.entry).refines;
             return std::find(refines.begin(), refines.end(), entry(y.entry).id) != refines.end();
         }
+        if (const LineRef px = placeOf(x), py = placeOf(y); px != py)
+            return earlier(px, py);
+        const bool mx = placedAfter.count(x.anchor) > 0, my = placedAfter.count(y.anchor) > 0;
+        if (mx != my)
+            return !mx;
         return earlier(x.anchor, y.anchor);
     });
     // An entry that can start a failure but usually ends one (a scheduler's time limit) starts it

@@ -222,6 +222,44 @@ private slots:
                  e.error().message().c_str());
     }
 
+    // "undated_consequences" names other entries.
+    void undatedConsequencesAreChecked_data()
+    {
+        QTest::addColumn<QString>("consequences");
+        QTest::addColumn<QString>("mustMention");
+        QTest::newRow("unknown") << "\"missing-entry\""
+                                 << "undated_consequences id 'missing-entry'";
+        QTest::newRow("itself") << "\"x\""
+                                << "undated_consequences id 'x'";
+        QTest::newRow("another") << "\"y\""
+                                 << "";
+    }
+    void undatedConsequencesAreChecked()
+    {
+        QFETCH(QString, consequences);
+        QFETCH(QString, mustMention);
+        QTemporaryDir dir;
+        for (const std::string id : {"x", "y"}) {
+            std::string text = entryJson("\"Connect to\"", "\"Connect to x\"");
+            text.replace(text.find("\"id\":\"x\""), 8, "\"id\":\"" + id + "\"");
+            if (id == "x")
+                text.insert(text.size() - 1,
+                            ",\"undated_consequences\":[" + consequences.toStdString() + "]");
+            QFile f(dir.filePath(QString::fromStdString(id + ".json")));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(text));
+        }
+        auto enc = loadEncyclopedia(dir.path().toStdString());
+        if (mustMention.isEmpty()) {
+            QVERIFY2(enc.ok(), enc.ok() ? "" : enc.error().message().c_str());
+            QCOMPARE(enc->find("x")->undatedConsequences, std::vector<std::string>{"y"});
+            return;
+        }
+        QVERIFY(!enc.ok());
+        QVERIFY2(QString::fromStdString(enc.error().message()).contains(mustMention),
+                 enc.error().message().c_str());
+    }
+
     // "refines" names another entry, and two entries do not refine each other.
     void refinesIsChecked_data()
     {

@@ -1620,8 +1620,11 @@ private slots:
     }
 
     // deepseek-ai/DeepEP#126 (the whole posted paste): the NVSHMEM lines are read (they made no
-    // finding before). The paste starts with another process's segfault, and findings are ordered
-    // by line, so that segfault stays first here.
+    // finding before). The paste starts with another process's segfault; no line carries a time,
+    // so the order of the lines cannot decide. What decides is how NVSHMEM fails: the processes it
+    // left half set up crash after its transport failure (the entry names process-segfault among its
+    // undated consequences), so the transport failure initiates and the first segfault is context.
+    // Before, the segfault that the paste happened to print first initiated.
     void nvshmemDeepEp126FullPaste()
     {
         const json d = diagnoseOne(
@@ -1647,10 +1650,31 @@ private slots:
             "[TENCENT64:5492 :0:5492] Caught signal 11 (Segmentation fault: address not mapped to object at "
             "address 0x2000000000008)\n");
         QVERIFY(d.is_object());
+        QVERIFY2(d["initiating"].is_object() && d["initiating"]["entry"] == "nvshmem-transport-failure",
+                 d["initiating"].dump().c_str());
         const json* f = finding(d, "nvshmem-transport-failure");
         QVERIFY(f);
         QCOMPARE(checkStatus(*f, "setup-failure-logged"), QStringLiteral("confirmed"));
-        QVERIFY(finding(d, "process-segfault"));
+        const json* seg = finding(d, "process-segfault");
+        QVERIFY(seg);
+        QCOMPARE(QString::fromStdString((*seg)["role"]), QStringLiteral("context"));
+    }
+
+    // The same rule never moves a dated crash: with times, the segfault a minute before the NVSHMEM
+    // failure initiates.
+    void nvshmemDatedSegfaultFirstStays()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("posted.log"),
+            "2025-03-01T10:00:00Z [TENCENT64:5489 :0:5489] Caught signal 11 (Segmentation fault: address "
+            "not mapped to object at address 0xfeffffff95)\n"
+            "2025-03-01T10:01:00Z /sgl-workspace/nvshmem/src/modules/transport/ibrc/ibrc.cpp:304: NULL value "
+            "cq creation failed \n"
+            "2025-03-01T10:01:00Z /sgl-workspace/nvshmem/src/modules/transport/ibrc/ibrc.cpp:1395: non-zero "
+            "status: 7 ep_create failed\n");
+        QVERIFY(d.is_object());
+        QVERIFY2(d["initiating"].is_object() && d["initiating"]["entry"] == "process-segfault",
+                 d["initiating"].dump().c_str());
     }
 
     // deepseek-ai/DeepEP#289: NVSHMEM's IBRC queue pair cannot be moved to RTR (errno 110), so

@@ -756,8 +756,7 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
                 out.keyDecoRank[key] = p.decorationRank;
             if (!p.decorationHost.empty() && out.keyDecoHost[key].empty())
                 out.keyDecoHost[key] = std::string(p.decorationHost);
-        } else if (p.decorationRank >= 0 && p.decoration != Decoration::HostPrefix &&
-                   !p.decorationHost.empty() && p.decorationPid >= 0) {
+        } else if (p.decorationRank >= 0 && !p.decorationHost.empty() && p.decorationPid >= 0) {
             // A launcher's rank prefix, then a tag that names the process ("[1,3]<stderr>:[gpu15:
             // 85054:0:85088] Caught signal 11"): the process's own key, as its NCCL lines would give,
             // with the rank the prefix says.

@@ -650,10 +650,12 @@ void Builder::summarize(Finding& f)
             // NAME (the ranks a torchelastic box lists, one "rank :" line each).
             if (name.rfind("all:", 0) == 0) {
                 const std::string capture = name.substr(4);
+                std::vector<ProcessId> processes = f.processes;
+                std::sort(processes.begin(), processes.end());
                 std::vector<std::string> values;
                 for (const Hit& x : m_hits)
-                    if (x.entry == f.entry && std::find(f.processes.begin(), f.processes.end(),
-                                                        info(x.where).process) != f.processes.end())
+                    if (x.entry == f.entry &&
+                        std::binary_search(processes.begin(), processes.end(), info(x.where).process))
                         if (std::string v = captureIn(x, capture.c_str()); !v.empty())
                             values.push_back(std::move(v));
                 return values.empty() ? "?" : listValues(std::move(values));

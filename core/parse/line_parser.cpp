@@ -210,7 +210,6 @@ std::size_t streamTagAt(std::string_view s, std::size_t pos)
     return 0;
 }
 
-// One launcher decoration at the start of `s`; returns the characters consumed (0 if none).
 // Whether `s` is only an ellipsis, as a poster writes for lines left out: two or more dots, or
 // "…", and nothing else but spaces and a CR.
 bool onlyEllipsis(std::string_view s)
@@ -222,6 +221,7 @@ bool onlyEllipsis(std::string_view s)
     return s.size() >= 2 && s.find_first_not_of('.') == std::string_view::npos;
 }
 
+// One launcher decoration at the start of `s`; returns the characters consumed (0 if none).
 std::size_t decorationAt(std::string_view s, Decoration& kind, int& rank)
 {
     std::int64_t n = 0;

@@ -33,6 +33,24 @@ std::string withFallback(const std::string& fallbackKeys, const std::string& fin
 class TestEncyclopedia : public QObject
 {
     Q_OBJECT
+    // A folder of two entries, "x" and "y", each with `xFields` / `yFields` (JSON members, each
+    // with its leading comma) added, loaded; an error when a file could not be written.
+    static Expected<Encyclopedia> loadTwoEntries(const QTemporaryDir& dir, const std::string& xFields,
+                                                 const std::string& yFields)
+    {
+        for (const auto& [id, fields] :
+             {std::pair{std::string("x"), xFields}, std::pair{std::string("y"), yFields}}) {
+            std::string text = entryJson("\"Connect to\"", "\"Connect to x\"");
+            text.replace(text.find("\"id\":\"x\""), 8, "\"id\":\"" + id + "\"");
+            text.insert(text.size() - 1, fields);
+            QFile f(dir.filePath(QString::fromStdString(id + ".json")));
+            if (!f.open(QIODevice::WriteOnly) ||
+                f.write(QByteArray::fromStdString(text)) != qint64(text.size()))
+                return Error{id + ".json", "could not be written", ""};
+        }
+        return loadEncyclopedia(dir.path().toStdString());
+    }
+
 private slots:
     // The shipped entries load: every sample matches a fingerprint and every fingerprint a sample
     // (the loader checks both).
@@ -239,17 +257,7 @@ private slots:
         QFETCH(QString, consequences);
         QFETCH(QString, mustMention);
         QTemporaryDir dir;
-        for (const std::string id : {"x", "y"}) {
-            std::string text = entryJson("\"Connect to\"", "\"Connect to x\"");
-            text.replace(text.find("\"id\":\"x\""), 8, "\"id\":\"" + id + "\"");
-            if (id == "x")
-                text.insert(text.size() - 1,
-                            ",\"undated_consequences\":[" + consequences.toStdString() + "]");
-            QFile f(dir.filePath(QString::fromStdString(id + ".json")));
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(QByteArray::fromStdString(text));
-        }
-        auto enc = loadEncyclopedia(dir.path().toStdString());
+        auto enc = loadTwoEntries(dir, ",\"undated_consequences\":[" + consequences.toStdString() + "]", "");
         if (mustMention.isEmpty()) {
             QVERIFY2(enc.ok(), enc.ok() ? "" : enc.error().message().c_str());
             QCOMPARE(enc->find("x")->undatedConsequences, std::vector<std::string>{"y"});
@@ -285,16 +293,8 @@ private slots:
         QFETCH(QString, yRefines);
         QFETCH(QString, mustMention);
         QTemporaryDir dir;
-        for (const auto& [id, refines] :
-             {std::pair{std::string("x"), xRefines}, std::pair{std::string("y"), yRefines}}) {
-            std::string text = entryJson("\"Connect to\"", "\"Connect to x\"");
-            text.replace(text.find("\"id\":\"x\""), 8, "\"id\":\"" + id + "\"");
-            text.insert(text.size() - 1, ",\"refines\":[" + refines.toStdString() + "]");
-            QFile f(dir.filePath(QString::fromStdString(id + ".json")));
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(QByteArray::fromStdString(text));
-        }
-        auto enc = loadEncyclopedia(dir.path().toStdString());
+        auto enc = loadTwoEntries(dir, ",\"refines\":[" + xRefines.toStdString() + "]",
+                                  ",\"refines\":[" + yRefines.toStdString() + "]");
         if (mustMention.isEmpty()) {
             QVERIFY2(enc.ok(), enc.ok() ? "" : enc.error().message().c_str());
             QCOMPARE(enc->find("x")->refines, std::vector<std::string>{"y"});

@@ -8,7 +8,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <system_error>
 #include <unistd.h>
+#include <utility>
 
 #include "bundle/bundle.h"
 
@@ -17,15 +19,30 @@ namespace fs = std::filesystem;
 namespace
 {
 
-const std::string& workDir()
-{
-    static const std::string dir = [] {
+// The folder goes when the process exits normally (the replay runner and a finished fuzzing run);
+// a run that crashes leaves it, with the input that crashed it, to look at.
+struct WorkDir {
+    std::string path;
+    WorkDir()
+    {
         std::string tmpl = (fs::temp_directory_path() / "rankline-fuzz-archive-XXXXXX").string();
         if (!::mkdtemp(tmpl.data()))
             std::abort();
-        return tmpl;
-    }();
-    return dir;
+        path = std::move(tmpl);
+    }
+    WorkDir(const WorkDir&) = delete;
+    WorkDir& operator=(const WorkDir&) = delete;
+    ~WorkDir()
+    {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+const std::string& workDir()
+{
+    static const WorkDir dir;
+    return dir.path;
 }
 
 } // namespace

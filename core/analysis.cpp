@@ -482,6 +482,8 @@ constexpr std::uint32_t kNoKey = SourceLines::kProcessMask;
 // How far after a blank line the line whose process it takes may be (analyze, SourceScan).
 constexpr std::uint32_t kBlankLookahead = 7;
 constexpr int kKeepHitsPerProcess = 16;
+// How many lines a torchelastic box record may take, its traceback included.
+constexpr std::uint32_t kElasticRecordLines = 256;
 // PyTorch "[Rank R]" lines of no prefix a piece keeps beyond that, for consoles of several ranks.
 constexpr std::size_t kConsoleRankLines = 65536;
 
@@ -530,13 +532,22 @@ struct InitPhases {
     std::optional<PhaseLine> complete;
 };
 
+// A key whose lines are a worker's record in torchelastic's failure box (elasticRecordAt), with
+// the rank and local rank the record names.
+struct ElasticKey {
+    std::uint32_t key = 0;
+    int rank = -1;
+    int localRank = -1;
+};
+
 // What the scan of a source found besides its per-line facts, which it writes straight into the
 // analysis's SourceLines (no second copy of them per source while identity runs).
 struct SourceScan {
     std::vector<LocalKey> keys;
     std::vector<int> keyDecoRank; // per key: a launcher rank seen on its NCCL lines, or -1
     std::vector<std::string>
-        keyDecoHost; // per key: a launcher/collector host or address seen on its NCCL lines
+        keyDecoHost;                 // per key: a launcher/collector host or address seen on its NCCL lines
+    std::vector<ElasticKey> elastic; // keys of torchelastic box records
     std::vector<ScanHit> hits;
     // NCCL thread ids of the lines that may become events (WARN or worse, NCCL prefixed), so that
     // building events later need not read the text again.
@@ -618,6 +629,7 @@ struct SourcePiece {
     std::vector<LocalKey> keys;
     std::vector<int> keyDecoRank;
     std::vector<std::string> keyDecoHost;
+    std::vector<ElasticKey> elastic;
     std::vector<ScanHit> hits; // capped per (pattern, key) within the piece only
     std::vector<std::pair<std::uint32_t, std::int32_t>> tids;
     std::vector<std::pair<std::size_t, const EnvironmentLine*>> envText; // in the run's pool
@@ -739,10 +751,35 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
     // at most eight): a file of millions of blank lines keeps none of them, not four bytes each.
     // A vector: nothing is allocated for a file without blank lines.
     std::vector<std::uint32_t> pendingBlanks;
+    // A worker's record in torchelastic's failure box: its traceback, from recordFrom up to
+    // recordEnd, quotes that worker, though the agent printed it; the fields before it (rank,
+    // exit code, pid) stay the agent's, as its finding reads the box whole. Their time stays the
+    // agent's: the record's own ("time :") would stand among the agent's stamps of the same
+    // source, which give the time of every unstamped line between them. Pieces are not cut inside
+    // a record (lineStartAfter in analyze).
+    std::uint32_t recordFrom = first, recordEnd = first, recordKey = kNoKey;
+    std::vector<std::string_view> recordBodies;
     for (std::uint32_t i = first; i < last; ++i) {
         ParsedLine p = parseLine(source.line(i), year);
+        if (i >= recordEnd && !p.nccl && elasticRecordHeader(p.body)) {
+            recordBodies.assign(1, p.body);
+            for (std::uint32_t j = i + 1; j < last && j - i < kElasticRecordLines; ++j) {
+                const std::string_view b = parseLine(source.line(j), year).body;
+                recordBodies.push_back(b);
+                if (b.empty() || (b.front() != ' ' && b.front() != '\t'))
+                    break;
+            }
+            if (const auto r = elasticRecordAt(recordBodies, year)) {
+                recordFrom = i + r->tracebackAt;
+                recordEnd = i + r->lineCount;
+                recordKey = keyFor({std::string(r->host), r->pid, -1});
+                out.elastic.push_back({recordKey, r->rank, r->localRank});
+            }
+        }
         std::uint32_t key = kNoKey;
-        if (p.nccl && !p.nccl->host.empty()) {
+        if (i >= recordFrom && i < recordEnd) {
+            key = recordKey;
+        } else if (p.nccl && !p.nccl->host.empty()) {
             if (lastNcclKey != kNoKey && out.keys[lastNcclKey].pid == p.nccl->pid &&
                 out.keys[lastNcclKey].host == p.nccl->host) {
                 key = lastNcclKey;
@@ -926,6 +963,11 @@ void remapKeys(PieceJoin& join, SourcePiece& piece)
         if (!piece.keyDecoHost[k].empty() && out.keyDecoHost[g].empty())
             out.keyDecoHost[g] = std::move(piece.keyDecoHost[k]);
     }
+    for (ElasticKey e : piece.elastic) {
+        e.key = piece.remap[e.key];
+        out.elastic.push_back(e);
+    }
+    std::vector<ElasticKey>().swap(piece.elastic);
     // From here the source's numbers stand for the piece's keys (piece.remap). Each piece of a
     // stream of thousands of ranks holds tens of thousands of keys, and kept them until the last
     // piece of its source joined: with 10,000 ranks in one `srun -l` stream, 26 MB of the peak.
@@ -945,6 +987,7 @@ void joinWhole(PieceJoin& join, SourcePiece& piece, SourceLines& lines)
     out.keys = std::move(piece.keys);
     out.keyDecoRank = std::move(piece.keyDecoRank);
     out.keyDecoHost = std::move(piece.keyDecoHost);
+    out.elastic = std::move(piece.elastic);
     piece.remap.resize(out.keys.size());
     std::iota(piece.remap.begin(), piece.remap.end(), 0u);
     lines.appendStamps(std::move(piece.stamps));
@@ -1712,13 +1755,25 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             if (!inPieces[i])
                 tasks.push_back({i, nullptr, 0});
         // Where the line after byte `at` starts: the byte after the first line break at or after
-        // it, or the end of the text.
+        // it, or the end of the text; and past the indented lines there, up to a box record's
+        // length, so that a worker's record in torchelastic's failure box (a header, then indented
+        // lines) is read whole by one piece, as the whole scan reads it (scanPiece). A record whose
+        // lines carry a collector's stamp before the indent may still be cut, and is then read as
+        // far as each piece goes.
         auto lineStartAfter = [](std::string_view text, std::uint64_t at) -> std::uint64_t {
-            if (at >= text.size())
-                return text.size();
-            const void* nl = std::memchr(text.data() + at, '\n', text.size() - at);
-            return nl ? static_cast<std::uint64_t>(static_cast<const char*>(nl) - text.data()) + 1
-                      : text.size();
+            auto nextLine = [text](std::uint64_t from) -> std::uint64_t {
+                if (from >= text.size())
+                    return text.size();
+                const void* nl = std::memchr(text.data() + from, '\n', text.size() - from);
+                return nl ? static_cast<std::uint64_t>(static_cast<const char*>(nl) - text.data()) + 1
+                          : text.size();
+            };
+            std::uint64_t start = nextLine(at);
+            for (std::uint32_t n = 0; n < kElasticRecordLines && start < text.size() &&
+                                      (text[start] == ' ' || text[start] == '\t');
+                 ++n)
+                start = nextLine(start);
+            return start;
         };
         parallelFor(tasks.size(), workers, [&](std::size_t t) {
             if (progress.isCancelled())
@@ -1909,6 +1964,25 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 a.processes[keyProcess[s][k].value].rank = scans[s].keyDecoRank[k];
                 a.processes[keyProcess[s][k].value].identitySource = "launcher-prefix";
             }
+    // A worker's record in torchelastic's failure box names its global and local rank: after NCCL's
+    // Init lines and a launcher's prefix, which the worker printed itself.
+    for (std::size_t s = 0; s < a.sources.size(); ++s)
+        for (const ElasticKey& e : scans[s].elastic) {
+            const ProcessId id = keyProcess[s][e.key];
+            if (!id.valid())
+                continue;
+            Process& p = a.processes[id.value];
+            if (!p.rank) {
+                p.rank = e.rank;
+                p.identitySource = "torchelastic-box";
+            } else if (*p.rank != e.rank) {
+                p.identityConflicts.push_back("torchelastic's failure box in " + a.sources[s].displayPath +
+                                              " says rank " + std::to_string(e.rank) + "; kept rank " +
+                                              std::to_string(*p.rank) + " from " + p.identitySource);
+            }
+            if (!p.localRank && e.localRank >= 0)
+                p.localRank = e.localRank;
+        }
     // A pdsh/collector prefix that is an address gives a process its address when NCCL did not.
     for (std::size_t s = 0; s < a.sources.size(); ++s)
         for (std::size_t k = 0; k < scans[s].keys.size(); ++k)

@@ -670,6 +670,109 @@ std::optional<Timestamp> parseTimestampAt(std::string_view s, int defaultYear, s
     return ts;
 }
 
+namespace
+{
+
+std::string_view trimmed(std::string_view s)
+{
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
+}
+
+// "N" then " (<word>: M)", as the box's rank and exitcode fields print them; N may be negative
+// (an exit code -9 is signal 9).
+bool numberAndParenthesised(std::string_view v, std::string_view word, std::int64_t& n, std::int64_t& m)
+{
+    std::size_t p = v.starts_with('-') ? 1 : 0;
+    const std::size_t k = someDigits(v, p, n, 10);
+    if (k == 0)
+        return false;
+    if (p == 1)
+        n = -n;
+    p += k;
+    if (v.substr(p, 2) != " (" || v.substr(p + 2, word.size()) != word)
+        return false;
+    p += 2 + word.size();
+    if (v.substr(p, 2) != ": ")
+        return false;
+    p += 2;
+    const std::size_t k2 = someDigits(v, p, m, 10);
+    return k2 > 0 && v.substr(p + k2) == ")";
+}
+
+} // namespace
+
+bool elasticRecordHeader(std::string_view body)
+{
+    body = trimmed(body);
+    std::int64_t n = 0;
+    return body.size() >= 4 && body.front() == '[' && someDigits(body, 1, n, 7) == body.size() - 3 &&
+           body.ends_with("]:");
+}
+
+std::optional<ElasticRecord> elasticRecordAt(std::span<const std::string_view> bodies, int defaultYear)
+{
+    if (bodies.empty() || !elasticRecordHeader(bodies[0]))
+        return std::nullopt;
+    ElasticRecord r;
+    bool sawRank = false, sawExit = false, inTraceback = false;
+    std::uint32_t i = 1;
+    for (; i < bodies.size(); ++i) {
+        const std::string_view b = bodies[i];
+        // Every line of a record is indented; the next record's header, the box's rules and
+        // whatever follows the box are not.
+        if (b.empty() || (b.front() != ' ' && b.front() != '\t') || trimmed(b).empty())
+            break;
+        if (inTraceback)
+            continue; // the traceback's later lines
+        const std::string_view t = trimmed(b);
+        const std::size_t colon = t.find(':');
+        if (colon == std::string_view::npos)
+            break;
+        const std::string_view name = trimmed(t.substr(0, colon));
+        const std::string_view value = trimmed(t.substr(colon + 1));
+        if (name == "time") {
+            // "2024-03-05_07:01:51": datetime.isoformat(sep="_") of the failure's whole second.
+            char iso[32];
+            if (value.size() >= sizeof iso)
+                break;
+            value.copy(iso, value.size());
+            if (value.size() > 10 && iso[10] == '_')
+                iso[10] = 'T';
+            r.time = parseTimestampAt(std::string_view(iso, value.size()), defaultYear);
+        } else if (name == "host") {
+            // NCCL's prefix holds gethostname() up to its first dot; the box, the fully
+            // qualified name. An address stays whole.
+            const bool address = value.find_first_not_of("0123456789.") == std::string_view::npos;
+            r.host = address ? value : value.substr(0, value.find('.'));
+        } else if (name == "rank") {
+            std::int64_t rank = 0, local = 0;
+            if (!numberAndParenthesised(value, "local_rank", rank, local) || rank < 0)
+                break;
+            r.rank = static_cast<int>(rank);
+            r.localRank = static_cast<int>(local);
+            sawRank = true;
+        } else if (name == "exitcode") {
+            std::int64_t code = 0;
+            if (!numberAndParenthesised(value, "pid", code, r.pid))
+                break;
+            sawExit = true;
+        } else if (name == "traceback") {
+            inTraceback = true;
+            r.tracebackAt = i;
+        } else if (name != "error_file") {
+            break;
+        }
+    }
+    if (!sawRank || !sawExit || r.host.empty() || r.tracebackAt == 0)
+        return std::nullopt;
+    r.lineCount = i;
+    return r;
+}
+
 ParsedLine parseLine(std::string_view line, int defaultYear)
 {
     ParsedLine out;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 
 namespace rl
@@ -73,6 +74,32 @@ ParsedLine parseLine(std::string_view line, int defaultYear = 1970);
 // NCCL 2.26+ "[2025-03-20 14:02:11] ", glog "I0612 14:03:17.123456" and "[E0612 14:03:17.1 ...]".
 std::optional<Timestamp> parseTimestampAt(std::string_view text, int defaultYear,
                                           std::size_t* consumed = nullptr, Level* glogLevel = nullptr);
+
+// torchelastic's ChildFailedError box gives each failed worker a record: a bare "[N]:" line, then
+// "  time      : 2024-03-05_07:01:51", "  host      : <fqdn>", "  rank      : R (local_rank: L)",
+// "  exitcode  : C (pid: P)", "  error_file: ...", "  traceback : ..." and the traceback's further
+// lines, each indented two spaces more than the error file's own (torch/distributed/elastic/
+// multiprocessing/errors). The agent prints the box, but each record speaks for one worker.
+struct ElasticRecord {
+    std::uint32_t lineCount = 0; // the header through the traceback's last line
+    // The "traceback :" line, counted from the header: from there on the record quotes the worker
+    // (its error file's traceback, or how it ended: "Signal 6 (SIGABRT) received by PID 26026");
+    // the lines before are the agent's account of it.
+    std::uint32_t tracebackAt = 0;
+    std::string_view host; // up to the first dot, as NCCL's own prefix names a host
+    std::int64_t pid = -1;
+    int rank = -1;
+    int localRank = -1;
+    std::optional<Timestamp> time; // the worker's error file's time, or when the agent saw it fail
+};
+
+// Whether a line's body (parseLine's) is a record's "[N]:" header.
+bool elasticRecordHeader(std::string_view body);
+
+// The record whose header is bodies[0], the lines after it following (their parseLine bodies); the
+// record ends where they stop being indented, or with the span. Nullopt when bodies[0] is not a
+// header or the record lacks its host, rank, pid or traceback.
+std::optional<ElasticRecord> elasticRecordAt(std::span<const std::string_view> bodies, int defaultYear);
 
 std::int64_t civilToUnixSeconds(int year, int month, int day, int hour, int minute, int second);
 

@@ -1,5 +1,9 @@
 #include <QTest>
 
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "parse/line_parser.h"
 
 using namespace rl;
@@ -324,6 +328,79 @@ private slots:
     void notATrail()
     {
         QVERIFY(!parseLine("h:1:2 [0] NCCL INFO Channel 00 : 5[5] -> 4[4] via SHM/direct/direct").trail);
+    }
+
+    // A worker's record in torchelastic's failure box (torch/distributed/elastic/multiprocessing/
+    // errors: _FAILURE_FORMAT_TEMPLATE). "lines": the record and what follows it, '|' between lines;
+    // "found": the record's length and its traceback's line, host, rank, local rank, pid, or "none".
+    void elasticRecords_data()
+    {
+        QTest::addColumn<QString>("lines");
+        QTest::addColumn<QString>("found");
+        const QString fields = QStringLiteral("  time      : 2024-03-05_07:01:51|"
+                                              "  host      : vmnuvocinpoc.internal.cloudapp.net|"
+                                              "  rank      : 2 (local_rank: 2)|"
+                                              "  exitcode  : 1 (pid: 69813)|"
+                                              "  error_file: <N/A>|");
+        QTest::newRow("no error file (pytorch#121209)")
+            << QStringLiteral("[2]:|") + fields +
+                   QStringLiteral(
+                       "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/"
+                       "errors.html|[3]:|  time      : 2024-03-05_07:01:51")
+            << QStringLiteral("7 6 vmnuvocinpoc 2 2 69813");
+        QTest::newRow("error file's traceback, indented two more")
+            << QStringLiteral("[2]:|") + fields +
+                   QStringLiteral("  traceback : Traceback (most recent call last):|"
+                                  "    File \"train.py\", line 61, in main|"
+                                  "      loss = model(batch).sum()|"
+                                  "  torch.OutOfMemoryError: CUDA out of memory.|"
+                                  "  |"
+                                  "============================================================")
+            << QStringLiteral("10 6 vmnuvocinpoc 2 2 69813");
+        QTest::newRow("killed by a signal, host an address")
+            << QStringLiteral("[0]:|  time      : 2025-05-21_15:43:03|  host      : 10.1.2.3|"
+                              "  rank      : 0 (local_rank: 0)|  exitcode  : -9 (pid: 14750)|"
+                              "  error_file: <N/A>|  traceback : Signal 9 (SIGKILL) received by PID 14750|"
+                              "------------------------------------------------------------")
+            << QStringLiteral("7 6 10.1.2.3 0 0 14750");
+        QTest::newRow("no pid") << QStringLiteral("[2]:|  time      : 2024-03-05_07:01:51|  host      : h|"
+                                                  "  rank      : 2 (local_rank: 2)|  traceback : x")
+                                << QStringLiteral("none");
+        QTest::newRow("no traceback field (cut short)")
+            << QStringLiteral("[2]:|") + fields + QStringLiteral("============") << QStringLiteral("none");
+        QTest::newRow("a launcher's rank prefix, not a header")
+            << QStringLiteral("[2]: epoch 3|") + fields + QStringLiteral("  traceback : x")
+            << QStringLiteral("none");
+        QTest::newRow("an elided entry") << QStringLiteral("[2]: ....|[3]:") << QStringLiteral("none");
+    }
+    void elasticRecords()
+    {
+        QFETCH(QString, lines);
+        QFETCH(QString, found);
+        const QStringList parts = lines.split(QLatin1Char('|'));
+        std::vector<std::string> text;
+        for (const QString& l : parts)
+            text.push_back(l.toStdString());
+        std::vector<std::string_view> bodies;
+        for (const std::string& t : text)
+            bodies.push_back(parseLine(t, 2025).body);
+        const auto r = elasticRecordAt(bodies, 2025);
+        if (found == QLatin1String("none")) {
+            QVERIFY(!r);
+            return;
+        }
+        QVERIFY(r);
+        const QString got =
+            QStringLiteral("%1 %2 %3 %4 %5 %6")
+                .arg(r->lineCount)
+                .arg(r->tracebackAt)
+                .arg(QString::fromUtf8(r->host.data(), static_cast<qsizetype>(r->host.size())))
+                .arg(r->rank)
+                .arg(r->localRank)
+                .arg(r->pid);
+        QCOMPARE(got, found);
+        QVERIFY(r->time);
+        QCOMPARE(r->time->resolutionUs, std::int64_t{1000000});
     }
 };
 

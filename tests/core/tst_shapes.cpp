@@ -193,6 +193,38 @@ private slots:
         QCOMPARE(one["ranks"][0]["rank"].get<int>(), 5);
     }
 
+    // torchrun's console with the ChildFailedError box: each worker's record names its rank, local
+    // rank, host and pid, and its traceback (from the worker's error file, or the signal that
+    // killed it) is that worker's. The host is the box's fully qualified name up to its first dot,
+    // as NCCL's prefix names it: rank 1's record joins the process of its own NCCL lines.
+    void torchelasticBoxRecords()
+    {
+        json d = diagnose(QStringLiteral("combined/torchrun-failure-box.log"));
+        QCOMPARE(d["ranks"].size(), std::size_t{3}); // ranks 1 and 3, and the agent
+        const json& r1 = d["ranks"][0];
+        QCOMPARE(r1["rank"].get<int>(), 1);
+        QCOMPARE(r1["pid"].get<int>(), 51212);
+        QCOMPARE(QString::fromStdString(r1["host"]), QStringLiteral("gpu-h7"));
+        QCOMPARE(QString::fromStdString(r1["identity_source"]), QStringLiteral("nccl-init"));
+        QCOMPARE(r1["local_rank"].get<int>(), 1);
+        const json& r3 = d["ranks"][1];
+        QCOMPARE(r3["rank"].get<int>(), 3);
+        QCOMPARE(r3["pid"].get<int>(), 51214);
+        QCOMPARE(QString::fromStdString(r3["host"]), QStringLiteral("gpu-h7"));
+        QCOMPARE(QString::fromStdString(r3["identity_source"]), QStringLiteral("torchelastic-box"));
+        QCOMPARE(r3["local_rank"].get<int>(), 3);
+        QVERIFY(d["ranks"][2]["rank"].is_null());
+        // The out-of-memory error the box quotes from rank 1's error file is rank 1's.
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("cuda-oom"));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 1);
+        // The box's own finding still reads every record.
+        bool box = false;
+        for (const auto& f : d["findings"])
+            box |= f["entry"] == "torch-elastic-child-failed" &&
+                   QString::fromStdString(f["summary"]).contains(QStringLiteral("lists rank(s) 1 and 3"));
+        QVERIFY2(box, d["findings"].dump().c_str());
+    }
+
     void pdshHosts()
     {
         json d = diagnose(QStringLiteral("combined/pdsh.log"));

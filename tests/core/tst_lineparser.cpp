@@ -363,6 +363,16 @@ private slots:
                               "  error_file: <N/A>|  traceback : Signal 9 (SIGKILL) received by PID 14750|"
                               "------------------------------------------------------------")
             << QStringLiteral("7 6 10.1.2.3 0 0 14750");
+        QTest::newRow("behind kubectl's --timestamps")
+            << QStringLiteral(
+                   "2024-03-05T07:01:52.1Z [0]:|2024-03-05T07:01:52.1Z   time      : 2024-03-05_07:01:51|"
+                   "2024-03-05T07:01:52.1Z   host      : gpu-h7.cluster.internal|"
+                   "2024-03-05T07:01:52.1Z   rank      : 12 (local_rank: 4)|"
+                   "2024-03-05T07:01:52.1Z   exitcode  : -6 (pid: 51214)|"
+                   "2024-03-05T07:01:52.1Z   error_file: <N/A>|"
+                   "2024-03-05T07:01:52.1Z   traceback : Signal 6 (SIGABRT) received by PID 51214|"
+                   "2024-03-05T07:01:52.1Z ============================================================")
+            << QStringLiteral("7 6 gpu-h7 12 4 51214");
         QTest::newRow("no pid") << QStringLiteral("[2]:|  time      : 2024-03-05_07:01:51|  host      : h|"
                                                   "  rank      : 2 (local_rank: 2)|  traceback : x")
                                 << QStringLiteral("none");

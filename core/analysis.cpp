@@ -533,11 +533,15 @@ struct InitPhases {
 };
 
 // A key whose lines are a worker's record in torchelastic's failure box (elasticRecordAt), with
-// the rank and local rank the record names.
+// the rank and local rank the record names, and what orders the failures its lines quote
+// (Analysis::elasticRecords).
 struct ElasticKey {
     std::uint32_t key = 0;
     int rank = -1;
     int localRank = -1;
+    std::uint32_t from = 0, end = 0; // the traceback's lines
+    std::optional<std::int64_t> timeUs;
+    bool rootCause = false;
 };
 
 // What the scan of a source found besides its per-line facts, which it writes straight into the
@@ -773,7 +777,17 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
                 recordFrom = i + r->tracebackAt;
                 recordEnd = i + r->lineCount;
                 recordKey = keyFor({std::string(r->host), r->pid, -1});
-                out.elastic.push_back({recordKey, r->rank, r->localRank});
+                // The box puts its root cause under this heading, on the line before the record
+                // (a piece never starts between them: lineStartAfter in analyze).
+                const bool rootCause =
+                    i > first &&
+                    parseLine(source.line(i - 1), year).body.find("Root Cause (first observed failure):") !=
+                        std::string_view::npos;
+                std::optional<std::int64_t> timeUs;
+                if (r->time)
+                    timeUs = r->time->us;
+                out.elastic.push_back(
+                    {recordKey, r->rank, r->localRank, recordFrom, recordEnd, timeUs, rootCause});
             }
         }
         std::uint32_t key = kNoKey;
@@ -1035,6 +1049,10 @@ void shiftLines(SourcePiece& piece, std::uint32_t offset)
         l += offset;
     for (auto& l : piece.blankLines)
         l += offset;
+    for (auto& e : piece.elastic) {
+        e.from += offset;
+        e.end += offset;
+    }
     for (auto& ph : piece.phases) {
         if (ph.start)
             ph.start->where.line += offset;
@@ -1053,8 +1071,8 @@ void shiftLines(SourcePiece& piece, std::uint32_t offset)
 void joinPiece(PieceJoin& join, ScannedPiece& piece, Source& source, SourceLines& lines)
 {
     const auto offset = static_cast<std::uint32_t>(lines.size());
+    shiftLines(piece.scan, offset); // first: remapKeys hands the box records over to the source
     remapKeys(join, piece.scan);
-    shiftLines(piece.scan, offset);
     lines.append(piece.lines, piece.scan.remap, piece.scan.stamps);
     for (std::size_t i = 0; i < piece.starts.size(); ++i)
         source.lineStarts.push_back(piece.begin + piece.starts[i]);
@@ -1755,9 +1773,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             if (!inPieces[i])
                 tasks.push_back({i, nullptr, 0});
         // Where the line after byte `at` starts: the byte after the first line break at or after
-        // it, or the end of the text; and past the indented lines there, up to a box record's
-        // length, so that a worker's record in torchelastic's failure box (a header, then indented
-        // lines) is read whole by one piece, as the whole scan reads it (scanPiece). A record whose
+        // it, or the end of the text; and past record headers and indented lines there, up to a
+        // box record's length, so that a worker's record in torchelastic's failure box (a header,
+        // then indented lines) is read whole by one piece with the line before it, as the whole
+        // scan reads it (scanPiece). A record whose
         // lines carry a collector's stamp before the indent may still be cut, and is then read as
         // far as each piece goes.
         auto lineStartAfter = [](std::string_view text, std::uint64_t at) -> std::uint64_t {
@@ -1768,9 +1787,19 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 return nl ? static_cast<std::uint64_t>(static_cast<const char*>(nl) - text.data()) + 1
                           : text.size();
             };
+            // A record's header: never the first line of a piece, whose line before (the root
+            // cause's heading) says which record the box names the root cause.
+            auto header = [text](std::uint64_t from) {
+                const std::size_t nl = text.find('\n', from);
+                std::string_view line = text.substr(from, nl == std::string_view::npos ? nl : nl - from);
+                if (!line.empty() && line.back() == '\r')
+                    line.remove_suffix(1);
+                return elasticRecordHeader(line);
+            };
             std::uint64_t start = nextLine(at);
-            for (std::uint32_t n = 0; n < kElasticRecordLines && start < text.size() &&
-                                      (text[start] == ' ' || text[start] == '\t');
+            for (std::uint32_t n = 0;
+                 n < kElasticRecordLines && start < text.size() &&
+                 (text[start] == ' ' || text[start] == '\t' || (text[start] == '[' && header(start)));
                  ++n)
                 start = nextLine(start);
             return start;
@@ -1968,6 +1997,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     // Init lines and a launcher's prefix, which the worker printed itself.
     for (std::size_t s = 0; s < a.sources.size(); ++s)
         for (const ElasticKey& e : scans[s].elastic) {
+            a.elasticRecords.push_back(
+                {SourceId(static_cast<std::uint32_t>(s)), e.from, e.end, e.timeUs, e.rootCause});
             const ProcessId id = keyProcess[s][e.key];
             if (!id.valid())
                 continue;

@@ -3,6 +3,7 @@
 //   bundle -> sources -> line index -> events -> timeline -> findings
 // Both front ends read it; nothing in it changes after analyze() returns.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -11,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "bundle/bundle.h"
@@ -455,6 +457,17 @@ struct StageTime {
 // CPU time this process has used so far, on every core (0 where unknown).
 double processCpuSeconds();
 
+// A worker's record in a torchelastic failure box: the lines that quote the worker (its
+// traceback), the time the record gives and whether the box names it the root cause. The box
+// prints the root cause last and its lines carry the agent's time, so the engine orders failures
+// found in one box's records by these instead.
+struct ElasticRecordLines {
+    SourceId source;
+    std::uint32_t from = 0, end = 0;    // [from, end): the record's traceback lines
+    std::optional<std::int64_t> timeUs; // its "time :" field, whole seconds on the agent's clock
+    bool rootCause = false;             // under "Root Cause (first observed failure):"
+};
+
 struct Analysis {
     std::vector<Source> sources;
     std::vector<Skipped> skipped;
@@ -463,11 +476,12 @@ struct Analysis {
     std::vector<SourceId> grown;
     std::vector<SourceLines> lines; // per source
     std::vector<Process> processes;
-    std::vector<Event> events;             // sorted by time (anchor), then by position
-    MergedOrder merged;                    // every line, in merged chronological order (empty
-                                           // when AnalyzeOptions::mergedOrder is off)
-    std::vector<Finding> findings;         // best first
-    std::optional<std::size_t> initiating; // index into findings
+    std::vector<Event> events;                      // sorted by time (anchor), then by position
+    MergedOrder merged;                             // every line, in merged chronological order (empty
+                                                    // when AnalyzeOptions::mergedOrder is off)
+    std::vector<ElasticRecordLines> elasticRecords; // by source, then line
+    std::vector<Finding> findings;                  // best first
+    std::optional<std::size_t> initiating;          // index into findings
     NcclVersions nccl;
     Environment environment;                 // versions, settings, interfaces per rank; flags
     ClockModel clock;                        // per-host offsets applied to every time below
@@ -484,6 +498,18 @@ struct Analysis {
     std::vector<StageTime> timings; // in pipeline order
 
     const Source& source(SourceId id) const { return sources[id.value]; }
+    // The box record whose traceback holds `r`, if one does.
+    const ElasticRecordLines* elasticRecordAt(LineRef r) const
+    {
+        auto it = std::upper_bound(elasticRecords.begin(), elasticRecords.end(), r,
+                                   [](LineRef x, const ElasticRecordLines& e) {
+                                       return std::tie(x.source, x.line) < std::tie(e.source, e.from);
+                                   });
+        if (it == elasticRecords.begin())
+            return nullptr;
+        --it;
+        return it->source == r.source && r.line < it->end ? &*it : nullptr;
+    }
     // Facts about a line, its time on the aligned (reference) clock.
     LineInfo info(LineRef r) const
     {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <string_view>
@@ -1350,7 +1351,39 @@ void Builder::run()
                 placedAfter[f.anchor] = *first;
         }
     }
-    auto placeOf = [&placedAfter](const Finding& f) {
+    // Failures that the records of one torchelastic box quote are in torchelastic's order: by the
+    // time each record gives, the root cause first among equal times. The box prints the root
+    // cause last, and its lines carry only the agent's time. They take each other's places (in
+    // their own order by time and line), so the order stays one order.
+    std::map<LineRef, LineRef> boxPlace; // a finding's anchor -> the place it takes
+    if (!m_a.elasticRecords.empty()) {
+        std::map<std::uint32_t, std::vector<std::pair<LineRef, const ElasticRecordLines*>>> inBox;
+        for (const Finding& f : initiating)
+            if (const ElasticRecordLines* r = m_a.elasticRecordAt(f.anchor))
+                inBox[f.anchor.source.value].push_back({f.anchor, r});
+        for (auto& [source, quoted] : inBox) {
+            std::sort(quoted.begin(), quoted.end());
+            quoted.erase(std::unique(quoted.begin(), quoted.end()), quoted.end());
+            if (quoted.size() < 2)
+                continue;
+            std::vector<LineRef> places;
+            for (const auto& q : quoted)
+                places.push_back(q.first);
+            std::sort(places.begin(), places.end(), [this](LineRef x, LineRef y) { return earlier(x, y); });
+            std::stable_sort(quoted.begin(), quoted.end(), [](const auto& x, const auto& y) {
+                const auto key = [](const ElasticRecordLines& r) {
+                    return std::make_tuple(r.timeUs.value_or(std::numeric_limits<std::int64_t>::max()),
+                                           !r.rootCause);
+                };
+                return key(*x.second) < key(*y.second);
+            });
+            for (std::size_t i = 0; i < quoted.size(); ++i)
+                boxPlace[quoted[i].first] = places[i];
+        }
+    }
+    auto placeOf = [&placedAfter, &boxPlace](const Finding& f) {
+        if (const auto b = boxPlace.find(f.anchor); b != boxPlace.end())
+            return b->second;
         const auto it = placedAfter.find(f.anchor);
         return it == placedAfter.end() ? f.anchor : it->second;
     };

@@ -1,5 +1,7 @@
 // Bundle shapes users actually have (fixtures under tests/data/shapes): which rank and host every
 // line belongs to, and why.
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -223,6 +225,46 @@ private slots:
             box |= f["entry"] == "torch-elastic-child-failed" &&
                    QString::fromStdString(f["summary"]).contains(QStringLiteral("lists rank(s) 1 and 3"));
         QVERIFY2(box, d["findings"].dump().c_str());
+    }
+
+    // The box prints its root cause last, and every line of it carries the agent's time: failures
+    // that its records quote are in torchelastic's order instead, by each record's time, the root
+    // cause first among equal times. Rank 1's illegal memory access (the root cause, 22:14:02)
+    // comes before rank 3's out-of-memory error, listed above it (in the fixture, the same second;
+    // tst_pieces reads it in pieces too).
+    void torchelasticBoxOrder_data()
+    {
+        QTest::addColumn<QString>("rank3Time");
+        QTest::newRow("same second: the root cause first") << QStringLiteral("2024-06-11_22:14:02");
+        QTest::newRow("times differ") << QStringLiteral("2024-06-11_22:14:06");
+    }
+    void torchelasticBoxOrder()
+    {
+        QFETCH(QString, rank3Time);
+        QFile in(QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/combined/torchrun-failure-box-order.log"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QString text = QString::fromUtf8(in.readAll());
+        // Rank 3's record comes first.
+        const QString time = QStringLiteral("time      : 2024-06-11_22:14:02");
+        const qsizetype at = text.indexOf(time);
+        QVERIFY(at >= 0 && text.indexOf(time, at + 1) > at);
+        text.replace(at, time.size(), QStringLiteral("time      : ") + rank3Time);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile out(dir.filePath(QStringLiteral("console.log")));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text.toUtf8());
+        out.close();
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        const json d = json::parse(diagnosisJson(*analyzePaths({out.fileName().toStdString()}, m_enc, o)));
+        QVERIFY2(d["initiating"].is_object(), d["findings"].dump().c_str());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("torch-cuda-kernel-fault"));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 1);
+        bool oomAsContext = false;
+        for (const auto& f : d["findings"])
+            oomAsContext |= f["entry"] == "cuda-oom" && f["role"] == "context" && f["rank"] == 3;
+        QVERIFY2(oomAsContext, d["findings"].dump().c_str());
     }
 
     void pdshHosts()

@@ -542,6 +542,7 @@ struct ElasticKey {
     std::uint32_t from = 0, end = 0; // the traceback's lines
     std::optional<std::int64_t> timeUs;
     bool rootCause = false;
+    std::optional<int> attempt;
 };
 
 // What the scan of a source found besides its per-line facts, which it writes straight into the
@@ -787,7 +788,7 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
                 if (r->time)
                     timeUs = r->time->us;
                 out.elastic.push_back(
-                    {recordKey, r->rank, r->localRank, recordFrom, recordEnd, timeUs, rootCause});
+                    {recordKey, r->rank, r->localRank, recordFrom, recordEnd, timeUs, rootCause, r->attempt});
             }
         }
         std::uint32_t key = kNoKey;
@@ -2013,6 +2014,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             }
             if (!p.localRank && e.localRank >= 0)
                 p.localRank = e.localRank;
+            if (!p.attempt)
+                p.attempt = e.attempt;
         }
     // A pdsh/collector prefix that is an address gives a process its address when NCCL did not.
     for (std::size_t s = 0; s < a.sources.size(); ++s)
@@ -2062,12 +2065,35 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                                               p.host + " from the NCCL prefix");
         }
     };
+    // A key that only box records gave (the agent printed the box; no line of that worker's own
+    // is in the file) says whose the records are, not whose the file is.
+    auto boxOnlyKeys = [&](std::size_t s) {
+        std::vector<char> only;
+        if (scans[s].elastic.empty())
+            return only;
+        only.assign(scans[s].keys.size(), 0);
+        for (const ElasticKey& e : scans[s].elastic)
+            only[e.key] = 1;
+        const SourceLines& sl = a.lines[s];
+        std::size_t record = 0; // the records are in line order
+        for (std::uint32_t i = 0; i < sl.size(); ++i) {
+            while (record < scans[s].elastic.size() && scans[s].elastic[record].end <= i)
+                ++record;
+            const bool inRecord = record < scans[s].elastic.size() && scans[s].elastic[record].from <= i;
+            const std::uint32_t k = sl.process(i).value;
+            if (!inRecord && k != kNoKey && k < only.size())
+                only[k] = 0;
+        }
+        return only;
+    };
     // First the files that one named process wrote, so their path facts are known before the
     // files that need them (stderr.log beside stdout.log).
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
         ProcessId only;
+        const std::vector<char> boxOnly = boxOnlyKeys(s);
         for (std::size_t k = 0; k < keyProcess[s].size(); ++k)
-            if (keyProcess[s][k].valid() && !scans[s].keys[k].byRank() && scans[s].keys[k].pid >= 0) {
+            if (keyProcess[s][k].valid() && !scans[s].keys[k].byRank() && scans[s].keys[k].pid >= 0 &&
+                (boxOnly.empty() || !boxOnly[k])) {
                 ++ncclKeys[s];
                 only = keyProcess[s][k];
             }

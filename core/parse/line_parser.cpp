@@ -763,7 +763,14 @@ std::optional<ElasticRecord> elasticRecordAt(std::span<const std::string_view> b
         } else if (name == "traceback") {
             inTraceback = true;
             r.tracebackAt = i;
-        } else if (name != "error_file") {
+        } else if (name == "error_file") {
+            // torchrun writes each worker's error file under attempt_<n>/<local rank>/.
+            const std::size_t at = value.rfind("/attempt_");
+            std::int64_t n = 0;
+            const std::size_t k = at == std::string_view::npos ? 0 : someDigits(value, at + 9, n, 6);
+            if (k > 0 && value.substr(at + 9 + k, 1) == "/")
+                r.attempt = static_cast<int>(n);
+        } else {
             break;
         }
     }

@@ -91,6 +91,8 @@ struct ElasticRecord {
     int rank = -1;
     int localRank = -1;
     std::optional<Timestamp> time; // the worker's error file's time, or when the agent saw it fail
+    // The restart attempt its error file's path names (<log dir>/<run id>/attempt_<n>/<local rank>/).
+    std::optional<int> attempt;
 };
 
 // Whether a line's body (parseLine's) is a record's "[N]:" header.

@@ -325,6 +325,25 @@ private slots:
         QCOMPARE(p.trail->code, code);
     }
 
+    // The error file's path names the restart attempt (<log dir>/<run id>/attempt_<n>/<local rank>/).
+    void elasticRecordAttempt()
+    {
+        const std::vector<std::string_view> bodies = {
+            "[1]:",
+            "  time      : 2025-06-12_10:00:01",
+            "  host      : node-a",
+            "  rank      : 1 (local_rank: 1)",
+            "  exitcode  : 1 (pid: 7002)",
+            "  error_file: /tmp/torchelastic_x/run7_x1/attempt_12/1/error.json",
+            "  traceback : Traceback (most recent call last):"};
+        const auto r = elasticRecordAt(bodies, 2025);
+        QVERIFY(r);
+        QCOMPARE(r->attempt.value_or(-1), 12);
+        std::vector<std::string_view> none = bodies;
+        none[5] = "  error_file: <N/A>";
+        QVERIFY(!elasticRecordAt(none, 2025)->attempt);
+    }
+
     void notATrail()
     {
         QVERIFY(!parseLine("h:1:2 [0] NCCL INFO Channel 00 : 5[5] -> 4[4] via SHM/direct/direct").trail);

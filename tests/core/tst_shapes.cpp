@@ -1,6 +1,8 @@
 // Bundle shapes users actually have (fixtures under tests/data/shapes): which rank and host every
 // line belongs to, and why.
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -202,7 +204,9 @@ private slots:
     void torchelasticBoxRecords()
     {
         json d = diagnose(QStringLiteral("combined/torchrun-failure-box.log"));
-        QCOMPARE(d["ranks"].size(), std::size_t{3}); // ranks 1 and 3, and the agent
+        // Ranks 1 and 3. The console's other lines are rank 1's, the one process whose own lines
+        // (NCCL's) it holds, as before the box was read: rank 3 is named only by its record.
+        QCOMPARE(d["ranks"].size(), std::size_t{2});
         const json& r1 = d["ranks"][0];
         QCOMPARE(r1["rank"].get<int>(), 1);
         QCOMPARE(r1["pid"].get<int>(), 51212);
@@ -215,16 +219,9 @@ private slots:
         QCOMPARE(QString::fromStdString(r3["host"]), QStringLiteral("gpu-h7"));
         QCOMPARE(QString::fromStdString(r3["identity_source"]), QStringLiteral("torchelastic-box"));
         QCOMPARE(r3["local_rank"].get<int>(), 3);
-        QVERIFY(d["ranks"][2]["rank"].is_null());
         // The out-of-memory error the box quotes from rank 1's error file is rank 1's.
         QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("cuda-oom"));
         QCOMPARE(d["initiating"]["rank"].get<int>(), 1);
-        // The box's own finding still reads every record.
-        bool box = false;
-        for (const auto& f : d["findings"])
-            box |= f["entry"] == "torch-elastic-child-failed" &&
-                   QString::fromStdString(f["summary"]).contains(QStringLiteral("lists rank(s) 1 and 3"));
-        QVERIFY2(box, d["findings"].dump().c_str());
     }
 
     // The box prints its root cause last, and every line of it carries the agent's time: failures
@@ -265,6 +262,54 @@ private slots:
         for (const auto& f : d["findings"])
             oomAsContext |= f["entry"] == "cuda-oom" && f["role"] == "context" && f["rank"] == 3;
         QVERIFY2(oomAsContext, d["findings"].dump().c_str());
+    }
+
+    // A torchrun --log-dir tree with the agent's console beside it: the box's record (its error
+    // file under attempt_1/1/) and local rank 1's own files are one process, rank 1; the agent's
+    // lines are the console's own, not the worker's.
+    void torchelasticBoxBesideLogDir()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString root = dir.filePath(QStringLiteral("torchrun"));
+        const QString from = QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/torchrun");
+        for (const QString& rel : {QStringLiteral("node-a/run7_x1/attempt_1/0/stdout.log"),
+                                   QStringLiteral("node-a/run7_x1/attempt_1/0/stderr.log"),
+                                   QStringLiteral("node-a/run7_x1/attempt_1/1/stdout.log"),
+                                   QStringLiteral("node-a/run7_x1/attempt_1/1/error.json")}) {
+            QVERIFY(QDir().mkpath(QFileInfo(root + QLatin1Char('/') + rel).path()));
+            QVERIFY(QFile::copy(from + QLatin1Char('/') + rel, root + QLatin1Char('/') + rel));
+        }
+        QFile agent(root + QStringLiteral("/node-a/agent.log"));
+        QVERIFY(agent.open(QIODevice::WriteOnly));
+        agent.write("2025-06-12 10:00:02,100 torch.distributed.elastic.multiprocessing.api: [ERROR] failed "
+                    "(exitcode: 1) local_rank: 1 (pid: 7002) of binary: /usr/bin/python3\n"
+                    "Root Cause (first observed failure):\n"
+                    "[1]:\n"
+                    "  time      : 2025-06-12_10:00:01\n"
+                    "  host      : node-a.cluster.internal\n"
+                    "  rank      : 1 (local_rank: 1)\n"
+                    "  exitcode  : 1 (pid: 7002)\n"
+                    "  error_file: /tmp/torchelastic_x/run7_x1/attempt_1/1/error.json\n"
+                    "  traceback : Traceback (most recent call last):\n"
+                    "    File \"/w/train.py\", line 9, in <module>\n"
+                    "  RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1275, unhandled system error\n"
+                    "============================================================\n");
+        agent.close();
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        const json d = json::parse(diagnosisJson(*analyzePaths({root.toStdString()}, m_enc, o)));
+        const json* own = owner(d, "node-a/run7_x1/attempt_1/1/stdout.log");
+        QVERIFY(own);
+        QCOMPARE((*own)["rank"].get<int>(), 1);
+        QCOMPARE((*own)["pid"].get<int>(), 7002);
+        QCOMPARE(QString::fromStdString((*own)["identity_source"]), QStringLiteral("torchelastic-box"));
+        QCOMPARE((*own)["attempt"].get<int>(), 1);
+        int withAgentLines = 0;
+        for (const auto& r : d["ranks"])
+            for (const auto& f : r["files"])
+                withAgentLines += f == "node-a/agent.log";
+        QCOMPARE(withAgentLines, 2); // the worker (its record) and the console's own process
     }
 
     void pdshHosts()

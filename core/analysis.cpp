@@ -1777,9 +1777,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         // it, or the end of the text; and past record headers and indented lines there, up to a
         // box record's length, so that a worker's record in torchelastic's failure box (a header,
         // then indented lines) is read whole by one piece with the line before it, as the whole
-        // scan reads it (scanPiece). A record whose
-        // lines carry a collector's stamp before the indent may still be cut, and is then read as
-        // far as each piece goes.
+        // scan reads it (scanPiece). A record whose lines carry a collector's stamp before the
+        // indent may still be cut, and is then read as far as each piece goes.
         auto lineStartAfter = [](std::string_view text, std::uint64_t at) -> std::uint64_t {
             auto nextLine = [text](std::uint64_t from) -> std::uint64_t {
                 if (from >= text.size())

@@ -1351,9 +1351,10 @@ void Builder::run()
                 placedAfter[f.anchor] = *first;
         }
     }
-    // Failures that the records of one torchelastic box quote are in torchelastic's order: by the
-    // time each record gives, the root cause first among equal times. The box prints the root
-    // cause last, and its lines carry only the agent's time. They take each other's places (in
+    // Failures that the records of torchelastic's boxes in one file quote (one agent's console,
+    // one clock) are in torchelastic's order: by the time each record gives, the root cause first
+    // among equal times. A box prints its root cause last, and its lines carry only the agent's
+    // time. They take each other's places (in
     // their own order by time and line), so the order stays one order.
     std::map<LineRef, LineRef> boxPlace; // a finding's anchor -> the place it takes
     if (!m_a.elasticRecords.empty()) {

@@ -1777,8 +1777,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         // it, or the end of the text; and past record headers and indented lines there, up to a
         // box record's length, so that a worker's record in torchelastic's failure box (a header,
         // then indented lines) is read whole by one piece with the line before it, as the whole
-        // scan reads it (scanPiece). A record whose lines carry a collector's stamp before the
-        // indent may still be cut, and is then read as far as each piece goes.
+        // scan reads it (scanPiece). Lines are looked at as the scan reads a record: after the
+        // stamp or prefix a collector or launcher put before them (kubectl --timestamps, srun -l).
         auto lineStartAfter = [](std::string_view text, std::uint64_t at) -> std::uint64_t {
             auto nextLine = [text](std::uint64_t from) -> std::uint64_t {
                 if (from >= text.size())
@@ -1787,19 +1787,21 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 return nl ? static_cast<std::uint64_t>(static_cast<const char*>(nl) - text.data()) + 1
                           : text.size();
             };
-            // A record's header: never the first line of a piece, whose line before (the root
-            // cause's heading) says which record the box names the root cause.
-            auto header = [text](std::uint64_t from) {
+            // An indented line, or a record's header: never the first line of a piece (a header's
+            // line before, the root cause's heading, says which record the box names the root
+            // cause).
+            auto insideRecord = [text](std::uint64_t from) {
                 const std::size_t nl = text.find('\n', from);
                 std::string_view line = text.substr(from, nl == std::string_view::npos ? nl : nl - from);
                 if (!line.empty() && line.back() == '\r')
                     line.remove_suffix(1);
-                return elasticRecordHeader(line);
+                const ParsedLine p = parseLine(line);
+                const std::string_view b = p.body;
+                return !b.empty() && (b.front() == ' ' || b.front() == '\t' ||
+                                      (b.front() == '[' && !p.nccl && elasticRecordHeader(b)));
             };
             std::uint64_t start = nextLine(at);
-            for (std::uint32_t n = 0;
-                 n < kElasticRecordLines && start < text.size() &&
-                 (text[start] == ' ' || text[start] == '\t' || (text[start] == '[' && header(start)));
+            for (std::uint32_t n = 0; n < kElasticRecordLines && start < text.size() && insideRecord(start);
                  ++n)
                 start = nextLine(start);
             return start;

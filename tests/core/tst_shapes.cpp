@@ -201,9 +201,18 @@ private slots:
     // rank, host and pid, and its traceback (from the worker's error file, or the signal that
     // killed it) is that worker's. The host is the box's fully qualified name up to its first dot,
     // as NCCL's prefix names it: rank 1's record joins the process of its own NCCL lines.
+    void torchelasticBoxRecords_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("console") << QStringLiteral("combined/torchrun-failure-box.log");
+        // The same console as `kubectl logs --timestamps` gives it: the record is read behind the
+        // collector's stamps (tst_pieces reads it in pieces too, cut inside the records).
+        QTest::newRow("kubectl") << QStringLiteral("collectors/kubectl-failure-box.log");
+    }
     void torchelasticBoxRecords()
     {
-        json d = diagnose(QStringLiteral("combined/torchrun-failure-box.log"));
+        QFETCH(QString, file);
+        json d = diagnose(file);
         // Ranks 1 and 3. The console's other lines are rank 1's, the one process whose own lines
         // (NCCL's) it holds, as before the box was read: rank 3 is named only by its record.
         QCOMPARE(d["ranks"].size(), std::size_t{2});

@@ -476,12 +476,26 @@ struct LocalKey {
         return std::tie(host, pid, rank) < std::tie(o.host, o.pid, o.rank);
     }
     bool byRank() const { return host.empty() && pid < 0 && rank >= 0; }
+    bool operator==(const LocalKey& o) const { return pid == o.pid && rank == o.rank && host == o.host; }
 };
+// Keys are numbered in order of first appearance, so their index needs no order: hashed, as a
+// piece of a combined stream of thousands of ranks looks up tens of thousands of them.
+struct LocalKeyHash {
+    std::size_t operator()(const LocalKey& k) const
+    {
+        return std::hash<std::string_view>{}(k.host) ^
+               (std::hash<std::int64_t>{}(k.pid) * 0x9e3779b97f4a7c15ULL) ^ static_cast<std::size_t>(k.rank);
+    }
+};
+using LocalKeyIndex = std::unordered_map<LocalKey, std::uint32_t, LocalKeyHash>;
 
 constexpr std::uint32_t kNoKey = SourceLines::kProcessMask;
 // How far after a blank line the line whose process it takes may be (analyze, SourceScan).
 constexpr std::uint32_t kBlankLookahead = 7;
 constexpr int kKeepHitsPerProcess = 16;
+// Cells (pattern x key) up to which a piece counts its hits in a table rather than a hash map
+// (scanPiece): 512 KiB of counts, a few hundred keys with the shipped encyclopedia.
+constexpr std::size_t kDenseHitQuota = std::size_t{1} << 18;
 // How many lines a torchelastic box record may take, its traceback included.
 constexpr std::uint32_t kElasticRecordLines = 256;
 // PyTorch "[Rank R]" lines of no prefix a piece keeps beyond that, for consoles of several ranks.
@@ -735,7 +749,7 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
     // At most a stamp a line: room for them at once, rather than the eight doublings a small file's
     // hundred stamps took (the slack goes when the source is joined, as the doublings' did).
     out.stamps.reserveStamps(last - first);
-    std::map<LocalKey, std::uint32_t> keyIndex;
+    LocalKeyIndex keyIndex;
     auto keyFor = [&](LocalKey k) {
         auto [it, inserted] = keyIndex.emplace(std::move(k), static_cast<std::uint32_t>(out.keys.size()));
         if (inserted) {
@@ -900,10 +914,21 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
     {
         const std::size_t keys = out.keys.size() + 1; // the last column: lines of no key
         std::size_t consoleRankHits = 0;
-        std::vector<std::uint16_t> seen(scanner.patterns().size() * keys, 0);
+        // The hits kept so far per (pattern, key): a table of every pattern for every key where
+        // the piece has a few hundred keys at most (a file one process or one node wrote). A
+        // piece of a combined stream of thousands of ranks has tens of thousands of keys, each
+        // with a few lines in the piece: there the table was 20 MB a piece to clear and fault
+        // in, for a few dozen counts a key, and they are kept in a hash map instead.
+        const std::size_t cells = scanner.patterns().size() * keys;
+        const bool dense = cells <= kDenseHitQuota;
+        std::vector<std::uint16_t> seen(dense ? cells : 0, 0);
+        std::unordered_map<std::uint64_t, std::uint16_t> seenSparse;
         auto slot = [&](int pattern, std::uint32_t line) -> std::uint16_t& {
             const std::uint32_t k = lines.process(line).value;
-            return seen[static_cast<std::size_t>(pattern) * keys + (k == kNoKey ? keys - 1 : k)];
+            const std::size_t column = k == kNoKey ? keys - 1 : k;
+            if (dense)
+                return seen[static_cast<std::size_t>(pattern) * keys + column];
+            return seenSparse[std::uint64_t{static_cast<std::uint32_t>(pattern)} << 32 | column];
         };
         scanner.scan(
             source, first, last,
@@ -954,7 +979,7 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
 // later pieces may still be scanning) and then as one scan (mergePieces).
 struct PieceJoin {
     SourceScan out;
-    std::map<LocalKey, std::uint32_t> keyIndex;
+    LocalKeyIndex keyIndex;
 };
 
 // The piece's keys renumbered in order of first appearance over the source (piece.remap), in
@@ -1921,18 +1946,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     // The scans' own keys, hashed: ten thousand ranks cost a tree of copied host names as much
     // as the rest of identity.
     struct KeyHash {
-        std::size_t operator()(const LocalKey* k) const
-        {
-            return std::hash<std::string_view>{}(k->host) ^
-                   (std::hash<std::int64_t>{}(k->pid) * 0x9e3779b97f4a7c15ULL) ^
-                   static_cast<std::size_t>(k->rank);
-        }
+        std::size_t operator()(const LocalKey* k) const { return LocalKeyHash{}(*k); }
     };
     struct KeyEqual {
-        bool operator()(const LocalKey* x, const LocalKey* y) const
-        {
-            return x->pid == y->pid && x->rank == y->rank && x->host == y->host;
-        }
+        bool operator()(const LocalKey* x, const LocalKey* y) const { return *x == *y; }
     };
     std::unordered_map<const LocalKey*, ProcessId, KeyHash, KeyEqual> byKey;
     std::vector<std::vector<ProcessId>> keyProcess(a.sources.size());

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "analysis.h"
 #include "report/diagnosis_report.h"
@@ -334,6 +335,59 @@ private slots:
             QVERIFY2(pieces.reports > pieces.files, "the stream was not cut");
             QVERIFY2(pieces.json == whole.json, qPrintable(QStringLiteral("round %1 differs").arg(round)));
         }
+    }
+
+    // A source of hundreds of processes counts the hits it keeps per (pattern, process) in a hash
+    // map, not a table of every pattern for every process (scanPiece): the cap must hold there as
+    // in the table. Each of 600 ranks repeats one WARN twenty times, past the cap of 16 kept per
+    // process: the whole stream (600 ranks, hashed) keeps 16 a rank, as its pieces (a few ranks
+    // each, a table) do, and so does a file of one rank.
+    void hitCapWithManyProcesses()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const std::string path = (tmp.path() + QStringLiteral("/job.out")).toStdString();
+        const int ranks = 600, repeats = 20;
+        auto warn = [](int r) {
+            std::ostringstream line;
+            line << r << ": gpu-" << r / 8 << ":" << 4000 + r << ":" << 4100 + r << " [" << r % 8
+                 << "] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.0." << r / 8 << "."
+                 << r % 8 + 1 << "<43717> failed : Software caused connection abort\n";
+            return line.str();
+        };
+        {
+            std::ofstream out(path);
+            for (int k = 0; k < repeats; ++k)
+                for (int r = 0; r < ranks; ++r)
+                    out << warn(r);
+        }
+        AnalyzeOptions opts;
+        opts.probeLocalNccl = false;
+        opts.mergedOrder = false;
+        auto symptomsOf = [](const Analysis& a, ProcessId p) {
+            return std::count_if(a.events.begin(), a.events.end(), [p](const Event& e) {
+                return e.kind == EventKind::Symptom && e.process == p;
+            });
+        };
+        const auto whole = analyzePaths({path}, m_enc, opts);
+        QVERIFY(whole);
+        QCOMPARE(whole->processes.size(), std::size_t(ranks));
+        for (const Process& p : whole->processes)
+            QCOMPARE(symptomsOf(*whole, p.id), std::ptrdiff_t{16});
+        const Run pieces = diagnose(path, 8192, 4);
+        QVERIFY2(pieces.reports > pieces.files, "the stream was not cut");
+        QVERIFY(pieces.json == diagnose(path, std::uint64_t{1} << 40).json);
+        // One rank's lines alone, the table's case.
+        const std::string one = (tmp.path() + QStringLiteral("/rank7.log")).toStdString();
+        {
+            std::ofstream out(one);
+            for (int k = 0; k < repeats; ++k)
+                out << warn(7);
+        }
+        const auto single = analyzePaths({one}, m_enc, opts);
+        QVERIFY(single);
+        QCOMPARE(single->processes.size(), std::size_t{1});
+        QCOMPARE(symptomsOf(*single, single->processes.front().id), std::ptrdiff_t{16});
     }
 };
 

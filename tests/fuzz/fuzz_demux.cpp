@@ -9,23 +9,7 @@
 #include <string>
 
 #include "analysis.h"
-#include "encyclopedia/encyclopedia.h"
-
-namespace
-{
-
-std::shared_ptr<const rl::Encyclopedia> encyclopedia()
-{
-    static const auto enc = [] {
-        auto e = rl::loadEncyclopedia(std::string(RANKLINE_RESOURCES_DIR) + "/encyclopedia");
-        if (!e)
-            std::abort();
-        return std::make_shared<const rl::Encyclopedia>(std::move(*e));
-    }();
-    return enc;
-}
-
-} // namespace
+#include "shipped.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
@@ -42,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     rl::AnalyzeOptions options;
     options.probeLocalNccl = false;
     options.threads = 1;
-    auto analysis = rl::analyze(std::move(bundle), encyclopedia(), options);
+    auto analysis = rl::analyze(std::move(bundle), rl::fuzz::shippedEncyclopedia(), options);
     if (!analysis)
         std::abort();
     return 0;

@@ -12,22 +12,11 @@
 #include <string>
 
 #include "analysis.h"
-#include "encyclopedia/encyclopedia.h"
 #include "report/diagnosis_report.h"
+#include "shipped.h"
 
 namespace
 {
-
-std::shared_ptr<const rl::Encyclopedia> encyclopedia()
-{
-    static const auto enc = [] {
-        auto e = rl::loadEncyclopedia(std::string(RANKLINE_RESOURCES_DIR) + "/encyclopedia");
-        if (!e)
-            std::abort();
-        return std::make_shared<const rl::Encyclopedia>(std::move(*e));
-    }();
-    return enc;
-}
 
 std::string diagnose(const std::string& name, const std::string& text, std::uint64_t pieceBytes)
 {
@@ -38,7 +27,7 @@ std::string diagnose(const std::string& name, const std::string& text, std::uint
     options.mergedOrder = false;
     options.threads = 1;
     options.pieceBytes = pieceBytes;
-    auto analysis = rl::analyze(std::move(bundle), encyclopedia(), options);
+    auto analysis = rl::analyze(std::move(bundle), rl::fuzz::shippedEncyclopedia(), options);
     if (!analysis)
         std::abort();
     return rl::diagnosisJson(*analysis, 1, 1);

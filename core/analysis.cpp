@@ -471,10 +471,6 @@ struct LocalKey {
     std::string host;
     std::int64_t pid = -1;
     int rank = -1; // set for rank-only keys
-    bool operator<(const LocalKey& o) const
-    {
-        return std::tie(host, pid, rank) < std::tie(o.host, o.pid, o.rank);
-    }
     bool byRank() const { return host.empty() && pid < 0 && rank >= 0; }
     bool operator==(const LocalKey& o) const { return pid == o.pid && rank == o.rank && host == o.host; }
 };

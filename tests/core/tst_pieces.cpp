@@ -340,8 +340,8 @@ private slots:
     // A source of hundreds of processes counts the hits it keeps per (pattern, process) in a hash
     // map, not a table of every pattern for every process (scanPiece): the cap must hold there as
     // in the table. Each of 600 ranks repeats one WARN twenty times, past the cap of 16 kept per
-    // process: the whole stream (600 ranks, hashed) keeps 16 a rank, as its pieces (a few ranks
-    // each, a table) do, and so does a file of one rank.
+    // process: the whole stream (600 ranks, hashed) keeps 16 a rank, as its pieces (a few dozen
+    // ranks each, a table) do, and so does a file of one rank.
     void hitCapWithManyProcesses()
     {
         QTemporaryDir tmp;

@@ -4,6 +4,7 @@
 // and the real logs, this on whatever the fuzzer makes of them. The first byte picks the piece
 // size (16 to 526 bytes, so that a small input is cut many times), the first line after it names
 // the file (as in fuzz_demux), the rest is its text. One thread: a difference found has to replay.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

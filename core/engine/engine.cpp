@@ -1354,8 +1354,8 @@ void Builder::run()
     // Failures that the records of torchelastic's boxes in one file quote (one agent's console,
     // one clock) are in torchelastic's order: by the time each record gives, the root cause first
     // among equal times. A box prints its root cause last, and its lines carry only the agent's
-    // time. They take each other's places (in
-    // their own order by time and line), so the order stays one order.
+    // time. They take each other's places (in their own order by time and line), so the order
+    // stays one order.
     std::map<LineRef, LineRef> boxPlace; // a finding's anchor -> the place it takes
     if (!m_a.elasticRecords.empty()) {
         std::map<std::uint32_t, std::vector<std::pair<LineRef, const ElasticRecordLines*>>> inBox;

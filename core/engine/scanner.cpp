@@ -217,6 +217,53 @@ bool matchNumberAfter(std::string_view line, std::string_view lead, std::string_
     return false;
 }
 
+// \b(?:Py)?[Tt]orch(?: [Vv]ersion)?(?:==|: ?| v?)(?P<torch>\d+\.\d+(?:\.\d+)?[a-z0-9.+]*)
+// Every rank prints its PyTorch version, and each "torch/" of a Python path is a candidate too:
+// through RE2, with no literal to anchor at, a capture costs three passes over the line. A match
+// starts at a "[Tt]orch" (or the "Py" before it) and what it captures depends only on the text
+// after "orch", where no choice is left open: " [Vv]ersion", when there, must be taken (without it
+// the separator would need a digit at its 'v' or 'V'), each separator form is told by its first
+// character, and the version runs as far as its classes go (nothing follows it). The classes are
+// ASCII, and RE2's \b reads bytes: no byte outside ASCII needs the regex.
+bool matchTorchVersion(std::string_view line, Captures& caps)
+{
+    auto boundaryBefore = [&](std::size_t p) { return p == 0 || !isWord(line[p - 1]); };
+    for (std::size_t i = line.find("orch"); i != std::string_view::npos; i = line.find("orch", i + 1)) {
+        if (i == 0 || (line[i - 1] != 'T' && line[i - 1] != 't'))
+            continue;
+        const std::size_t t = i - 1;
+        const bool py = t >= 2 && line[t - 2] == 'P' && line[t - 1] == 'y';
+        if (!boundaryBefore(t) && !(py && boundaryBefore(t - 2)))
+            continue;
+        std::size_t p = i + 4;
+        if (at(line, p, " version") || at(line, p, " Version"))
+            p += 8;
+        if (at(line, p, "=="))
+            p += 2;
+        else if (at(line, p, ":"))
+            p += at(line, p + 1, " ") ? 2 : 1;
+        else if (at(line, p, " "))
+            p += at(line, p + 1, "v") ? 2 : 1;
+        else
+            continue;
+        const std::size_t from = p;
+        std::size_t end = runEnd(line, from, isDigit);
+        if (end == from || !at(line, end, "."))
+            continue;
+        const std::size_t minor = end + 1;
+        end = runEnd(line, minor, isDigit);
+        if (end == minor)
+            continue;
+        end = runEnd(line, end,
+                     [](char c) { return (c >= 'a' && c <= 'z') || isDigit(c) || c == '.' || c == '+'; });
+        const std::string_view value = line.substr(from, end - from);
+        caps.reserve(Captures::packedSize("torch", value));
+        caps.add("torch", value);
+        return true;
+    }
+    return false;
+}
+
 // NCCL_[A-Z0-9_]+(?: set (?:by environment )?to |=), which captures nothing.
 bool matchNcclSetting(std::string_view line)
 {
@@ -422,6 +469,8 @@ bool Scanner::matchPattern(int p, std::string_view line, std::uint32_t index, Sc
             return matchNumberAfter(line, "] [Rank ", "] ", "rank", hit.captures);
         case Builtin::NcclSetting:
             return matchNcclSetting(line);
+        case Builtin::TorchVersion:
+            return matchTorchVersion(line, hit.captures);
         case Builtin::BootstrapAddress:
             h = matchBootstrapAddress(line, hit.captures);
             break;
@@ -434,10 +483,24 @@ bool Scanner::matchPattern(int p, std::string_view line, std::uint32_t index, Sc
         if (h != Hand::RegexDecides)
             return h == Hand::Match;
     }
+    // Every match of a pattern with a lead starts where the lead occurs: a line without it is
+    // answered without RE2. Lines are candidates for a pattern by its rarest literal, which the
+    // lead often is not: each rank's "backend=nccl" lines are candidates for the "0x… nccl…()"
+    // stack-frame patterns, and ran a DFA over their whole length (a thousand bytes of config)
+    // for nothing.
+    const std::string& lead = sp.fingerprint.lead;
+    std::size_t leadAt = 0;
+    if (m_handMatched && !lead.empty()) {
+        leadAt = line.find(lead);
+        if (leadAt == std::string_view::npos)
+            return false;
+    }
     if (!sp.wantCaptures || re.NamedCapturingGroups().empty()) {
         // Context lines only need to be found, and so does a pattern that names no capture (its
-        // hit keeps none): the DFA alone answers, without looking for where the match starts.
-        return re.Match(text, 0, line.size(), RE2::UNANCHORED, nullptr, 0);
+        // hit keeps none): the DFA alone answers, without looking for where the match starts,
+        // from the first place a match may start (RE2 reads the text before it as context, for
+        // \b).
+        return re.Match(text, leadAt, line.size(), RE2::UNANCHORED, nullptr, 0);
     }
     int groups = re.NumberOfCapturingGroups();
     std::array<re2::StringPiece, 24> fixed;
@@ -451,10 +514,9 @@ bool Scanner::matchPattern(int p, std::string_view line, std::uint32_t index, Sc
     // match is the first anchored one at its occurrences, and RE2 finds an anchored match with its
     // captures in one pass. Unanchored, with captures, it runs a forward search for the end, a
     // reverse one for the start and then a third pass for the captures.
-    const std::string& lead = sp.fingerprint.lead;
     if (m_handMatched && !lead.empty()) {
         bool found = false;
-        for (std::size_t from = line.find(lead); !found && from != std::string_view::npos;
+        for (std::size_t from = leadAt; !found && from != std::string_view::npos;
              from = line.find(lead, from + 1))
             found = re.Match(text, from, line.size(), RE2::ANCHOR_START, sub, groups + 1);
         if (!found)

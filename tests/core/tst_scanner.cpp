@@ -220,9 +220,9 @@ private slots:
         QCOMPARE(matched, 12); // the lines above that each regex matches, counted by hand
     }
 
-    // The other hand-written built-ins (addresses, CUDA driver, "[Rank N]", NCCL_* settings)
-    // against their regexes: the forms NCCL and PyTorch print, near misses, a first occurrence
-    // that fails before one that matches, and text outside ASCII, which the regex decides.
+    // The other hand-written built-ins (addresses, CUDA driver, "[Rank N]", NCCL_* settings,
+    // PyTorch's version) against their regexes: the forms NCCL and PyTorch print, near misses, a first
+    // occurrence that fails before one that matches, and text outside ASCII, which the regex decides.
     void builtinMatchersAreTheRegexes()
     {
         const std::vector<const char*> lines = {
@@ -256,6 +256,22 @@ private slots:
             "NCCL_ set to 1",
             "NCCL_debug=INFO NCCL_P2P_LEVEL=NVL",
             "NCCL_SOCKET_IFNAME set by env to eth0",
+            "2025-06-12 14:03:10,018 INFO train.py:41 [rank5] torch 2.1.0a0+29c30b1, CUDA 12.2, NCCL 2.18.3",
+            "PyTorch version: 2.1.0+cu121",
+            "pip: torch==2.3.1 numpy==1.26.4",
+            "Torch Version 2.0",
+            "torch v2.2.0 Pytorch 2.1",
+            "torch: 1.13.1",
+            "(torch:1.13.1)",
+            "torch version v2.1",
+            "torch version: 2.1",
+            "/usr/lib/python3/dist-packages/torch/utils/checkpoint.py:429: UserWarning: use_reentrant",
+            "xtorch 2.1.0 xPyTorch 2.1.0 _torch 2.1 PYTorch 2.1 Torchvision 0.15",
+            "torch  2.1 torch 2 torch 2. torch .2.1 torch== torch version",
+            "torch x torch 2.4.0 torch 3.0",
+            "torch 2.1.0a0+git\xc3\xa9",
+            "\xc3\xa9torch 2.1",
+            "torch 2.1.0-rc1 / torch 2.1.0A",
         };
         std::vector<ScanHit> hand;
         const QString why = compareWithRegexes(lines, hand);
@@ -269,6 +285,7 @@ private slots:
         QCOMPARE(matched[Builtin::CudaDriver], 2);
         QCOMPARE(matched[Builtin::TorchRank], 2);
         QCOMPARE(matched[Builtin::NcclSetting], 4);
+        QCOMPARE(matched[Builtin::TorchVersion], 13);
     }
 
     // What the scanner takes for the text every match starts with: only what is plainly so.
@@ -306,11 +323,18 @@ private slots:
             "cudaDriverVersion x cudaDriverVersion 12020",
             "[Rank 3] ] [Rank 4] ",
             "NCCL version 2.x NCCL version 2.18.3+cuda12.2",
+            // Patterns that keep no captures are searched from the first place their lead occurs,
+            // and not at all on a line without it (a "backend=nccl" line is a candidate for the
+            // "0x… nccl…()" frame patterns by its "nccl").
+            "initialising process group (backend=nccl, world_size=16)",
+            "backend=nccl at 0x10 0x7f3c2a ncclCommInitRank()",
+            "#x #5  0x00007f3c2a in ncclProxyService (",
+            "ncclCommInitRank() 0x7f3c2a",
         };
         std::vector<ScanHit> fromLead;
         const QString why = compareWithRegexes(lines, fromLead);
         QVERIFY2(why.isEmpty(), qPrintable(why));
-        QVERIFY(fromLead.size() >= 7);
+        QVERIFY(fromLead.size() >= 9);
     }
 
     // Captures are packed into one string: names and values come back as added, in order, empty

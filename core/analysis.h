@@ -29,6 +29,8 @@
 namespace rl
 {
 
+class Scanner;
+
 constexpr std::int64_t kTimeUnknownLo = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t kTimeUnknownHi = std::numeric_limits<std::int64_t>::max();
 
@@ -325,8 +327,7 @@ struct Event {
     std::string capture(const std::string& name) const;
 };
 
-// Events in timeline order: by time (start), then by line. Equal keys keep the order std::sort of
-// the events themselves gives.
+// Events in timeline order: by time (start), then by line; events of one line keep their order.
 void sortEvents(std::vector<Event>& events);
 
 struct Evidence {
@@ -581,6 +582,13 @@ struct ProgressSink {
 // Runs the whole pipeline over an already-read bundle. Returns null only when cancelled.
 std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Encyclopedia> encyclopedia,
                                         const AnalyzeOptions& options = {},
+                                        const ProgressSink& progress = {});
+
+// The same with the fingerprints' scanner built beforehand from `encyclopedia` (engine/scanner.h):
+// the command line builds it while the bundle is read, on a core the reading leaves free. Null
+// builds one here. An analysis uses up its scanner (its matchers are freed after the scan).
+std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Encyclopedia> encyclopedia,
+                                        std::unique_ptr<Scanner> scanner, const AnalyzeOptions& options = {},
                                         const ProgressSink& progress = {});
 
 // Convenience: read the paths, then analyze.

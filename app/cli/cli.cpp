@@ -87,7 +87,8 @@ int diagnose(const std::vector<std::string>& args)
     double cpuStart = processCpuSeconds();
     Bundle bundle;
     const bool readable = readInputs("rankline diagnose", paths, opts, bundle);
-    auto enc = loadEntries(loading.get());
+    LoadedEntries loaded = loading.get();
+    auto enc = loadEntries(loaded);
     if (!enc)
         return 3;
     if (!readable)
@@ -95,7 +96,7 @@ int diagnose(const std::vector<std::string>& args)
     const double readSeconds = secondsSince(start);
     const double readCpu = processCpuSeconds() - cpuStart;
     const std::vector<Skipped> said = bundle.skipped;
-    auto analysis = analyze(std::move(bundle), enc, opts, terminalProgress());
+    auto analysis = analyze(std::move(bundle), enc, std::move(loaded.scanner), opts, terminalProgress());
     if (!sayWhatWasSkipped("rankline diagnose", *analysis, said))
         return 1;
     start = std::chrono::steady_clock::now();

@@ -14,23 +14,42 @@ void printErr(const std::string& line)
     std::fprintf(stderr, "%s\n", line.c_str());
 }
 
-std::future<Expected<Encyclopedia>> startLoadingEntries()
+std::future<LoadedEntries> startLoadingEntries()
 {
-    return std::async(std::launch::async, [] { return loadEncyclopedia(resourcesDir() + "/encyclopedia"); });
+    return std::async(std::launch::async, [] {
+        LoadedEntries out;
+        Expected<Encyclopedia> loaded = loadEncyclopedia(resourcesDir() + "/encyclopedia");
+        if (!loaded) {
+            out.problem = loaded.error();
+            return out;
+        }
+        out.encyclopedia = std::make_shared<const Encyclopedia>(std::move(*loaded));
+        // Here rather than in analyze(): reading ten thousand small files keeps every core busy
+        // and this thread takes its share of them, while a few large files are read at once and
+        // the analysis would wait for the scanner either way.
+        out.scanner = std::make_unique<Scanner>(*out.encyclopedia);
+        return out;
+    });
 }
 
-std::shared_ptr<const Encyclopedia> loadEntries(Expected<Encyclopedia> loaded)
+std::shared_ptr<const Encyclopedia> loadEntries(const LoadedEntries& loaded)
 {
+    if (!loaded.encyclopedia) {
+        printErr("rankline: cannot load the encyclopedia: " +
+                 (loaded.problem ? loaded.problem->message() : std::string("unknown error")));
+        return nullptr;
+    }
+    return loaded.encyclopedia;
+}
+
+std::shared_ptr<const Encyclopedia> loadEntries()
+{
+    Expected<Encyclopedia> loaded = loadEncyclopedia(resourcesDir() + "/encyclopedia");
     if (!loaded) {
         printErr("rankline: cannot load the encyclopedia: " + loaded.error().message());
         return nullptr;
     }
     return std::make_shared<const Encyclopedia>(std::move(*loaded));
-}
-
-std::shared_ptr<const Encyclopedia> loadEntries()
-{
-    return loadEntries(loadEncyclopedia(resourcesDir() + "/encyclopedia"));
 }
 
 ProgressSink terminalProgress()

@@ -4,12 +4,14 @@
 
 #include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis.h"
 #include "bundle/bundle.h"
 #include "encyclopedia/encyclopedia.h"
+#include "engine/scanner.h"
 #include "util/expected.h"
 
 namespace rl::cli
@@ -18,11 +20,17 @@ namespace rl::cli
 // One line on standard error.
 void printErr(const std::string& line);
 
-// Loading the encyclopedia (parsing, compiling and self-checking every entry) takes as long as
-// diagnosing a small bundle: start it while the bundle is read, and collect it with loadEntries.
-std::future<Expected<Encyclopedia>> startLoadingEntries();
+// Loading the encyclopedia (parsing, compiling and self-checking every entry) and building the
+// scanner of its fingerprints take as long as diagnosing a small bundle: both are started while
+// the bundle is read, and collected with loadEntries.
+struct LoadedEntries {
+    std::shared_ptr<const Encyclopedia> encyclopedia; // null when it did not load
+    std::optional<Error> problem;                     // why not
+    std::unique_ptr<Scanner> scanner;                 // for analyze(), built from it
+};
+std::future<LoadedEntries> startLoadingEntries();
 // Null, having said why on standard error, when it does not load.
-std::shared_ptr<const Encyclopedia> loadEntries(Expected<Encyclopedia> loaded);
+std::shared_ptr<const Encyclopedia> loadEntries(const LoadedEntries& loaded);
 std::shared_ptr<const Encyclopedia> loadEntries();
 
 // A progress bar on standard error, only when it is a terminal.

@@ -409,8 +409,8 @@ private slots:
         }
     }
 
-    // Events sorted by key and moved once each come out as sorting the events themselves does,
-    // equal keys (two fingerprints on one line, unknown times) included.
+    // Events sorted by key and moved once each come out as a stable sort of the events themselves:
+    // events of equal keys (two fingerprints on one line, unknown times) in the order they came.
     void sortEventsAsSortingThemselves()
     {
         std::mt19937 rng(20261202);
@@ -425,7 +425,7 @@ private slots:
                 e.captures.add("n", std::to_string(i));
             }
             std::vector<Event> expected = events;
-            std::sort(expected.begin(), expected.end(), [](const Event& x, const Event& y) {
+            std::stable_sort(expected.begin(), expected.end(), [](const Event& x, const Event& y) {
                 return std::tie(x.time.lo, x.where) < std::tie(y.time.lo, y.where);
             });
             sortEvents(events);

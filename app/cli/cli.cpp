@@ -45,7 +45,7 @@ bool parseClockOffset(const std::string& v, ClockOverride& out)
     return true;
 }
 
-int diagnose(const std::vector<std::string>& args)
+int diagnose(const std::vector<std::string>& args, const Hooks& hooks)
 {
     ArgParser p("Diagnose a failed distributed-training job from its logs.");
     p.addPositional("diagnose", "the sub-command");
@@ -96,6 +96,8 @@ int diagnose(const std::vector<std::string>& args)
     const double readSeconds = secondsSince(start);
     const double readCpu = processCpuSeconds() - cpuStart;
     const std::vector<Skipped> said = bundle.skipped;
+    if (hooks.beforeAnalysis)
+        hooks.beforeAnalysis();
     auto analysis = analyze(std::move(bundle), enc, std::move(loaded.scanner), opts, terminalProgress());
     if (!sayWhatWasSkipped("rankline diagnose", *analysis, said))
         return 1;
@@ -243,11 +245,11 @@ bool isHeadless(const std::vector<std::string>& args)
            c == "--version" || c == "-v";
 }
 
-int run(const std::vector<std::string>& args)
+int run(const std::vector<std::string>& args, const Hooks& hooks)
 {
     const std::string& c = args.at(1);
     if (c == "diagnose")
-        return diagnose(args);
+        return diagnose(args, hooks);
     if (c == "probe")
         return probe(args);
     if (c == "encyclopedia")

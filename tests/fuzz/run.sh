@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (the `fuzz` preset: clang, ASan + UBSan) and runs each one for a set
 # time, seeded with the committed regression corpus and the fixtures.
 #
-#   tests/fuzz/run.sh [SECONDS] [TARGET...]     # default: 60 s for each of the six targets
+#   tests/fuzz/run.sh [SECONDS] [TARGET...]     # default: 60 s for each of the seven targets
 #
 # New inputs go to build/fuzz/work/<target>/ (kept between runs, never committed); a crash leaves
 # its input in build/fuzz/crashes/<target>/ and makes the script exit non-zero. Keep every crashing
@@ -15,7 +15,7 @@ shift || true
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(line_parser timestamp demux pieces archive encyclopedia)
+[ ${#targets[@]} -gt 0 ] || targets=(line_parser timestamp demux pieces archive encyclopedia matchers)
 
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
@@ -23,7 +23,7 @@ cmake --build --preset fuzz
 reallogs="${RANKLINE_REALLOGS_DIR:-$root/../shared/fixtures/reallogs}"
 seeds() {
     case "$1" in
-    line_parser) echo "$reallogs" "$root/resources/samples" ;;
+    line_parser | matchers) echo "$reallogs" "$root/resources/samples" ;;
     demux) echo "$root/resources/samples" ;;
     pieces) echo "$root/resources/samples" ;;
     encyclopedia) echo "$root/resources/encyclopedia" ;;

@@ -52,7 +52,7 @@ void raiseDescriptorLimit()
 // again at once, and each page given back was faulted in anew. What they left free goes back
 // when the analysis starts, so the peak is as before: 10,000 small files 20–35 ms faster and
 // 64 × 4 MiB 13–20 ms (medians of alternating runs, two sets), peak RSS unchanged within
-// 0.3 MiB. The window keeps the defaults.
+// 0.3 MiB. The window and the other commands keep the defaults.
 void useMemoryForSpeed()
 {
 #if RANKLINE_MIMALLOC

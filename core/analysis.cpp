@@ -447,15 +447,13 @@ void MergedOrder::build(const std::vector<SourceLines>& lines, const std::vector
     }
 }
 
-// Events in (time, line) order. Their indices are sorted, then each event is moved once: an event
-// is twenty times the size of its index, and sorting tens of thousands of them moved each many
-// times (the index array, unlike an array of keys, does not raise the peak of a large bundle).
-// std::sort makes the same comparisons and the same swaps whatever it swaps, so events with equal
-// keys (two fingerprints on one line) come out in the order sorting the events themselves gave.
+// Events in (time, line) order; events of one line keep their order. Their keys are sorted, then
+// each event is moved once: sorting the events themselves moved each many times. The keys sit in
+// an array of their own, 24 bytes an event for the length of the sort (1.3 MB for the 54,000
+// events of 10,000 small files): sorting indices compared through the events, as before, read two
+// scattered 64-byte records a comparison and took twice as long.
 void sortEvents(std::vector<Event>& events)
 {
-    // The keys side by side: compared through the events, each comparison read two records 80
-    // bytes apart from anything else it read, and fifty thousand events took a tenth of a stage.
     struct Key {
         std::int64_t time;
         std::uint64_t where; // (source, line), in LineRef's order

@@ -585,8 +585,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                                         const ProgressSink& progress = {});
 
 // The same with the fingerprints' scanner built beforehand from `encyclopedia` (engine/scanner.h):
-// the command line builds it while the bundle is read, on a core the reading leaves free. Null
-// builds one here. An analysis uses up its scanner (its matchers are freed after the scan).
+// the command line builds it beside the reading of the bundle, with the encyclopedia. Null builds
+// one here. An analysis uses up its scanner (its matchers are freed after the scan).
 std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Encyclopedia> encyclopedia,
                                         std::unique_ptr<Scanner> scanner, const AnalyzeOptions& options = {},
                                         const ProgressSink& progress = {});

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis.h"
+#include "engine/scanner.h"
 #include "report/diagnosis_report.h"
 #include "shipped_encyclopedia.h"
 
@@ -148,6 +149,27 @@ private slots:
         QCOMPARE(int(li.timeSource), int(TimeSource::Inferred));
         QVERIFY(li.time.knownLo() && li.time.knownHi());
         QCOMPARE(li.time.hi - li.time.lo, std::int64_t{569000} + 1000); // ,412 .. ,981 (+1 ms resolution)
+    }
+
+    // A scanner built beforehand (as `diagnose` builds it while the bundle is read) gives the
+    // analysis analyze() gives with its own, and is used up by it; the options still apply.
+    void prebuiltScannerDiagnosesTheSame()
+    {
+        const auto enc = test::shippedEncyclopedia();
+        AnalyzeOptions opts;
+        opts.probeLocalNccl = false;
+        Bundle b = readBundle({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"});
+        auto scanner = std::make_unique<Scanner>(*enc);
+        auto a = analyze(std::move(b), enc, std::move(scanner), opts);
+        QVERIFY(a);
+        QVERIFY(!scanner); // taken, and freed when the analysis is done
+        QVERIFY(json::parse(diagnosisJson(*a)) == m_d);
+        // The options reach the analysis as through the overload without a scanner.
+        opts.clockOverrides.push_back({"gpu-b", 2'000'000});
+        auto shifted = analyze(readBundle({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"}), enc,
+                               std::make_unique<Scanner>(*enc), opts);
+        const json shiftedClock = json::parse(diagnosisJson(*shifted))["clock"];
+        QVERIFY(shiftedClock != m_d["clock"]);
     }
 };
 

@@ -60,6 +60,14 @@ bool at(std::string_view s, std::size_t p, std::string_view text)
     return s.substr(p, text.size()) == text;
 }
 
+// One capture, in one allocation.
+bool setOne(Captures& caps, std::string_view name, std::string_view value)
+{
+    caps.reserve(Captures::packedSize(name, value));
+    caps.add(name, value);
+    return true;
+}
+
 // Two captures, in the order RE2 names them (by name), in one allocation.
 bool setTwo(Captures& caps, std::string_view name1, std::string_view value1, std::string_view name2,
             std::string_view value2)
@@ -209,10 +217,7 @@ bool matchNumberAfter(std::string_view line, std::string_view lead, std::string_
         const std::size_t end = runEnd(line, from, isDigit);
         if (end == from || !at(line, end, after))
             continue;
-        const std::string_view value = line.substr(from, end - from);
-        caps.reserve(Captures::packedSize(name, value));
-        caps.add(name, value);
-        return true;
+        return setOne(caps, name, line.substr(from, end - from));
     }
     return false;
 }
@@ -256,10 +261,7 @@ bool matchTorchVersion(std::string_view line, Captures& caps)
             continue;
         end = runEnd(line, end,
                      [](char c) { return (c >= 'a' && c <= 'z') || isDigit(c) || c == '.' || c == '+'; });
-        const std::string_view value = line.substr(from, end - from);
-        caps.reserve(Captures::packedSize("torch", value));
-        caps.add("torch", value);
-        return true;
+        return setOne(caps, "torch", line.substr(from, end - from));
     }
     return false;
 }

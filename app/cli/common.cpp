@@ -14,20 +14,32 @@ void printErr(const std::string& line)
     std::fprintf(stderr, "%s\n", line.c_str());
 }
 
+namespace
+{
+
+// The shipped encyclopedia, or why it did not load.
+LoadedEntries loadShippedEntries()
+{
+    LoadedEntries out;
+    Expected<Encyclopedia> loaded = loadEncyclopedia(resourcesDir() + "/encyclopedia");
+    if (loaded)
+        out.encyclopedia = std::make_shared<const Encyclopedia>(std::move(*loaded));
+    else
+        out.problem = loaded.error();
+    return out;
+}
+
+} // namespace
+
 std::future<LoadedEntries> startLoadingEntries()
 {
     return std::async(std::launch::async, [] {
-        LoadedEntries out;
-        Expected<Encyclopedia> loaded = loadEncyclopedia(resourcesDir() + "/encyclopedia");
-        if (!loaded) {
-            out.problem = loaded.error();
-            return out;
-        }
-        out.encyclopedia = std::make_shared<const Encyclopedia>(std::move(*loaded));
+        LoadedEntries out = loadShippedEntries();
         // Here rather than in analyze(): reading ten thousand small files keeps every core busy
         // and this thread takes its share of them, while a few large files are read at once and
         // the analysis would wait for the scanner either way.
-        out.scanner = std::make_unique<Scanner>(*out.encyclopedia);
+        if (out.encyclopedia)
+            out.scanner = std::make_unique<Scanner>(*out.encyclopedia);
         return out;
     });
 }
@@ -44,12 +56,7 @@ std::shared_ptr<const Encyclopedia> loadEntries(const LoadedEntries& loaded)
 
 std::shared_ptr<const Encyclopedia> loadEntries()
 {
-    Expected<Encyclopedia> loaded = loadEncyclopedia(resourcesDir() + "/encyclopedia");
-    if (!loaded) {
-        printErr("rankline: cannot load the encyclopedia: " + loaded.error().message());
-        return nullptr;
-    }
-    return std::make_shared<const Encyclopedia>(std::move(*loaded));
+    return loadEntries(loadShippedEntries());
 }
 
 ProgressSink terminalProgress()

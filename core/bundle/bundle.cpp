@@ -75,11 +75,11 @@ bool looksBinary(std::string_view text)
 class SmallFileBuffer final : public TextBuffer
 {
 public:
-    SmallFileBuffer(std::string path, SmallFile file) : m_path(std::move(path)), m_file(std::move(file)) {}
+    explicit SmallFileBuffer(SmallFile file) : m_file(std::move(file)) {}
     std::string_view text() const override
     {
         std::call_once(m_once, [this] { map(); });
-        return m_text;
+        return m_view->text;
     }
     bool readForPass(std::string& scratch) const override
     {
@@ -109,13 +109,13 @@ public:
     void dropResident() const override
     {
         if (m_mapped.load(std::memory_order_acquire))
-            m_map.dropResident();
+            m_view->map.dropResident();
     }
     // A small file's pages go whole (MappedFile keeps them until then).
     void dropResident(std::uint64_t, std::uint64_t) const override {}
     bool damaged() const override
     {
-        return m_shrank.load() || (m_mapped.load(std::memory_order_acquire) && m_map.damaged());
+        return m_shrank.load() || (m_mapped.load(std::memory_order_acquire) && m_view->map.damaged());
     }
     void closeFile() const override
     {
@@ -126,19 +126,22 @@ public:
 private:
     void map() const
     {
-        auto f = m_file.map(m_path);
+        auto view = std::make_unique<View>();
+        // No path: it would only be worded into the error, and a file that cannot be mapped is read.
+        auto f = m_file.map({});
         if (f && f->size() >= m_file.size()) {
-            m_map = std::move(*f);
-            m_text = m_map.text().substr(0, m_file.size());
-            lookAt(m_text);
+            view->map = std::move(*f);
+            view->text = view->map.text().substr(0, m_file.size());
+            lookAt(view->text);
         } else {
             // Shorter now, or not mappable: read, and what it lost reads as NUL.
-            if (m_file.read(m_lost))
-                lookAt(m_lost);
+            if (m_file.read(view->lost))
+                lookAt(view->lost);
             else
                 m_shrank.store(true);
-            m_text = m_lost;
+            view->text = view->lost;
         }
+        m_view = std::move(view);
         m_mapped.store(true, std::memory_order_release);
     }
     // Whole: a small file is shorter than the head readBundle looks at in others. Only a whole
@@ -149,12 +152,17 @@ private:
             m_binary.store(true);
     }
 
-    std::string m_path;
+    // What text() shows, made when it is first asked for: most small files are only ever read by
+    // passes (readForPass), and ten thousand of them each carried an empty map, string and view
+    // (and a copy of the path, for an error nobody read): a megabyte at the analysis's peak.
+    struct View {
+        MappedFile map;
+        std::string lost;
+        std::string_view text;
+    };
     mutable SmallFile m_file; // closeFile() lets go of it
     mutable std::once_flag m_once;
-    mutable MappedFile m_map;
-    mutable std::string m_lost;
-    mutable std::string_view m_text;
+    mutable std::unique_ptr<const View> m_view;
     mutable std::atomic<bool> m_mapped{false};
     mutable std::atomic<bool> m_shrank{false};
     mutable std::atomic<bool> m_binary{false};
@@ -348,7 +356,7 @@ struct Reader {
             skip(display, "empty file: nothing to read");
             return;
         }
-        auto buf = std::make_shared<SmallFileBuffer>(path, std::move(file));
+        auto buf = std::make_shared<SmallFileBuffer>(std::move(file));
         keep(std::move(path), std::move(display), std::move(buf), n);
     }
 

@@ -24,9 +24,11 @@ void printErr(const std::string& line);
 // scanner of its fingerprints take as long as diagnosing a small bundle: both are started while
 // the bundle is read, and collected with loadEntries.
 struct LoadedEntries {
-    std::shared_ptr<const Encyclopedia> encyclopedia; // null when it did not load
-    std::optional<Error> problem;                     // why not
-    std::unique_ptr<Scanner> scanner;                 // for analyze(), built from it
+    // Null when it did not load. Its fingerprints' compiled regexes are the scanner's alone
+    // (Encyclopedia::releaseCompiledFingerprints): a scanner made from it compiles them anew.
+    std::shared_ptr<const Encyclopedia> encyclopedia;
+    std::optional<Error> problem;     // why not
+    std::unique_ptr<Scanner> scanner; // for analyze(), built from it
 };
 std::future<LoadedEntries> startLoadingEntries();
 // Null, having said why on standard error, when it does not load.

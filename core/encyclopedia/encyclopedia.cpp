@@ -310,6 +310,14 @@ const Entry* Encyclopedia::find(const std::string& id) const
     return nullptr;
 }
 
+void Encyclopedia::releaseCompiledFingerprints()
+{
+    for (auto& e : entries)
+        for (auto& s : e.symptoms)
+            for (auto& fp : s.fingerprints)
+                fp.regex.reset();
+}
+
 // A function-try-block: a field of the wrong type ("primary": [] where a boolean belongs) makes
 // nlohmann::json throw from any of the reads below (found by fuzz_encyclopedia).
 Expected<Entry> parseEntry(const std::string& jsonText, const std::string& origin)

@@ -167,6 +167,11 @@ struct Entry {
 struct Encyclopedia {
     std::vector<Entry> entries;
     const Entry* find(const std::string& id) const;
+    // Lets go of the fingerprints' compiled regexes (Fingerprint::regex becomes null), for a caller
+    // whose scanner already holds them and that matches nothing else with this encyclopedia
+    // (`rankline diagnose`): the scanner's releaseMatchers() then frees them, some 4 MB, before the
+    // stages after the scan. A Scanner made from it afterwards compiles them again.
+    void releaseCompiledFingerprints();
 };
 
 // Parses one entry; `origin` names it in errors.

@@ -336,10 +336,17 @@ Scanner::Scanner(const Encyclopedia& encyclopedia, PrefilterKind prefilter)
         for (std::size_t s = 0; s < entry.symptoms.size(); ++s) {
             const Symptom& sym = entry.symptoms[s];
             const bool captures = sym.primary || sym.phase != Phase::Context || sym.progress;
-            for (const auto& fp : sym.fingerprints) {
+            for (const auto& given : sym.fingerprints) {
+                Fingerprint fp = given;
+                if (!fp.regex) { // the encyclopedia let go of it (releaseCompiledFingerprints)
+                    auto again = compileFingerprint(given.pattern);
+                    if (!again)
+                        throw std::logic_error("fingerprint does not compile: " + again.error().cause);
+                    fp.regex = std::move(again->regex);
+                }
                 const auto& names = fp.regex->NamedCapturingGroups();
-                m_patterns.push_back({static_cast<int>(e), static_cast<int>(s), Builtin::None, fp, captures,
-                                      names.find("seq") != names.end(),
+                m_patterns.push_back({static_cast<int>(e), static_cast<int>(s), Builtin::None, std::move(fp),
+                                      captures, names.find("seq") != names.end(),
                                       sym.phase == Phase::Context && !sym.primary});
             }
         }
@@ -445,6 +452,10 @@ Scanner::~Scanner() = default;
 void Scanner::releaseMatchers()
 {
     m_released = true;
+    // The compiled regexes too: they are the encyclopedia's as well unless it let go of them
+    // (Encyclopedia::releaseCompiledFingerprints), and then this frees them.
+    for (auto& p : m_patterns)
+        p.fingerprint.regex.reset();
     m_hs.reset();
     m_literalSet.reset();
     m_prefilter.reset();

@@ -103,9 +103,9 @@ public:
     void setHandMatched(bool on) { m_handMatched = on; }
     // The literals, for exporting an equivalent `rg -f` pattern file.
     const std::vector<std::string>& literals() const { return m_literals; }
-    // Gives back what only matching needs (the literal automaton, the RE2 prefilter and the
-    // patterns' caches) once no more text will be scanned: the patterns' descriptions stay. A scan
-    // after this finds nothing.
+    // Gives back what only matching needs (the literal automaton, the RE2 prefilter, the patterns'
+    // compiled regexes and caches) once no more text will be scanned: the patterns' descriptions
+    // stay. A scan after this finds nothing.
     void releaseMatchers();
 
 private:

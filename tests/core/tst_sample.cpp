@@ -2,6 +2,7 @@
 // rank 5 on gpu-b aborts its retried connect to gpu-a, everything else is collateral.
 #include <QTest>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "analysis.h"
@@ -170,6 +171,45 @@ private slots:
                                std::make_unique<Scanner>(*enc), opts);
         const json shiftedClock = json::parse(diagnosisJson(*shifted))["clock"];
         QVERIFY(shiftedClock != m_d["clock"]);
+    }
+
+    // As `rankline diagnose` loads it: the scanner is made first, then the encyclopedia lets go of
+    // the fingerprints' regexes, so that the scanner's are the only ones and go with the scan.
+    void releasedFingerprintsDiagnoseTheSame()
+    {
+        auto loaded = loadEncyclopedia(RANKLINE_RESOURCES_DIR "/encyclopedia");
+        QVERIFY(loaded.ok());
+        auto scanner = std::make_unique<Scanner>(*loaded);
+        loaded->releaseCompiledFingerprints();
+        std::size_t fingerprints = 0;
+        for (const auto& e : loaded->entries)
+            for (const auto& s : e.symptoms)
+                for (const auto& fp : s.fingerprints) {
+                    QVERIFY(!fp.regex);
+                    ++fingerprints;
+                }
+        QVERIFY(fingerprints > 100);
+        const auto enc = std::make_shared<const Encyclopedia>(std::move(*loaded));
+        // What matching needs goes once every line is scanned, the regexes with it.
+        const Scanner* kept = scanner.get();
+        QVERIFY(std::all_of(kept->patterns().begin(), kept->patterns().end(),
+                            [](const ScanPattern& p) { return p.fingerprint.regex != nullptr; }));
+        AnalyzeOptions opts;
+        opts.probeLocalNccl = false;
+        auto a = analyze(readBundle({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"}), enc,
+                         std::move(scanner), opts);
+        QVERIFY(a);
+        QVERIFY(json::parse(diagnosisJson(*a)) == m_d);
+        // A scanner made from it afterwards compiles them again (analyze() without a scanner).
+        auto again = analyze(readBundle({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"}), enc, opts);
+        QVERIFY(again);
+        QVERIFY(json::parse(diagnosisJson(*again)) == m_d);
+        Scanner fresh(*enc);
+        QVERIFY(std::all_of(fresh.patterns().begin(), fresh.patterns().end(),
+                            [](const ScanPattern& p) { return p.fingerprint.regex != nullptr; }));
+        fresh.releaseMatchers();
+        QVERIFY(std::all_of(fresh.patterns().begin(), fresh.patterns().end(),
+                            [](const ScanPattern& p) { return p.fingerprint.regex == nullptr; }));
     }
 };
 

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <string>
+#include <string_view>
 #include <sys/resource.h>
 #include <unistd.h>
 #include <vector>
@@ -44,20 +45,43 @@ void raiseDescriptorLimit()
 // seventh of diagnosing 10,000 small files. Measured by alternating runs (README, Performance):
 // 10,000 small files 8 to 11 % less wall time, the large-file bundles unchanged.
 // From the analysis on, memory a stage frees goes back to the system at once rather than 25 ms
-// later (mimalloc's default): the stages after the scan allocate on the main thread, and what the
-// scan's threads freed would otherwise still be resident beside it (67 MiB at the peak on those
-// files, over the 40 % of their bytes the project allows, and 62 with this, for a few per cent of
-// the gain). Until then the default stands: loading the encyclopedia (a JSON document per entry,
-// hundreds of regexes compiled and checked) and reading a folder of many files free and allocate
-// again at once, and each page given back was faulted in anew. What they left free goes back
-// when the analysis starts, so the peak is as before: 10,000 small files 20–35 ms faster and
-// 64 × 4 MiB 13–20 ms (medians of alternating runs, two sets), peak RSS unchanged within
-// 0.3 MiB. The window and the other commands keep the defaults.
+// later (mimalloc's default; reuseBetweenStages below keeps it 5 ms between some stages): the
+// stages after the scan allocate on the main thread, and what the scan's threads freed would
+// otherwise still be resident beside it (67 MiB at the peak on those files, over the 40 % of their
+// bytes the project allows, and 62 with this, for a few per cent of the gain). Until then the
+// default stands: loading the encyclopedia (a JSON document per entry, hundreds of regexes
+// compiled and checked) and reading a folder of many files free and allocate again at once, and
+// each page given back was faulted in anew. What they left free goes back when the analysis
+// starts, so the peak is as before: 10,000 small files 20–35 ms faster and 64 × 4 MiB 13–20 ms
+// (medians of alternating runs, two sets), peak RSS unchanged within 0.3 MiB. The window and the
+// other commands keep the defaults.
 void useMemoryForSpeed()
 {
 #if RANKLINE_MIMALLOC
     mi_option_set(mi_option_decommit_delay, 0);
     mi_collect(true);
+#endif
+}
+
+// The stages after the scan that build every rank's records (identity and events, the clock, the
+// environment) each free much of what the one before built and allocate as much again on the main
+// thread: the clock stage frees the scans' per-source results, and the environment's records of
+// ten thousand ranks are as large. Purged at once, each page they reuse is faulted in anew, which
+// costs 10 µs or more a page on some virtual machines (README, Performance). Through those stages
+// freed memory is kept 5 ms for the next allocations, and purged at once again from the findings
+// on. Twelve alternating rounds on 10,000 small files: 0.600 -> 0.560 s, peak RSS 60.5 -> 63.5 MiB
+// (at most 64.0, under the 40 % line of 64.3); the 64-file bundle, whose stages after the scan take
+// milliseconds, unchanged (0.510 s). 10 and 25 ms gained no more and kept more (at most 64.2 and
+// 64.5 MiB).
+void reuseBetweenStages(std::string_view stage)
+{
+#if RANKLINE_MIMALLOC
+    if (stage == "index, parse, scan")
+        mi_option_set(mi_option_decommit_delay, 5);
+    else if (stage == "versions, environment, local NCCL")
+        mi_option_set(mi_option_decommit_delay, 0);
+#else
+    (void)stage;
 #endif
 }
 
@@ -106,6 +130,7 @@ int main(int argc, char** argv)
     if (rl::cli::isHeadless(args)) {
         rl::cli::Hooks hooks;
         hooks.beforeAnalysis = useMemoryForSpeed;
+        hooks.afterStage = reuseBetweenStages;
         return rl::cli::run(args, hooks);
     }
     return runQtModule(argc, argv);

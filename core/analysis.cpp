@@ -1682,13 +1682,15 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     a.skipped = std::move(bundle.skipped);
     auto stageStart = std::chrono::steady_clock::now();
     double cpuStart = processCpuSeconds();
-    auto stageDone = [&a, &stageStart, &cpuStart](const char* name) {
+    auto stageDone = [&a, &stageStart, &cpuStart, &options](const char* name) {
         const auto now = std::chrono::steady_clock::now();
         const double cpuNow = processCpuSeconds();
         StageTime t{name, std::chrono::duration<double>(now - stageStart).count()};
         residentBytes(t.anonBytes, t.fileBytes);
         t.cpuSeconds = cpuNow - cpuStart;
         a.timings.push_back(std::move(t));
+        if (options.afterStage)
+            options.afterStage(name);
         stageStart = now;
         cpuStart = cpuNow;
     };

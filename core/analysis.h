@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -557,6 +558,9 @@ struct AnalyzeOptions {
     // A source of at least twice this many bytes is scanned in pieces of about this size on every
     // core (one huge combined stream would otherwise run on one core).
     std::uint64_t pieceBytes = std::uint64_t{8} << 20;
+    // Called on the analysing thread as each stage ends, with the stage's name as --timings prints
+    // it: for a front end that fits its allocator to the stage that comes next (app/main.cpp).
+    std::function<void(std::string_view stage)> afterStage;
 };
 
 // Where a run is. Reported from worker threads: a receiver must be thread-safe.

@@ -98,6 +98,8 @@ int diagnose(const std::vector<std::string>& args, const Hooks& hooks)
     const std::vector<Skipped> said = bundle.skipped;
     if (hooks.beforeAnalysis)
         hooks.beforeAnalysis();
+    if (hooks.afterStage)
+        opts.afterStage = hooks.afterStage;
     auto analysis = analyze(std::move(bundle), enc, std::move(loaded.scanner), opts, terminalProgress());
     if (!sayWhatWasSkipped("rankline diagnose", *analysis, said))
         return 1;

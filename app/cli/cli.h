@@ -3,6 +3,7 @@
 // the window live in the Qt module the binary loads for them (app/main.cpp).
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rl::cli
@@ -13,6 +14,8 @@ namespace rl::cli
 struct Hooks {
     // diagnose: once the bundle is read and the encyclopedia loaded, before the analysis starts.
     void (*beforeAnalysis)() = nullptr;
+    // diagnose: as each stage of the analysis ends (AnalyzeOptions::afterStage).
+    void (*afterStage)(std::string_view stage) = nullptr;
 };
 
 // True when args (argv as given) name one of the commands above.

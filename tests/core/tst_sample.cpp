@@ -173,6 +173,23 @@ private slots:
         QVERIFY(shiftedClock != m_d["clock"]);
     }
 
+    // A front end hears of each stage as it ends (app/main.cpp fits its allocator to the next).
+    void afterStageNamesEachStage()
+    {
+        std::vector<std::string> heard;
+        AnalyzeOptions opts;
+        opts.probeLocalNccl = false;
+        opts.afterStage = [&heard](std::string_view stage) { heard.emplace_back(stage); };
+        auto a = analyze(readBundle({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"}),
+                         test::shippedEncyclopedia(), opts);
+        QVERIFY(a);
+        QCOMPARE(heard.size(), a->timings.size());
+        for (std::size_t i = 0; i < heard.size(); ++i)
+            QCOMPARE(heard[i], a->timings[i].stage);
+        QVERIFY(std::find(heard.begin(), heard.end(), "index, parse, scan") != heard.end());
+        QVERIFY(std::find(heard.begin(), heard.end(), "versions, environment, local NCCL") != heard.end());
+    }
+
     // As `rankline diagnose` loads it: the scanner is made first, then the encyclopedia lets go of
     // the fingerprints' regexes, so that the scanner's are the only ones and go with the scan.
     void releasedFingerprintsDiagnoseTheSame()

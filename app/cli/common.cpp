@@ -46,7 +46,7 @@ std::future<LoadedEntries> startLoadingEntries()
         out.scanner = std::make_unique<Scanner>(*loaded);
         // Only the scanner matches fingerprints, and it lets go of them once every line is
         // scanned: with the encyclopedia's references gone too, their memory goes back then
-        // (1.1 MB of peak RSS on ten thousand small files).
+        // (1.1 MiB of peak RSS on ten thousand small files).
         loaded->releaseCompiledFingerprints();
         out.encyclopedia = std::make_shared<const Encyclopedia>(std::move(*loaded));
         return out;

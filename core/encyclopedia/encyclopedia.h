@@ -169,8 +169,9 @@ struct Encyclopedia {
     const Entry* find(const std::string& id) const;
     // Lets go of the fingerprints' compiled regexes (Fingerprint::regex becomes null), for a caller
     // whose scanner already holds them and that matches nothing else with this encyclopedia
-    // (`rankline diagnose`): the scanner's releaseMatchers() then frees them, some 4 MB, before the
-    // stages after the scan. A Scanner made from it afterwards compiles them again.
+    // (`rankline diagnose`): the scanner's releaseMatchers() then frees them before the stages after
+    // the scan (1.1 MiB of peak RSS on ten thousand small files). A Scanner made from it afterwards
+    // compiles them again.
     void releaseCompiledFingerprints();
 };
 

@@ -464,11 +464,13 @@ void Scanner::releaseMatchers()
 bool Scanner::matchPattern(int p, std::string_view line, std::uint32_t index, ScanHit& hit) const
 {
     const ScanPattern& sp = m_patterns[static_cast<std::size_t>(p)];
-    const RE2& re = *sp.fingerprint.regex;
-    const re2::StringPiece text(line.data(), line.size());
     hit.line = index;
     hit.pattern = p;
     hit.captures.clear();
+    if (m_released) // its regex is gone (releaseMatchers): nothing matches any more
+        return false;
+    const RE2& re = *sp.fingerprint.regex;
+    const re2::StringPiece text(line.data(), line.size());
     if (m_handMatched) {
         Hand h = Hand::RegexDecides;
         switch (sp.builtin) {

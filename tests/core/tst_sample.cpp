@@ -227,6 +227,8 @@ private slots:
         fresh.releaseMatchers();
         QVERIFY(std::all_of(fresh.patterns().begin(), fresh.patterns().end(),
                             [](const ScanPattern& p) { return p.fingerprint.regex == nullptr; }));
+        ScanHit hit;
+        QVERIFY(!fresh.matchPattern(0, "NCCL version 2.18.3+cuda12.2", 0, hit)); // nothing, no crash
     }
 };
 

@@ -207,9 +207,8 @@ private slots:
                 }
         QVERIFY(fingerprints > 100);
         const auto enc = std::make_shared<const Encyclopedia>(std::move(*loaded));
-        // What matching needs goes once every line is scanned, the regexes with it.
-        const Scanner* kept = scanner.get();
-        QVERIFY(std::all_of(kept->patterns().begin(), kept->patterns().end(),
+        // The scanner still holds them; they go with the rest of what matching needs (below).
+        QVERIFY(std::all_of(scanner->patterns().begin(), scanner->patterns().end(),
                             [](const ScanPattern& p) { return p.fingerprint.regex != nullptr; }));
         AnalyzeOptions opts;
         opts.probeLocalNccl = false;

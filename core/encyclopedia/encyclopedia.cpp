@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <re2/re2.h>
 #include <set>
 #include <sstream>
@@ -228,6 +229,232 @@ Expected<Version> versionField(const json& j, const char* key, const std::string
     return *v;
 }
 
+// For requiredLiterals, which must never claim more than the pattern does: a reading of RE2's
+// syntax that gives up (false, or npos) on anything it does not know.
+
+// The index of the ']' closing the class that opens at `at`, or npos. A ']' first in the class is
+// one of its members, and so is a "[:alpha:]" inside it.
+std::size_t classEnd(std::string_view re, std::size_t at)
+{
+    std::size_t i = at + 1;
+    if (i < re.size() && re[i] == '^')
+        ++i;
+    if (i < re.size() && re[i] == ']')
+        ++i;
+    for (; i < re.size(); ++i) {
+        if (re[i] == '\\') {
+            ++i;
+        } else if (re[i] == '[' && i + 1 < re.size() && re[i + 1] == ':') {
+            const std::size_t close = re.find(":]", i + 2);
+            if (close == std::string_view::npos)
+                return std::string_view::npos;
+            i = close + 1;
+        } else if (re[i] == ']') {
+            return i;
+        }
+    }
+    return std::string_view::npos;
+}
+
+// The index of the ')' closing the group that opens at `at`, or npos.
+std::size_t groupEnd(std::string_view re, std::size_t at)
+{
+    int depth = 0;
+    for (std::size_t i = at; i < re.size(); ++i) {
+        if (re[i] == '\\') {
+            ++i;
+        } else if (re[i] == '[') {
+            i = classEnd(re, i);
+            if (i == std::string_view::npos)
+                return i;
+        } else if (re[i] == '(') {
+            ++depth;
+        } else if (re[i] == ')' && --depth == 0) {
+            return i;
+        }
+    }
+    return std::string_view::npos;
+}
+
+// The alternatives of `re` outside its groups and classes, or nothing where they do not close.
+std::optional<std::vector<std::string_view>> alternatives(std::string_view re)
+{
+    std::vector<std::string_view> out;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < re.size(); ++i) {
+        if (re[i] == '\\') {
+            ++i;
+        } else if (re[i] == '[' || re[i] == '(') {
+            i = re[i] == '[' ? classEnd(re, i) : groupEnd(re, i);
+            if (i == std::string_view::npos)
+                return std::nullopt;
+        } else if (re[i] == ')') {
+            return std::nullopt;
+        } else if (re[i] == '|') {
+            out.push_back(re.substr(start, i - start));
+            start = i + 1;
+        }
+    }
+    out.push_back(re.substr(start));
+    return out;
+}
+
+// The escape at `at` (a backslash): how many bytes it takes, and the character it stands for when it is
+// one (\. \[ \-); 0 bytes for an escape not read here (\Q, octal, unknown letters).
+struct Escape {
+    std::size_t length = 0;
+    std::optional<char> literal;
+};
+Escape escapeAt(std::string_view re, std::size_t at)
+{
+    if (at + 1 >= re.size())
+        return {};
+    const char e = re[at + 1];
+    if (static_cast<unsigned char>(e) >= 0x80)
+        return {};
+    if (!isAlnum(e))
+        return {2, e};
+    // Classes, assertions and control characters: no literal text (a newline is, but reading
+    // it as none only says less).
+    if (std::string_view("dDsSwWbBAzCntrfva").find(e) != std::string_view::npos)
+        return {2, std::nullopt};
+    if (e == 'x' || e == 'p' || e == 'P') {
+        if (at + 2 < re.size() && re[at + 2] == '{') {
+            const std::size_t close = re.find('}', at + 3);
+            return close == std::string_view::npos ? Escape{} : Escape{close + 1 - at, std::nullopt};
+        }
+        const std::size_t length = e == 'x' ? 4 : 3;
+        return at + length <= re.size() ? Escape{length, std::nullopt} : Escape{};
+    }
+    return {};
+}
+
+// Reads the sequence `re` (no alternation outside its groups): calls run(text) for each run of
+// literal characters that every match of it holds, in order, and group(body) for each group it
+// must match at least once. False where the syntax is beyond this reading, or where group() says so.
+template <class Run, class Group> bool readSequence(std::string_view re, Run&& run, Group&& group)
+{
+    std::string text;
+    auto flush = [&] {
+        if (!text.empty())
+            run(std::move(text));
+        text.clear();
+    };
+    // What follows an atom ending before `at`: '?', '*' and a counted repetition may take it zero
+    // times ("{1,3}" too: read as optional, which only says less).
+    auto optionalAt = [&re](std::size_t at) {
+        return at < re.size() && (re[at] == '?' || re[at] == '*' || re[at] == '{');
+    };
+    for (std::size_t i = 0; i < re.size();) {
+        const char c = re[i];
+        if (c == '(') {
+            flush();
+            const std::size_t close = groupEnd(re, i);
+            if (close == std::string_view::npos)
+                return false;
+            std::string_view body = re.substr(i + 1, close - i - 1);
+            if (body.starts_with("?P<")) {
+                const std::size_t name = body.find('>');
+                if (name == std::string_view::npos)
+                    return false;
+                body.remove_prefix(name + 1);
+            } else if (body.starts_with("?:")) {
+                body.remove_prefix(2);
+            } else if (body.starts_with("?")) {
+                return false; // flags: "(?i)", "(?s:...)"
+            }
+            if (!optionalAt(close + 1) && !group(body))
+                return false;
+            i = close + 1;
+            continue;
+        }
+        if (c == '[') {
+            flush();
+            const std::size_t close = classEnd(re, i);
+            if (close == std::string_view::npos)
+                return false;
+            i = close + 1;
+            continue;
+        }
+        if (c == ')' || c == '|')
+            return false;
+        if (c == '{') {
+            // A counted repetition ("{2}", "{1,3}", "{2,}") of the atom before it, whose digits
+            // are no text; a '{' that starts none is a literal, read as none.
+            std::size_t j = i + 1;
+            while (j < re.size() && (isDigit(re[j]) || re[j] == ','))
+                ++j;
+            flush();
+            i = j > i + 1 && j < re.size() && re[j] == '}' ? j + 1 : i + 1;
+            continue;
+        }
+        std::size_t length = 1;
+        std::optional<char> literal;
+        if (c == '\\') {
+            const Escape e = escapeAt(re, i);
+            if (e.length == 0)
+                return false;
+            length = e.length;
+            literal = e.literal;
+        } else if (static_cast<unsigned char>(c) < 0x80 &&
+                   std::string_view(".^$*+?{}").find(c) == std::string_view::npos) {
+            literal = c;
+        }
+        // A quantifier that follows a multi-byte character takes all of it: bytes of such
+        // characters are never part of a run.
+        if (!literal || optionalAt(i + length)) {
+            flush();
+        } else {
+            text.push_back(*literal);
+            if (i + length < re.size() && re[i + length] == '+')
+                flush(); // the character repeats: what follows need not come right after it
+        }
+        i += length;
+    }
+    flush();
+    return true;
+}
+
+// Into `out`, the sets of requiredLiterals for the sequence `re`.
+bool requiredOfSequence(std::string_view re, std::vector<std::vector<std::string>>& out)
+{
+    auto run = [&out](std::string&& text) {
+        if (text.size() >= 2)
+            out.push_back({std::move(text)});
+    };
+    auto group = [&out](std::string_view body) {
+        const auto alts = alternatives(body);
+        if (!alts)
+            return false;
+        if (alts->size() == 1) // the group's sequence is part of every match
+            return requiredOfSequence(body, out);
+        // One alternative matches: each gives its longest run, and one of them is in the line.
+        std::vector<std::string> anyOf;
+        bool each = true;
+        for (const std::string_view alt : *alts) {
+            std::string longest;
+            const bool read = readSequence(
+                alt,
+                [&longest](std::string&& text) {
+                    if (text.size() > longest.size())
+                        longest = std::move(text);
+                },
+                [](std::string_view) { return true; }); // a group inside: no run of its own here
+            if (!read)
+                return false;
+            each = each && longest.size() >= 2;
+            anyOf.push_back(std::move(longest));
+        }
+        if (each) {
+            std::sort(anyOf.begin(), anyOf.end());
+            anyOf.erase(std::unique(anyOf.begin(), anyOf.end()), anyOf.end());
+            out.push_back(std::move(anyOf));
+        }
+        return true;
+    };
+    return readSequence(re, run, group);
+}
+
 } // namespace
 
 std::string leadingLiteral(std::string_view pattern)
@@ -262,6 +489,17 @@ std::string leadingLiteral(std::string_view pattern)
     return lead;
 }
 
+std::vector<std::vector<std::string>> requiredLiterals(std::string_view pattern)
+{
+    const auto alts = alternatives(pattern);
+    if (!alts || alts->size() != 1)
+        return {};
+    std::vector<std::vector<std::string>> out;
+    if (!requiredOfSequence(pattern, out))
+        return {};
+    return out;
+}
+
 Expected<Fingerprint> compileFingerprint(const std::string& pattern)
 {
     RE2::Options opts;
@@ -274,6 +512,11 @@ Expected<Fingerprint> compileFingerprint(const std::string& pattern)
     f.pattern = pattern;
     f.regex = re;
     f.lead = leadingLiteral(pattern);
+    // A set with a text the lead holds says nothing more: the scanner has found the lead first.
+    for (auto& anyOf : requiredLiterals(pattern))
+        if (std::none_of(anyOf.begin(), anyOf.end(),
+                         [&f](const std::string& t) { return f.lead.find(t) != std::string::npos; }))
+            f.required.push_back(std::move(anyOf));
     for (auto& l : extractLiterals(pattern)) {
         f.literals.push_back(std::move(l.text));
         f.literalAfterDigit.push_back(l.afterDigit);

@@ -31,6 +31,9 @@ struct Fingerprint {
     // Text every match starts with (leadingLiteral), or "": the scanner matches the pattern only
     // from where that text occurs.
     std::string lead;
+    // Text every match contains (requiredLiterals), less what the lead already shows: the scanner
+    // runs the regex only on a line that holds one text of each set.
+    std::vector<std::vector<std::string>> required;
 };
 
 // Text that every match of `pattern` (RE2 syntax) starts with, or "" where that is not plain from
@@ -39,6 +42,14 @@ struct Fingerprint {
 // nothing when an alternation reaches the top level. Deliberately simple: "" only means "search the
 // whole line".
 std::string leadingLiteral(std::string_view pattern);
+
+// Literal text that every match of `pattern` (RE2 syntax) contains, as sets of which the line must
+// hold one text each: each run of literal characters outside groups, and for a group that must
+// match, the longest run of each of its alternatives (one of them is in every match). Only for a
+// pattern without a top-level alternation, and nothing for one that sets flags ("(?i)") or quotes
+// (\Q...\E): a condition every matching line meets, never more, so where the pattern is not plain
+// it says less. Runs of one character and sets holding one are left out (nearly every line has them).
+std::vector<std::vector<std::string>> requiredLiterals(std::string_view pattern);
 
 // Compiles `pattern` and extracts its prefilter literals; an error names the problem.
 Expected<Fingerprint> compileFingerprint(const std::string& pattern);

@@ -281,6 +281,16 @@ bool matchNcclSetting(std::string_view line)
     return false;
 }
 
+// Whether `text` holds one text of each of the fingerprint's required sets (requiredLiterals).
+bool holdsRequired(const Fingerprint& f, std::string_view text)
+{
+    for (const auto& anyOf : f.required)
+        if (std::none_of(anyOf.begin(), anyOf.end(),
+                         [text](const std::string& t) { return text.find(t) != std::string_view::npos; }))
+            return false;
+    return true;
+}
+
 } // namespace
 
 #ifdef RANKLINE_HAVE_HYPERSCAN
@@ -510,6 +520,12 @@ bool Scanner::matchPattern(int p, std::string_view line, std::uint32_t index, Sc
         if (leadAt == std::string_view::npos)
             return false;
     }
+    // Nor is RE2 asked about a line that lacks a text every match holds: every rank's
+    // "NET/IB : No device found." is a candidate for the IB async-event patterns by their
+    // "NET/IB : ", and its "Bootstrap : Using eth0:..." for those of link-local and docker
+    // addresses; ten thousand ranks made a hundred thousand such searches, a tenth of the time.
+    if (m_handMatched && !holdsRequired(sp.fingerprint, line.substr(leadAt)))
+        return false;
     if (!sp.wantCaptures || re.NamedCapturingGroups().empty()) {
         // Context lines only need to be found, and so does a pattern that names no capture (its
         // hit keeps none): the DFA alone answers, without looking for where the match starts,

@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include <map>
+#include <re2/re2.h>
 
 #include "analysis.h"
 #include "bundle/bundle.h"
@@ -307,6 +308,82 @@ private slots:
         QCOMPARE(leadingLiteral("(?i)abc"), std::string());
         QCOMPARE(leadingLiteral("^abc"), std::string());
         QCOMPARE(leadingLiteral("\xc3\xa9t\xc3\xa9 x"), std::string()); // a non-ASCII first character
+    }
+
+    // The texts every match holds, as the scanner's second look before RE2 reads them: each run
+    // outside groups, one run of each alternative of a group that must match, and nothing the
+    // pattern does not plainly say.
+    void requiredLiteralsOfPatterns()
+    {
+        using Sets = std::vector<std::vector<std::string>>;
+        QCOMPARE(
+            requiredLiterals(
+                R"((?:Bootstrap ?|NET/Socket ): Using.*:(?P<addr>fe80:[^<\s]*|169\.254\.[\d.]+|127\.[\d.]+)<\d+>)"),
+            (Sets{{"Bootstrap", "NET/Socket "}, {": Using"}, {"127.", "169.254.", "fe80:"}}));
+        QCOMPARE(requiredLiterals(R"(NET/IB : (?:\S+:\d+ )?(?:Got async event : |async fatal event))"),
+                 (Sets{{"NET/IB : "}, {"Got async event : ", "async fatal event"}}));
+        // Runs break at quantifiers: a repeated character ends one, an optional one is left out,
+        // and a counted repetition's digits are no text.
+        QCOMPARE(requiredLiterals("ab+c{12}d?ef"), (Sets{{"ab"}, {"ef"}}));
+        QCOMPARE(requiredLiterals("x{12,}yz"), (Sets{{"yz"}}));
+        // Optional groups say nothing; a group of one alternative is part of the sequence.
+        QCOMPARE(requiredLiterals(R"(q(?:abc)?zz(?:de|fg)+(?P<n>hi\d+jk))"),
+                 (Sets{{"zz"}, {"de", "fg"}, {"hi"}, {"jk"}}));
+        QCOMPARE(requiredLiterals("q(?:abc){2,3}zz"), (Sets{{"zz"}}));
+        // An alternative with no run of two characters leaves its group out.
+        QCOMPARE(requiredLiterals(R"(ab (?:\d+|xy) cd)"), (Sets{{"ab "}, {" cd"}}));
+        // Escaped punctuation is text; classes, \x41, \pL and \b are not, and a ']' outside a
+        // class ("[[:alpha:]]") is.
+        QCOMPARE(requiredLiterals(R"(\[Rank \d+\] x\x41yz\pLqq\p{Greek}rr\bss)"),
+                 (Sets{{"[Rank "}, {"] x"}, {"yz"}, {"qq"}, {"rr"}, {"ss"}}));
+        QCOMPARE(requiredLiterals("[[:alpha:]]xy]z"), (Sets{{"xy]z"}}));
+        // A quantifier after a multi-byte character takes all of it: such bytes are never text here.
+        QCOMPARE(requiredLiterals("\xc3\xa9+abc"), (Sets{{"abc"}}));
+        // Nothing where the pattern is not plain: a top-level alternation, flags, quoting.
+        QCOMPARE(requiredLiterals("abc|def"), Sets{});
+        QCOMPARE(requiredLiterals("ab(?i)cd"), Sets{});
+        QCOMPARE(requiredLiterals("ab(?s:.)cd"), Sets{});
+        QCOMPARE(requiredLiterals(R"(ab\Qc.d\Eef)"), Sets{});
+        QCOMPARE(requiredLiterals("ab(cd"), Sets{});
+        // The lead is found before them: a set it already holds is not kept on the fingerprint.
+        const auto fp =
+            compileFingerprint(R"(NET/IB : (?:\S+:\d+ )?(?:Got async event : |async fatal event))");
+        QVERIFY(fp);
+        QCOMPARE(fp->required, (Sets{{"Got async event : ", "async fatal event"}}));
+    }
+
+    // Every sample of every shipped entry holds the required texts of each fingerprint that
+    // matches it, and the scanner finds each sample as the plain regexes do: the second look
+    // never hides a line that the encyclopedia's own worked examples say is a match.
+    void samplesHoldTheirRequiredLiterals()
+    {
+        std::size_t checked = 0, withSets = 0;
+        std::vector<std::string> samples;
+        for (const Entry& e : m_enc->entries)
+            for (const Symptom& s : e.symptoms)
+                for (const std::string& sample : s.samples) {
+                    samples.push_back(sample);
+                    for (const Fingerprint& f : s.fingerprints) {
+                        if (!RE2::PartialMatch(sample, RE2(f.pattern)))
+                            continue;
+                        ++checked;
+                        withSets += f.required.empty() ? 0 : 1;
+                        for (const auto& anyOf : requiredLiterals(f.pattern))
+                            QVERIFY2(std::any_of(anyOf.begin(), anyOf.end(),
+                                                 [&](const std::string& t) {
+                                                     return sample.find(t) != std::string::npos;
+                                                 }),
+                                     qPrintable(QString::fromStdString("/" + f.pattern + "/ on " + sample)));
+                    }
+                }
+        QVERIFY2(withSets > checked / 2, qPrintable(QStringLiteral("%1 of %2").arg(withSets).arg(checked)));
+        std::vector<const char*> lines;
+        for (const auto& sample : samples)
+            lines.push_back(sample.c_str());
+        std::vector<ScanHit> hits;
+        const QString why = compareWithRegexes(lines, hits);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QVERIFY(hits.size() >= samples.size());
     }
 
     // A pattern that starts with a literal is matched from each place the literal occurs, in

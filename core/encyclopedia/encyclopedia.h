@@ -48,7 +48,8 @@ std::string leadingLiteral(std::string_view pattern);
 // match, the longest run of each of its alternatives (one of them is in every match). Only for a
 // pattern without a top-level alternation, and nothing for one that sets flags ("(?i)") or quotes
 // (\Q...\E): a condition every matching line meets, never more, so where the pattern is not plain
-// it says less. Runs of one character and sets holding one are left out (nearly every line has them).
+// it says less. Runs shorter than two characters are left out, and so is a group with an alternative
+// that has none (nearly every line holds such text).
 std::vector<std::vector<std::string>> requiredLiterals(std::string_view pattern);
 
 // Compiles `pattern` and extracts its prefilter literals; an error names the problem.

@@ -26,43 +26,82 @@ struct ExtractedLiteral {
     bool afterDigit = false; // the pattern puts a digit right before it (":\\d+ -> 4")
 };
 
-// The alternatives of `re` at its top level, outside every group and class (one when it has none).
-std::vector<std::string> topLevelBranches(std::string_view re)
+// A reading of RE2's syntax that gives up (false, npos or nothing) on anything it does not know:
+// the literals and lead below, and requiredLiterals, must never claim more than a pattern does.
+
+// The index of the ']' closing the class that opens at `at`, or npos. A ']' first in the class is
+// one of its members, and so is a "[:alpha:]" inside it.
+std::size_t classEnd(std::string_view re, std::size_t at)
 {
-    std::vector<std::string> branches;
+    std::size_t i = at + 1;
+    if (i < re.size() && re[i] == '^')
+        ++i;
+    if (i < re.size() && re[i] == ']')
+        ++i;
+    for (; i < re.size(); ++i) {
+        if (re[i] == '\\') {
+            ++i;
+        } else if (re[i] == '[' && i + 1 < re.size() && re[i + 1] == ':') {
+            const std::size_t close = re.find(":]", i + 2);
+            if (close == std::string_view::npos)
+                return std::string_view::npos;
+            i = close + 1;
+        } else if (re[i] == ']') {
+            return i;
+        }
+    }
+    return std::string_view::npos;
+}
+
+// The index of the ')' closing the group that opens at `at`, or npos.
+std::size_t groupEnd(std::string_view re, std::size_t at)
+{
     int depth = 0;
-    bool inClass = false;
+    for (std::size_t i = at; i < re.size(); ++i) {
+        if (re[i] == '\\') {
+            ++i;
+        } else if (re[i] == '[') {
+            i = classEnd(re, i);
+            if (i == std::string_view::npos)
+                return i;
+        } else if (re[i] == '(') {
+            ++depth;
+        } else if (re[i] == ')' && --depth == 0) {
+            return i;
+        }
+    }
+    return std::string_view::npos;
+}
+
+// The alternatives of `re` outside its groups and classes, or nothing where they do not close.
+std::optional<std::vector<std::string_view>> alternatives(std::string_view re)
+{
+    std::vector<std::string_view> out;
     std::size_t start = 0;
     for (std::size_t i = 0; i < re.size(); ++i) {
-        char c = re[i];
-        if (c == '\\') {
+        if (re[i] == '\\') {
             ++i;
-            continue;
-        }
-        if (inClass) {
-            if (c == ']')
-                inClass = false;
-            continue;
-        }
-        if (c == '[')
-            inClass = true;
-        else if (c == '(')
-            ++depth;
-        else if (c == ')')
-            --depth;
-        else if (c == '|' && depth == 0) {
-            branches.emplace_back(re.substr(start, i - start));
+        } else if (re[i] == '[' || re[i] == '(') {
+            i = re[i] == '[' ? classEnd(re, i) : groupEnd(re, i);
+            if (i == std::string_view::npos)
+                return std::nullopt;
+        } else if (re[i] == ')') {
+            return std::nullopt;
+        } else if (re[i] == '|') {
+            out.push_back(re.substr(start, i - start));
             start = i + 1;
         }
     }
-    branches.emplace_back(re.substr(start));
-    return branches;
+    out.push_back(re.substr(start));
+    return out;
 }
 
 // Longest run of literal text outside groups and classes, per top-level alternative.
 std::vector<ExtractedLiteral> extractLiterals(const std::string& re)
 {
-    const std::vector<std::string> branches = topLevelBranches(re);
+    // Unbalanced as this reading sees it ("\Q(\E"): read as one alternative.
+    const std::vector<std::string_view> branches =
+        alternatives(re).value_or(std::vector<std::string_view>{re});
     std::vector<ExtractedLiteral> out;
     // Text on most lines of an NCCL log makes a useless prefilter: prefer any other run.
     auto common = [](const std::string& r) {
@@ -71,7 +110,7 @@ std::vector<ExtractedLiteral> extractLiterals(const std::string& re)
                 return true;
         return false;
     };
-    for (const std::string& b : branches) {
+    for (const std::string_view b : branches) {
         std::string run;
         ExtractedLiteral best, bestCommon;
         // Whether the run being built follows a `\d` or `\d+` directly: a digit must then stand
@@ -227,76 +266,6 @@ Expected<Version> versionField(const json& j, const char* key, const std::string
         return Error{origin, std::string("field '") + key + "' is not a version: '" + s + "'",
                      "write versions as X.Y.Z"};
     return *v;
-}
-
-// For requiredLiterals, which must never claim more than the pattern does: a reading of RE2's
-// syntax that gives up (false, or npos) on anything it does not know.
-
-// The index of the ']' closing the class that opens at `at`, or npos. A ']' first in the class is
-// one of its members, and so is a "[:alpha:]" inside it.
-std::size_t classEnd(std::string_view re, std::size_t at)
-{
-    std::size_t i = at + 1;
-    if (i < re.size() && re[i] == '^')
-        ++i;
-    if (i < re.size() && re[i] == ']')
-        ++i;
-    for (; i < re.size(); ++i) {
-        if (re[i] == '\\') {
-            ++i;
-        } else if (re[i] == '[' && i + 1 < re.size() && re[i + 1] == ':') {
-            const std::size_t close = re.find(":]", i + 2);
-            if (close == std::string_view::npos)
-                return std::string_view::npos;
-            i = close + 1;
-        } else if (re[i] == ']') {
-            return i;
-        }
-    }
-    return std::string_view::npos;
-}
-
-// The index of the ')' closing the group that opens at `at`, or npos.
-std::size_t groupEnd(std::string_view re, std::size_t at)
-{
-    int depth = 0;
-    for (std::size_t i = at; i < re.size(); ++i) {
-        if (re[i] == '\\') {
-            ++i;
-        } else if (re[i] == '[') {
-            i = classEnd(re, i);
-            if (i == std::string_view::npos)
-                return i;
-        } else if (re[i] == '(') {
-            ++depth;
-        } else if (re[i] == ')' && --depth == 0) {
-            return i;
-        }
-    }
-    return std::string_view::npos;
-}
-
-// The alternatives of `re` outside its groups and classes, or nothing where they do not close.
-std::optional<std::vector<std::string_view>> alternatives(std::string_view re)
-{
-    std::vector<std::string_view> out;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < re.size(); ++i) {
-        if (re[i] == '\\') {
-            ++i;
-        } else if (re[i] == '[' || re[i] == '(') {
-            i = re[i] == '[' ? classEnd(re, i) : groupEnd(re, i);
-            if (i == std::string_view::npos)
-                return std::nullopt;
-        } else if (re[i] == ')') {
-            return std::nullopt;
-        } else if (re[i] == '|') {
-            out.push_back(re.substr(start, i - start));
-            start = i + 1;
-        }
-    }
-    out.push_back(re.substr(start));
-    return out;
 }
 
 // The escape at `at` (a backslash): how many bytes it takes, and the character it stands for when it is
@@ -459,8 +428,10 @@ bool requiredOfSequence(std::string_view re, std::vector<std::vector<std::string
 
 std::string leadingLiteral(std::string_view pattern)
 {
-    // An alternation at the top level lets a match start with something else.
-    if (topLevelBranches(pattern).size() != 1)
+    // An alternation at the top level lets a match start with something else (and where the reading
+    // above cannot follow the pattern, nothing is claimed).
+    const auto alts = alternatives(pattern);
+    if (!alts || alts->size() != 1)
         return {};
     std::string lead;
     std::size_t i = 0;

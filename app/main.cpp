@@ -42,7 +42,7 @@ void raiseDescriptorLimit()
 // that matters) on every core, then exit. The binary's allocator is mimalloc (linked in
 // app/CMakeLists.txt), whose free lists are per thread and per page: with glibc malloc, whose arenas
 // lock and coalesce, and after tuning its thresholds and huge pages for this, allocation was a
-// seventh of diagnosing 10,000 small files. Measured by alternating runs (README, Performance):
+// seventh of diagnosing 10,000 small files. Measured by alternating runs (docs/performance-history.md):
 // 10,000 small files 8 to 11 % less wall time, the large-file bundles unchanged.
 // From the analysis on, memory a stage frees goes back to the system at once rather than 25 ms
 // later (mimalloc's default; reuseBetweenStages below keeps it 5 ms between some stages): the

@@ -2338,6 +2338,21 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         for (std::size_t i = 0; i < kept; ++i)
             a.processes[i].id = ProcessId(static_cast<std::uint32_t>(i));
     }
+    // Every line has its process: what identity needed is not needed again. Given back before the
+    // events and hits are reserved (their pages faulted in at once) rather than after them, so that
+    // the stages after identity, where ten thousand ranks have their peak, start with less: on
+    // 10,000 small files the heap after identity 52.5 -> 50.8 MiB, the peak 0.4 MiB lower.
+    auto release = [](auto& v) { std::remove_reference_t<decltype(v)>().swap(v); };
+    release(byKey); // points into the scans' keys, freed below
+    release(keyProcess);
+    release(pathIdentity);
+    release(firstWithRank);
+    release(defaultProcess);
+    release(ncclKeys);
+    release(lastInSlot);
+    release(rankProcess);
+    release(sourceProcesses);
+    release(consoleLines);
     std::size_t environmentHits = 0, fingerprintHits = 0, environmentCaptures = 0;
     // Per source: its first WARN or worse line (its size when none): the loop below that makes an
     // event of each such line, on one core, starts there (most small files have none).
@@ -2353,6 +2368,14 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             SourceLines& sl = a.lines[s];
             std::size_t events = 0, environment = 0, fingerprints = 0, withCaptures = 0;
             sl.renumberProcesses(remap);
+            SourceScan& scan = scans[s];
+            release(scan.keys);
+            release(scan.keyDecoRank);
+            release(scan.keyDecoHost);
+            release(scan.elastic);
+            release(scan.blankLines);
+            release(scan.rankLines);
+            release(scan.consoleRanks);
             firstWarn[s] = static_cast<std::uint32_t>(sl.size());
             for (std::uint32_t i = 0; i < sl.size(); ++i)
                 if (sl.level(i) >= Level::Warn) {
@@ -2377,6 +2400,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             }
             counts[s] = {events, environment, fingerprints, withCaptures};
         });
+        release(remap);
         std::size_t n = 0;
         for (const auto& [events, environment, fingerprints, withCaptures] : counts) {
             n += events;
@@ -2525,19 +2549,6 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     if (!std::is_sorted(hits.begin(), hits.end(), byLine))
         std::sort(hits.begin(), hits.end(), byLine);
 
-    // What identity needed is not needed again: given back before the stages that allocate for every
-    // rank (the environment), which then reuse it instead of raising the peak.
-    auto release = [](auto& v) { std::remove_reference_t<decltype(v)>().swap(v); };
-    release(byKey);
-    release(keyProcess);
-    release(pathIdentity);
-    release(firstWithRank);
-    release(defaultProcess);
-    release(ncclKeys);
-    release(lastInSlot);
-    release(rankProcess);
-    release(sourceProcesses);
-    release(remap);
     release(firstWarn);
     stageDone("identity, events");
     alignClocks(a, scans, options);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <mutex>
 #include <new>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <thread>
@@ -301,6 +303,25 @@ std::string folderPrefix(const std::string& input, bool several)
 std::string folderBase(const std::string& input)
 {
     return input.empty() || input.back() == '/' ? input : input + '/';
+}
+
+// `path` with every symbolic link resolved, or "" (errno says why).
+std::string realPath(const std::string& path)
+{
+    char* real = ::realpath(path.c_str(), nullptr);
+    if (!real)
+        return {};
+    std::string out(real);
+    std::free(real);
+    return out;
+}
+
+// What the symbolic link `name` in the folder `dirFd` says, for a message.
+std::string linkTarget(int dirFd, const char* name)
+{
+    char buf[4096];
+    const ssize_t n = ::readlinkat(dirFd, name, buf, sizeof buf);
+    return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string("?");
 }
 
 struct Reader {
@@ -613,15 +634,22 @@ struct Reader {
         addText(path, display, std::make_shared<MappedBuffer>(std::move(mapped)), nulInHead);
     }
 
+    // What listing a folder's tree learns of its symbolic links, for listTree to settle once the
+    // folder's own files are known.
+    struct Links {
+        std::vector<std::string> folders; // links to folders, relative to the opened folder
+        std::vector<std::string> files;   // links to files, likewise
+    };
+
     // The regular files under the folder open as `fd` (closed here), whose path is base + rel, as
     // paths relative to the opened folder: depth first, in the listing's order, using the type the
-    // listing gives (no stat per file). Symbolic links to files are followed, links to folders are
-    // not (that is how loops are avoided); a folder that may not be read is skipped with its reason
-    // (its files would otherwise go missing without a word), as is anything else that is not a file. Plain
-    // system calls rather than std::filesystem, whose paths cost an allocation per component: a folder of
+    // listing gives (no stat per file). Symbolic links are noted in `links` (listTree follows them
+    // or says why not); a folder that may not be read is skipped with its reason (its files would
+    // otherwise go missing without a word), as is anything else that is not a file. Plain system
+    // calls rather than std::filesystem, whose paths cost an allocation per component: a folder of
     // 10,000 files spent more time building, relativising and comparing them than listing.
     void listFolder(int fd, const std::string& base, const std::string& rel, const std::string& prefix,
-                    std::vector<std::string>& files)
+                    std::vector<std::string>& files, Links& links)
     {
         DIR* d = ::fdopendir(fd);
         if (!d) {
@@ -665,7 +693,7 @@ struct Reader {
                 const int sub =
                     ::openat(::dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                 if (sub >= 0)
-                    listFolder(sub, base, entry + '/', prefix, files);
+                    listFolder(sub, base, entry + '/', prefix, files, links);
                 else if (errno == EACCES || errno == EPERM)
                     skip(prefix + entry + '/', std::string("cannot list folder: ") + std::strerror(errno) +
                                                    "; its files were not read (check its permissions, or "
@@ -675,16 +703,142 @@ struct Reader {
             } else if (type == DT_LNK) {
                 struct stat st {
                 };
-                const bool resolved = ::fstatat(::dirfd(d), e->d_name, &st, 0) == 0;
-                if (resolved && S_ISREG(st.st_mode))
-                    files.push_back(std::move(entry));
-                else if (!resolved || !S_ISDIR(st.st_mode))
-                    skip(prefix + entry, "broken or special symbolic link, skipped");
+                if (::fstatat(::dirfd(d), e->d_name, &st, 0) != 0) {
+                    const int err = errno;
+                    skip(prefix + entry,
+                         err == ELOOP ? "symbolic link loop (it leads back to itself): "
+                                        "not followed, skipped"
+                         : err == ENOENT
+                             ? "broken symbolic link (its target " + linkTarget(::dirfd(d), e->d_name) +
+                                   " does not exist): skipped; copy the file it stood for into "
+                                   "the bundle if it matters"
+                             : std::string("symbolic link not followed: ") + std::strerror(err));
+                } else if (S_ISREG(st.st_mode)) {
+                    links.files.push_back(std::move(entry));
+                } else if (S_ISDIR(st.st_mode)) {
+                    links.folders.push_back(std::move(entry));
+                } else {
+                    skip(prefix + entry, "symbolic link to a FIFO, socket or device: never opened, skipped");
+                }
             } else {
                 skip(prefix + entry, "not a regular file (FIFO, socket or device): never opened, skipped");
             }
         }
         ::closedir(d);
+    }
+
+    // Every regular file under the opened folder `top` (closed here; its path is `input`), as
+    // listFolder gives them, with its symbolic links settled once its own tree is known. A link
+    // leads either into that tree, whose files are read there under their own names, or out of it:
+    // a folder outside is listed as if it stood where the link does (a run's logs linked in from
+    // shared storage), once however many links lead to it, never when it holds the opened folder (a
+    // loop), and a file outside is read under the link's name, once. What is not followed is said,
+    // so that no link's files go missing without a word. No stat or path resolution happens for a
+    // folder without links.
+    void listTree(int top, const std::string& input, const std::string& base, const std::string& prefix,
+                  std::vector<std::string>& files)
+    {
+        Links links;
+        listFolder(top, base, {}, prefix, files, links);
+        if (links.folders.empty() && links.files.empty())
+            return;
+        const std::string root = realPath(input);
+        // Inside the opened folder: its relative path, "." for the folder itself; else nullopt.
+        auto inside = [&root](const std::string& real) -> std::optional<std::string> {
+            if (root.empty())
+                return std::nullopt;
+            if (real == root)
+                return std::string(".");
+            if (real.size() > root.size() + 1 && real.compare(0, root.size(), root) == 0 &&
+                (root.back() == '/' || real[root.size()] == '/'))
+                return real.substr(root.back() == '/' ? root.size() : root.size() + 1);
+            return std::nullopt;
+        };
+        auto within = [](const std::string& real, const std::string& folder) {
+            return real == folder ||
+                   (real.size() > folder.size() && real.compare(0, folder.size(), folder) == 0 &&
+                    (folder.back() == '/' || real[folder.size()] == '/'));
+        };
+        // Folders outside, by real path, with the link they were listed through. Links are taken in
+        // name order, not the listing's (which the file system decides), so that the same bundle
+        // reads the same way everywhere; a followed folder's own links come in the next round.
+        std::vector<std::pair<std::string, std::string>> followed;
+        std::vector<std::string> round = std::move(links.folders);
+        for (; !round.empty(); round = std::move(links.folders)) {
+            links.folders.clear();
+            std::sort(round.begin(), round.end());
+            for (const std::string& entry : round) {
+                if (cancelled && cancelled())
+                    return;
+                const std::string real = realPath(base + entry);
+                if (real.empty()) {
+                    skip(prefix + entry + '/',
+                         std::string("symbolic link to a folder not followed: ") + std::strerror(errno));
+                } else if (auto rel = inside(real)) {
+                    skip(prefix + entry + '/', *rel == "."
+                                                   ? "symbolic link back to the opened folder (a loop): not "
+                                                     "followed; its files are read once"
+                                                   : "symbolic link to the folder " + prefix + *rel +
+                                                         " of this bundle: its files are read there, once");
+                } else if (within(real, "/proc") || within(real, "/sys") || within(real, "/dev")) {
+                    skip(prefix + entry + '/', "symbolic link to the system folder " + real +
+                                                   ", which holds no logs of a job: not followed");
+                } else if (!root.empty() && within(root, real)) {
+                    skip(prefix + entry + '/',
+                         "symbolic link to " + real +
+                             ", a folder that holds the opened folder (a loop): not followed");
+                } else if (auto seen = std::find_if(followed.begin(), followed.end(),
+                                                    [&](const auto& f) { return within(real, f.first); });
+                           seen != followed.end()) {
+                    skip(prefix + entry + '/', "symbolic link to " + real +
+                                                   ", which is read once, through the link " + prefix +
+                                                   seen->second + "/");
+                } else {
+                    const int fd = ::open((base + entry).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                    if (fd < 0) {
+                        skip(prefix + entry + '/',
+                             std::string("cannot list the folder this symbolic link leads to: ") +
+                                 std::strerror(errno) + "; its files were not read (check its permissions)");
+                        continue;
+                    }
+                    followed.emplace_back(real, entry);
+                    listFolder(fd, base, entry + '/', prefix, files, links);
+                }
+            }
+        }
+        // Links to files, once the files they may stand for are all listed: a file of the tree,
+        // or of a folder followed above, is read under the name it is listed by.
+        std::sort(links.files.begin(), links.files.end());
+        auto listedAs = [&](const std::string& real) -> std::optional<std::string> {
+            if (auto rel = inside(real))
+                return rel;
+            for (const auto& [folder, link] : followed)
+                if (within(real, folder) && real != folder)
+                    return link + real.substr(folder.size());
+            return std::nullopt;
+        };
+        files.reserve(files.size() + links.files.size()); // `listed` views them: no reallocation below
+        std::unordered_set<std::string_view> listed(files.begin(), files.end());
+        std::vector<std::pair<std::string, std::string>> outside; // real path, the link read for it
+        for (std::string& entry : links.files) {
+            const std::string real = realPath(base + entry);
+            const auto rel = real.empty() ? std::nullopt : listedAs(real);
+            if (rel && listed.count(*rel)) {
+                skip(prefix + entry,
+                     "symbolic link to " + prefix + *rel + ", which is read under its own name");
+                continue;
+            }
+            auto seen =
+                std::find_if(outside.begin(), outside.end(), [&](const auto& o) { return o.first == real; });
+            if (!real.empty() && seen != outside.end()) {
+                skip(prefix + entry,
+                     "symbolic link to the same file as " + prefix + seen->second + ", which is read");
+                continue;
+            }
+            if (!real.empty())
+                outside.emplace_back(real, entry);
+            files.push_back(std::move(entry));
+        }
     }
 
     void readPath(const std::string& input, bool several)
@@ -706,7 +860,7 @@ struct Reader {
             }
             const std::string base = folderBase(input);
             std::vector<std::string> files; // relative to the folder
-            listFolder(top, base, {}, prefix, files);
+            listTree(top, input, base, prefix, files);
             // In the order std::filesystem::path compares them, component by component: a folder's
             // files before those of a folder whose name merely starts with its name.
             std::sort(files.begin(), files.end(), [](const std::string& x, const std::string& y) {
@@ -923,7 +1077,7 @@ std::vector<std::string> filesAddedSince(const std::vector<std::string>& paths,
         const std::string prefix = folderPrefix(input, paths.size() > 1);
         const std::string base = folderBase(input);
         std::vector<std::string> files;
-        lister.listFolder(top, base, {}, prefix, files);
+        lister.listTree(top, input, base, prefix, files);
         for (const auto& f : files)
             if (!known.count(base + f) && !known.count(prefix + f))
                 added.push_back(prefix + f);

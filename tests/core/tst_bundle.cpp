@@ -522,6 +522,69 @@ private slots:
         QCOMPARE(names(b), QStringList{QStringLiteral("a/rank0.log")});
     }
 
+    // Links to folders: one out of the opened folder is read as if its folder stood there (once,
+    // however many links lead to it, through the first by name); one into the bundle, back to it,
+    // to a folder that holds it, or into /proc, is said and not followed. Links to files: one to a
+    // file of the bundle is said, the file read under its own name; two to one file outside read it
+    // once. Nothing is read twice and nothing is left out without a word.
+    void symlinksAreFollowedOnceAndTheRestSaid()
+    {
+        QTemporaryDir dir;
+        const QString root = dir.filePath(QStringLiteral("job"));
+        write(root + QStringLiteral("/gpu-a/rank0.log"), "a0\n");
+        write(root + QStringLiteral("/gpu-a/rank1.log"), "a1\n");
+        write(dir.filePath(QStringLiteral("shared/gpu-b/rank2.log")), "b2\n");
+        write(dir.filePath(QStringLiteral("shared/gpu-b/nested/rank3.log")), "b3\n");
+        write(dir.filePath(QStringLiteral("shared/extra.log")), "x\n");
+        auto link = [&](const char* target, const QString& at) {
+            QVERIFY2(::symlink(target, at.toLocal8Bit().constData()) == 0, qPrintable(at));
+        };
+        link("../shared/gpu-b", root + QStringLiteral("/gpu-b"));
+        link("../shared/gpu-b", root + QStringLiteral("/zz-again"));
+        link("../shared/gpu-b/nested", root + QStringLiteral("/zz-nested"));
+        link("gpu-a", root + QStringLiteral("/latest"));
+        link(".", root + QStringLiteral("/self"));
+        link("..", root + QStringLiteral("/up"));
+        link("/proc/self", root + QStringLiteral("/proc"));
+        link("gpu-a/rank0.log", root + QStringLiteral("/first.log"));
+        link("../shared/extra.log", root + QStringLiteral("/extra1.log"));
+        link("../shared/extra.log", root + QStringLiteral("/extra2.log"));
+        link("rank2.log", dir.filePath(QStringLiteral("shared/gpu-b/again.log")));
+        link("loop-b.log", root + QStringLiteral("/loop-a.log"));
+        link("loop-a.log", root + QStringLiteral("/loop-b.log"));
+        link("/nonexistent/rank9.log", root + QStringLiteral("/gone.log"));
+
+        Bundle b = readBundle({root.toStdString()});
+        QCOMPARE(names(b),
+                 (QStringList{QStringLiteral("extra1.log"), QStringLiteral("gpu-a/rank0.log"),
+                              QStringLiteral("gpu-a/rank1.log"), QStringLiteral("gpu-b/nested/rank3.log"),
+                              QStringLiteral("gpu-b/rank2.log")}));
+        auto reason = [&b](const char* file) {
+            const Skipped* s = skippedFor(b, QString::fromLatin1(file));
+            return s ? QString::fromStdString(s->reason) : QString();
+        };
+        QVERIFY(reason("zz-again/").contains(QStringLiteral("read once, through the link gpu-b/")));
+        QVERIFY(reason("zz-nested/").contains(QStringLiteral("read once, through the link gpu-b/")));
+        QVERIFY(reason("latest/").contains(QStringLiteral("the folder gpu-a of this bundle")));
+        QVERIFY(reason("self/").contains(QStringLiteral("back to the opened folder")));
+        QVERIFY(reason("up/").contains(QStringLiteral("holds the opened folder")));
+        QVERIFY(reason("proc/").contains(QStringLiteral("system folder")));
+        QVERIFY(reason("first.log")
+                    .contains(QStringLiteral("gpu-a/rank0.log, which is read under its own name")));
+        QVERIFY(reason("extra2.log").contains(QStringLiteral("same file as extra1.log")));
+        QVERIFY(reason("gpu-b/again.log").contains(QStringLiteral("gpu-b/rank2.log")));
+        QVERIFY(reason("loop-a.log").contains(QStringLiteral("loop")));
+        QVERIFY(reason("gone.log").contains(QStringLiteral("/nonexistent/rank9.log does not exist")));
+        QCOMPARE(b.skipped.size(), std::size_t{12}); // the loop is two links
+
+        // What a reload looks for sees the same files: none is new.
+        auto a = analyze(std::move(b), m_enc);
+        QCOMPARE(filesAddedSince({root.toStdString()}, a->sources, a->skipped), std::vector<std::string>{});
+        write(dir.filePath(QStringLiteral("shared/gpu-b/rank4.log")), "b4\n");
+        QCOMPARE(filesAddedSince({root.toStdString()}, a->sources, a->skipped),
+                 std::vector<std::string>{"gpu-b/rank4.log"});
+    }
+
     void hugeLineIsIndexed()
     {
         Source s = sourceFromText("big", std::string(5 << 20, 'x') + "\nnext\n");

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
+#include <unordered_map>
 #include <unordered_set>
 #include <zlib.h>
 
@@ -53,6 +54,7 @@ public:
     {
         return changeSince(path, m_file.opened());
     }
+    FileIdentity fileIdentity() const override { return m_file.opened(); }
 
 private:
     MappedFile m_file;
@@ -107,6 +109,7 @@ public:
     {
         return changeSince(path, m_file.opened());
     }
+    FileIdentity fileIdentity() const override { return m_file.opened(); }
     bool binary() const override { return m_binary.load(); }
     void dropResident() const override
     {
@@ -1130,6 +1133,41 @@ Bundle readBundle(const std::vector<std::string>& paths, const BundleLimits& lim
         if (cancelled && cancelled())
             break;
         r.readPath(p, paths.size() > 1);
+    }
+    // One file read under two names (a folder and a file in it both named, overlapping folders,
+    // hard links) would show every line and event twice: it is kept under the name read first.
+    {
+        struct Key {
+            std::uint64_t device, inode;
+            bool operator==(const Key&) const = default;
+        };
+        struct KeyHash {
+            std::size_t operator()(const Key& k) const
+            {
+                return std::hash<std::uint64_t>{}(k.inode * 31 + k.device);
+            }
+        };
+        std::unordered_map<Key, std::size_t, KeyHash> first; // -> index in out.sources
+        first.reserve(out.sources.size());
+        std::vector<char> twice(out.sources.size(), 0);
+        bool any = false;
+        for (std::size_t i = 0; i < out.sources.size(); ++i) {
+            const Source& s = out.sources[i];
+            const FileIdentity id = s.buffer ? s.buffer->fileIdentity() : FileIdentity{};
+            if (!id.known())
+                continue;
+            auto [at, added] = first.try_emplace(Key{id.device, id.inode}, i);
+            if (!added) {
+                twice[i] = 1;
+                any = true;
+                r.skip(s.displayPath, "the same file as " + out.sources[at->second].displayPath +
+                                          " (named twice, or a hard link to it): read once, under that name");
+            }
+        }
+        if (any) {
+            std::size_t i = 0;
+            std::erase_if(out.sources, [&](const Source&) { return twice[i++] != 0; });
+        }
     }
     // Mostly in this order already (a folder's files are listed in path order): then there is
     // nothing to move.

@@ -50,6 +50,9 @@ public:
         (void)path;
         return {};
     }
+    // Which file on disk the text was read from (device and inode when it was opened), or an
+    // unknown identity where none is behind it (an archive member, decompressed or pasted text).
+    virtual FileIdentity fileIdentity() const { return {}; }
     // For one pass over the whole text by one thread (the scan, the environment's reads): fills
     // `scratch` with the text and returns true where that costs less than text() (a small file
     // nobody has mapped yet, see SourcePass); false: read text().

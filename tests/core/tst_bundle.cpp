@@ -585,6 +585,33 @@ private slots:
                  std::vector<std::string>{"gpu-b/rank4.log"});
     }
 
+    // One file under two names (a folder and a file in it both given, a hard link) is read once,
+    // under the name read first, and the other name is said; distinct files stay apart.
+    void oneFileUnderTwoNamesIsReadOnce()
+    {
+        QTemporaryDir dir;
+        write(dir.filePath(QStringLiteral("logs/rank0.log")), "r0\n");
+        write(dir.filePath(QStringLiteral("logs/rank1.log")), "r1\n");
+        QVERIFY(::link(dir.filePath(QStringLiteral("logs/rank1.log")).toLocal8Bit().constData(),
+                       dir.filePath(QStringLiteral("logs/copy-of-1.log")).toLocal8Bit().constData()) == 0);
+        const std::string folder = dir.filePath(QStringLiteral("logs")).toStdString();
+        const std::string file = dir.filePath(QStringLiteral("logs/rank0.log")).toStdString();
+        Bundle b = readBundle({folder, file});
+        QCOMPARE(names(b),
+                 (QStringList{QStringLiteral("logs/copy-of-1.log"), QStringLiteral("logs/rank0.log")}));
+        const Skipped* hard = skippedFor(b, QStringLiteral("logs/rank1.log"));
+        QVERIFY(hard && QString::fromStdString(hard->reason)
+                            .contains(QStringLiteral("the same file as logs/copy-of-1.log")));
+        const Skipped* named = skippedFor(b, QStringLiteral("rank0.log"));
+        QVERIFY(named && QString::fromStdString(named->file) == QString::fromStdString(file));
+        QVERIFY(QString::fromStdString(named->reason)
+                    .contains(QStringLiteral("the same file as logs/rank0.log")));
+        // The same file named twice on its own.
+        Bundle twice = readBundle({file, file});
+        QCOMPARE(twice.sources.size(), std::size_t{1});
+        QCOMPARE(twice.skipped.size(), std::size_t{1});
+    }
+
     void hugeLineIsIndexed()
     {
         Source s = sourceFromText("big", std::string(5 << 20, 'x') + "\nnext\n");

@@ -1601,14 +1601,15 @@ void keepSources(std::vector<Source>& sources, const Keep& keep, std::vector<Alo
 void dropBinarySources(Analysis& a, std::vector<SourceScan>& scans, std::vector<PathIdentity>& pathIdentity,
                        std::uint64_t& totalBytes)
 {
-    std::vector<std::pair<std::size_t, std::string>> binary; // (Source::skippedBefore, file)
+    std::vector<std::pair<std::size_t, Skipped>> binary; // (Source::skippedBefore, what is said)
     keepSources(
         a.sources,
         [&](std::size_t i) {
             const Source& s = a.sources[i];
             if (!s.buffer || !s.buffer->binary())
                 return true;
-            binary.emplace_back(s.skippedBefore, s.displayPath);
+            binary.emplace_back(s.skippedBefore, Skipped{s.displayPath, binaryReason(s.buffer->packedFormat(),
+                                                                                     s.displayPath)});
             totalBytes -= s.size;
             return false;
         },
@@ -1624,7 +1625,7 @@ void dropBinarySources(Analysis& a, std::vector<SourceScan>& scans, std::vector<
     std::size_t next = 0;
     for (std::size_t k = 0; k <= a.skipped.size(); ++k) {
         for (; next < binary.size() && binary[next].first <= k; ++next)
-            merged.push_back({std::move(binary[next].second), kBinaryReason});
+            merged.push_back(std::move(binary[next].second));
         if (k < a.skipped.size())
             merged.push_back(std::move(a.skipped[k]));
     }

@@ -68,6 +68,50 @@ bool looksBinary(std::string_view text)
     return std::memchr(head.data(), '\0', head.size()) != nullptr;
 }
 
+} // namespace
+
+const char* packedFormat(std::string_view head)
+{
+    auto starts = [head](std::string_view magic) { return head.substr(0, magic.size()) == magic; };
+    if (starts("\x1f\x8b"))
+        return "gzip";
+    if (starts("\x28\xb5\x2f\xfd"))
+        return "zstd";
+    if (starts(std::string_view("\xfd"
+                                "7zXZ\0",
+                                6)))
+        return "xz";
+    if (starts("BZh") && head.size() > 3 && head[3] >= '1' && head[3] <= '9')
+        return "bzip2";
+    if (starts("PK\x03\x04") || starts("PK\x05\x06"))
+        return "zip";
+    if (head.size() >= 262 && head.substr(257, 5) == "ustar")
+        return "tar";
+    return nullptr;
+}
+
+std::string binaryReason(const char* format, const std::string& display)
+{
+    if (!format)
+        return kBinaryReason;
+    const std::string_view f(format);
+    const std::string name = display.substr(display.find_last_of('/') + 1);
+    const std::string suffix = f == "gzip"    ? ".gz"
+                               : f == "zstd"  ? ".zst"
+                               : f == "xz"    ? ".xz"
+                               : f == "bzip2" ? ".bz2"
+                                              : "." + std::string(f);
+    std::string how = "rename it to " + name + suffix;
+    if (f != "zip" && f != "tar")
+        how += " (" + name + ".tar" + suffix + " if it holds a tar archive)";
+    return std::string(f == "zip" || f == "tar" ? "a " + std::string(f) + " archive"
+                                                : std::string(f) + "-compressed data") +
+           " under a name without " + suffix + ": not read; " + how + " and open it again";
+}
+
+namespace
+{
+
 // A small file (util/mapped_file.h, kSmallFileBytes), mapped only when its text is first asked
 // for: the stages that read every file once (the scan, the environment's event lines) read it into
 // their own scratch buffer instead (readForPass), which costs a fraction of a map. text() maps it
@@ -111,6 +155,7 @@ public:
     }
     FileIdentity fileIdentity() const override { return m_file.opened(); }
     bool binary() const override { return m_binary.load(); }
+    const char* packedFormat() const override { return m_packed.load(); }
     void dropResident() const override
     {
         if (m_mapped.load(std::memory_order_acquire))
@@ -153,8 +198,10 @@ private:
     // read is looked at: the NUL bytes standing for what a shrunken file lost are no evidence.
     void lookAt(std::string_view text) const
     {
-        if (looksBinary(text))
+        if (looksBinary(text)) {
+            m_packed.store(rl::packedFormat(text));
             m_binary.store(true);
+        }
     }
 
     // What text() shows, made when it is first asked for: most small files are only ever read by
@@ -171,6 +218,7 @@ private:
     mutable std::atomic<bool> m_mapped{false};
     mutable std::atomic<bool> m_shrank{false};
     mutable std::atomic<bool> m_binary{false};
+    mutable std::atomic<const char*> m_packed{nullptr}; // packedFormat of a binary one
     mutable std::atomic<std::uint64_t> m_grownBy{0};
 };
 
@@ -361,7 +409,7 @@ struct Reader {
             return;
         }
         if (nulInHead ? *nulInHead : looksBinary(buf->text())) {
-            skip(display, kBinaryReason);
+            skip(display, binaryReason(packedFormat(buf->text().substr(0, 512)), display));
             return;
         }
         // The look at the head mapped its pages (a whole large folio on recent kernels, a
@@ -398,6 +446,12 @@ struct Reader {
 
     void readGzip(const std::string& path, const std::string& display, std::string_view compressed)
     {
+        // A plain log that was only named .gz (or whose compressed copy was replaced by the text
+        // again) is read as it is.
+        if (!packedFormat(compressed.substr(0, 512)) && !looksBinary(compressed)) {
+            addText(path, display, std::make_shared<OwnedBuffer>(std::string(compressed)));
+            return;
+        }
         z_stream zs{};
         if (inflateInit2(&zs, 15 + 32) != Z_OK) {
             skip(display, "cannot start gzip decoder");
@@ -408,7 +462,7 @@ struct Reader {
         zs.avail_in = static_cast<uInt>(std::min<std::size_t>(compressed.size(), UINT32_MAX));
         char chunk[1 << 16];
         int rc = Z_OK;
-        bool capped = false;
+        bool capped = false, headSeen = false;
         while (rc != Z_STREAM_END) {
             zs.next_out = reinterpret_cast<Bytef*>(chunk);
             zs.avail_out = sizeof chunk;
@@ -416,6 +470,17 @@ struct Reader {
             if (rc != Z_OK && rc != Z_STREAM_END)
                 break;
             outText.append(chunk, sizeof chunk - zs.avail_out);
+            // A tar archive compressed under a name without .tar (logs.gz) is read as the archive
+            // it is: known from its first header, before the rest is inflated for nothing.
+            if (!headSeen && (outText.size() >= 512 || rc == Z_STREAM_END)) {
+                headSeen = true;
+                const char* inner = packedFormat(std::string_view(outText).substr(0, 512));
+                if (inner && std::string_view(inner) == "tar") {
+                    inflateEnd(&zs);
+                    readArchive(path, display);
+                    return;
+                }
+            }
             if (outText.size() > expandCap() ||
                 static_cast<double>(outText.size()) >
                     limits.maxExpansionRatio * static_cast<double>(compressed.size() + 4096)) {

@@ -612,6 +612,46 @@ private slots:
         QCOMPARE(twice.skipped.size(), std::size_t{1});
     }
 
+    // Files whose content is not what their name says: a tar archive gzipped under a name
+    // without .tar is read as the archive it is, a plain log named .gz as the log it is, and a
+    // gzipped log named .log (small or large) is skipped with the name to give it.
+    void contentThatTheNameDoesNotSay()
+    {
+        QTemporaryDir dir;
+        writeArchive(dir.filePath(QStringLiteral("logs.gz")), {{QStringLiteral("node/rank0.log"), "r0\n"}});
+        write(dir.filePath(QStringLiteral("plain.log.gz")), "gpu-a:1:1 [0] NCCL INFO plain\n");
+        writeGzip(dir.filePath(QStringLiteral("small.log")), "gpu-a:1:1 [0] NCCL INFO zipped\n");
+        QByteArray noise;
+        for (int i = 0; i < 40000; ++i)
+            noise += QByteArray::number(static_cast<qulonglong>(i) * 2654435761ULL % 1000003) + ' ';
+        writeGzip(dir.filePath(QStringLiteral("large.log")), noise); // stays over 64 KiB compressed
+        QVERIFY(QFileInfo(dir.filePath(QStringLiteral("large.log"))).size() > 64 * 1024);
+        auto a = analyze(readBundle({dir.path().toStdString()}), m_enc);
+        QCOMPARE(names(*a),
+                 (QStringList{QStringLiteral("logs.gz!node/rank0.log"), QStringLiteral("plain.log.gz")}));
+        QCOMPARE(
+            QString::fromStdString(skippedFor(*a, QStringLiteral("small.log"))->reason),
+            QStringLiteral("gzip-compressed data under a name without .gz: not read; rename it to "
+                           "small.log.gz (small.log.tar.gz if it holds a tar archive) and open it again"));
+        QVERIFY(QString::fromStdString(skippedFor(*a, QStringLiteral("large.log"))->reason)
+                    .contains(QStringLiteral("rename it to large.log.gz")));
+        // Each format by its first bytes.
+        QCOMPARE(packedFormat(std::string_view("\x28\xb5\x2f\xfd rest", 9)), std::string_view("zstd"));
+        QCOMPARE(packedFormat(std::string_view("\xfd"
+                                               "7zXZ\0 rest",
+                                               11)),
+                 std::string_view("xz"));
+        QCOMPARE(packedFormat("BZh91AY&SY"), std::string_view("bzip2"));
+        QCOMPARE(packedFormat("PK\x03\x04...."), std::string_view("zip"));
+        QCOMPARE(packedFormat(std::string(257, '\0') + "ustar\0" + "00"), std::string_view("tar"));
+        QVERIFY(!packedFormat("BZh rank0 said hello"));
+        QVERIFY(!packedFormat(std::string(300, '\0')));
+        QCOMPARE(binaryReason(nullptr, "a/core.bin"), std::string(kBinaryReason));
+        QVERIFY(binaryReason("zip", "a/logs")
+                    .find("a zip archive under a name without .zip: not read; rename "
+                          "it to logs.zip and open it again") == 0);
+    }
+
     void hugeLineIsIndexed()
     {
         Source s = sourceFromText("big", std::string(5 << 20, 'x') + "\nnext\n");

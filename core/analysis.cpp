@@ -1608,7 +1608,7 @@ void dropBinarySources(Analysis& a, std::vector<SourceScan>& scans, std::vector<
             const Source& s = a.sources[i];
             if (!s.buffer || !s.buffer->binary())
                 return true;
-            binary.emplace_back(s.skippedBefore, Skipped{s.displayPath, binaryReason(s.buffer->packedFormat(),
+            binary.emplace_back(s.skippedBefore, Skipped{s.displayPath, binaryReason(s.buffer->binaryFormat(),
                                                                                      s.displayPath)});
             totalBytes -= s.size;
             return false;

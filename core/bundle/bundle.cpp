@@ -70,7 +70,7 @@ bool looksBinary(std::string_view text)
 
 } // namespace
 
-const char* packedFormat(std::string_view head)
+const char* binaryFormat(std::string_view head)
 {
     auto starts = [head](std::string_view magic) { return head.substr(0, magic.size()) == magic; };
     if (starts("\x1f\x8b"))
@@ -87,6 +87,19 @@ const char* packedFormat(std::string_view head)
         return "zip";
     if (head.size() >= 262 && head.substr(257, 5) == "ustar")
         return "tar";
+    // Text as Windows tools write it (PowerShell's `>`): UTF-16, with its byte-order mark or, without
+    // one, plain text every other byte and NUL between.
+    if (starts("\xff\xfe") || starts("\xfe\xff"))
+        return "utf-16";
+    auto textByte = [](char c) { return c == '\t' || c == '\n' || c == '\r' || (c >= 0x20 && c < 0x7f); };
+    const std::size_t n = std::min<std::size_t>(head.size(), 64) & ~std::size_t{1};
+    for (const std::size_t textAt : {std::size_t{0}, std::size_t{1}}) {
+        bool utf16 = n >= 16;
+        for (std::size_t i = 0; utf16 && i < n; i += 2)
+            utf16 = textByte(head[i + textAt]) && head[i + 1 - textAt] == '\0';
+        if (utf16)
+            return "utf-16";
+    }
     return nullptr;
 }
 
@@ -96,6 +109,11 @@ std::string binaryReason(const char* format, const std::string& display)
         return kBinaryReason;
     const std::string_view f(format);
     const std::string name = display.substr(display.find_last_of('/') + 1);
+    if (f == "utf-16")
+        return "UTF-16 text (as Windows PowerShell's > writes it): not read; convert it to UTF-8 (iconv -f "
+               "UTF-16 "
+               "-t UTF-8 " +
+               name + " > " + name + ".utf8.log) and open that";
     const std::string suffix = f == "gzip"    ? ".gz"
                                : f == "zstd"  ? ".zst"
                                : f == "xz"    ? ".xz"
@@ -155,7 +173,7 @@ public:
     }
     FileIdentity fileIdentity() const override { return m_file.opened(); }
     bool binary() const override { return m_binary.load(); }
-    const char* packedFormat() const override { return m_packed.load(); }
+    const char* binaryFormat() const override { return m_packed.load(); }
     void dropResident() const override
     {
         if (m_mapped.load(std::memory_order_acquire))
@@ -199,7 +217,7 @@ private:
     void lookAt(std::string_view text) const
     {
         if (looksBinary(text)) {
-            m_packed.store(rl::packedFormat(text));
+            m_packed.store(rl::binaryFormat(text));
             m_binary.store(true);
         }
     }
@@ -218,7 +236,7 @@ private:
     mutable std::atomic<bool> m_mapped{false};
     mutable std::atomic<bool> m_shrank{false};
     mutable std::atomic<bool> m_binary{false};
-    mutable std::atomic<const char*> m_packed{nullptr}; // packedFormat of a binary one
+    mutable std::atomic<const char*> m_packed{nullptr}; // binaryFormat of a binary one
     mutable std::atomic<std::uint64_t> m_grownBy{0};
 };
 
@@ -409,7 +427,7 @@ struct Reader {
             return;
         }
         if (nulInHead ? *nulInHead : looksBinary(buf->text())) {
-            skip(display, binaryReason(packedFormat(buf->text().substr(0, 512)), display));
+            skip(display, binaryReason(binaryFormat(buf->text().substr(0, 512)), display));
             return;
         }
         // The look at the head mapped its pages (a whole large folio on recent kernels, a
@@ -448,7 +466,7 @@ struct Reader {
     {
         // A plain log that was only named .gz (or whose compressed copy was replaced by the text
         // again) is read as it is.
-        if (!packedFormat(compressed.substr(0, 512)) && !looksBinary(compressed)) {
+        if (!binaryFormat(compressed.substr(0, 512)) && !looksBinary(compressed)) {
             addText(path, display, std::make_shared<OwnedBuffer>(std::string(compressed)));
             return;
         }
@@ -474,7 +492,7 @@ struct Reader {
             // it is: known from its first header, before the rest is inflated for nothing.
             if (!headSeen && (outText.size() >= 512 || rc == Z_STREAM_END)) {
                 headSeen = true;
-                const char* inner = packedFormat(std::string_view(outText).substr(0, 512));
+                const char* inner = binaryFormat(std::string_view(outText).substr(0, 512));
                 if (inner && std::string_view(inner) == "tar") {
                     inflateEnd(&zs);
                     readArchive(path, display);

@@ -65,8 +65,8 @@ public:
     // read: said only by buffers that nobody looked at when they were opened (a small file, whose
     // first read is the scan's). readBundle looks at every other text itself.
     virtual bool binary() const { return false; }
-    // For a binary one, what its first bytes say it is (packedFormat), or null.
-    virtual const char* packedFormat() const { return nullptr; }
+    // For a binary one, what its first bytes say it is (binaryFormat), or null.
+    virtual const char* binaryFormat() const { return nullptr; }
     // Closes the file behind the text where one is held open and was never mapped (a small file):
     // for a caller that will read this text no more, on any thread, and wants the descriptor
     // gone before the kernel would close it at exit.
@@ -215,12 +215,12 @@ struct Skipped {
 // Skipped::reason of a file that holds NUL bytes near its start.
 inline constexpr const char* kBinaryReason = "binary file (contains NUL bytes): not a text log, skipped";
 
-// What a file's first bytes say it is where they open a compressed stream or an archive: "gzip",
-// "zstd", "xz", "bzip2", "zip" or "tar"; null for anything else.
-const char* packedFormat(std::string_view head);
+// What a binary file's first bytes say it is where they open a compressed stream, an archive or
+// UTF-16 text: "gzip", "zstd", "xz", "bzip2", "zip", "tar" or "utf-16"; null for anything else.
+const char* binaryFormat(std::string_view head);
 // Why a file that looks binary is skipped: kBinaryReason, or, for a compressed log or an archive
-// under a name that does not say so (`format` from packedFormat), what it is and the name to give
-// it so that it is read.
+// under a name that does not say so, or UTF-16 text (`format` from binaryFormat), what it is and
+// how to have it read.
 std::string binaryReason(const char* format, const std::string& display);
 // Skipped::reason of a file that shrank while it was being read, and how the reason of one that
 // grew begins (its byte counts follow): both were diagnosed, as far as they could be read.

@@ -636,16 +636,36 @@ private slots:
         QVERIFY(QString::fromStdString(skippedFor(*a, QStringLiteral("large.log"))->reason)
                     .contains(QStringLiteral("rename it to large.log.gz")));
         // Each format by its first bytes.
-        QCOMPARE(packedFormat(std::string_view("\x28\xb5\x2f\xfd rest", 9)), std::string_view("zstd"));
-        QCOMPARE(packedFormat(std::string_view("\xfd"
+        QCOMPARE(binaryFormat(std::string_view("\x28\xb5\x2f\xfd rest", 9)), std::string_view("zstd"));
+        QCOMPARE(binaryFormat(std::string_view("\xfd"
                                                "7zXZ\0 rest",
                                                11)),
                  std::string_view("xz"));
-        QCOMPARE(packedFormat("BZh91AY&SY"), std::string_view("bzip2"));
-        QCOMPARE(packedFormat("PK\x03\x04...."), std::string_view("zip"));
-        QCOMPARE(packedFormat(std::string(257, '\0') + "ustar\0" + "00"), std::string_view("tar"));
-        QVERIFY(!packedFormat("BZh rank0 said hello"));
-        QVERIFY(!packedFormat(std::string(300, '\0')));
+        QCOMPARE(binaryFormat("BZh91AY&SY"), std::string_view("bzip2"));
+        QCOMPARE(binaryFormat("PK\x03\x04...."), std::string_view("zip"));
+        QCOMPARE(binaryFormat(std::string(257, '\0') + "ustar\0" + "00"), std::string_view("tar"));
+        QVERIFY(!binaryFormat("BZh rank0 said hello"));
+        // UTF-16 text, with a byte-order mark or without one (either byte order).
+        const QString text = QStringLiteral("gpu-a:1:1 [0] NCCL WARN socketStartConnect: Connect failed\n");
+        QByteArray le("\xff\xfe", 2);
+        le.append(reinterpret_cast<const char*>(text.utf16()), text.size() * 2);
+        QCOMPARE(binaryFormat(std::string_view(le.constData(), static_cast<std::size_t>(le.size()))),
+                 std::string_view("utf-16"));
+        QCOMPARE(binaryFormat(std::string_view(le.constData() + 2, static_cast<std::size_t>(le.size() - 2))),
+                 std::string_view("utf-16"));
+        QByteArray be;
+        for (QChar c : text)
+            be.append('\0').append(static_cast<char>(c.unicode()));
+        QCOMPARE(binaryFormat(std::string_view(be.constData(), static_cast<std::size_t>(be.size()))),
+                 std::string_view("utf-16"));
+        write(dir.filePath(QStringLiteral("ps.log")), le);
+        auto ps = analyze(readBundle({dir.filePath(QStringLiteral("ps.log")).toStdString()}), m_enc);
+        QVERIFY(ps->sources.empty());
+        QVERIFY(QString::fromStdString(ps->skipped.at(0).reason)
+                    .startsWith(QStringLiteral("UTF-16 text (as Windows PowerShell's > writes it): not read; "
+                                               "convert it to UTF-8 (iconv -f UTF-16 -t UTF-8 ps.log > "
+                                               "ps.log.utf8.log)")));
+        QVERIFY(!binaryFormat(std::string(300, '\0')));
         QCOMPARE(binaryReason(nullptr, "a/core.bin"), std::string(kBinaryReason));
         QVERIFY(binaryReason("zip", "a/logs")
                     .find("a zip archive under a name without .zip: not read; rename "

@@ -77,9 +77,8 @@ const char* binaryFormat(std::string_view head)
         return "gzip";
     if (starts("\x28\xb5\x2f\xfd"))
         return "zstd";
-    if (starts(std::string_view("\xfd"
-                                "7zXZ\0",
-                                6)))
+    static constexpr char kXz[] = {'\xfd', '7', 'z', 'X', 'Z', '\0'};
+    if (starts(std::string_view(kXz, sizeof kXz)))
         return "xz";
     if (starts("BZh") && head.size() > 3 && head[3] >= '1' && head[3] <= '9')
         return "bzip2";
@@ -109,11 +108,11 @@ std::string binaryReason(const char* format, const std::string& display)
         return kBinaryReason;
     const std::string_view f(format);
     const std::string name = display.substr(display.find_last_of('/') + 1);
-    if (f == "utf-16")
-        return "UTF-16 text (as Windows PowerShell's > writes it): not read; convert it to UTF-8 (iconv -f "
-               "UTF-16 "
-               "-t UTF-8 " +
-               name + " > " + name + ".utf8.log) and open that";
+    if (f == "utf-16") {
+        const std::string convert = "iconv -f UTF-16 -t UTF-8 " + name + " > " + name + ".utf8.log";
+        return "UTF-16 text (as Windows PowerShell's > writes it): not read; convert it to UTF-8 (" +
+               convert + ") and open that";
+    }
     const std::string suffix = f == "gzip"    ? ".gz"
                                : f == "zstd"  ? ".zst"
                                : f == "xz"    ? ".xz"
@@ -173,7 +172,7 @@ public:
     }
     FileIdentity fileIdentity() const override { return m_file.opened(); }
     bool binary() const override { return m_binary.load(); }
-    const char* binaryFormat() const override { return m_packed.load(); }
+    const char* binaryFormat() const override { return m_format.load(); }
     void dropResident() const override
     {
         if (m_mapped.load(std::memory_order_acquire))
@@ -217,7 +216,7 @@ private:
     void lookAt(std::string_view text) const
     {
         if (looksBinary(text)) {
-            m_packed.store(rl::binaryFormat(text));
+            m_format.store(rl::binaryFormat(text));
             m_binary.store(true);
         }
     }
@@ -236,7 +235,7 @@ private:
     mutable std::atomic<bool> m_mapped{false};
     mutable std::atomic<bool> m_shrank{false};
     mutable std::atomic<bool> m_binary{false};
-    mutable std::atomic<const char*> m_packed{nullptr}; // binaryFormat of a binary one
+    mutable std::atomic<const char*> m_format{nullptr}; // binaryFormat of a binary one
     mutable std::atomic<std::uint64_t> m_grownBy{0};
 };
 
@@ -829,21 +828,19 @@ struct Reader {
         if (links.folders.empty() && links.files.empty())
             return;
         const std::string root = realPath(input);
-        // Inside the opened folder: its relative path, "." for the folder itself; else nullopt.
-        auto inside = [&root](const std::string& real) -> std::optional<std::string> {
-            if (root.empty())
-                return std::nullopt;
-            if (real == root)
-                return std::string(".");
-            if (real.size() > root.size() + 1 && real.compare(0, root.size(), root) == 0 &&
-                (root.back() == '/' || real[root.size()] == '/'))
-                return real.substr(root.back() == '/' ? root.size() : root.size() + 1);
-            return std::nullopt;
-        };
+        // Whether `real` is `folder` or lies under it (real paths, no trailing slash but "/").
         auto within = [](const std::string& real, const std::string& folder) {
             return real == folder ||
                    (real.size() > folder.size() && real.compare(0, folder.size(), folder) == 0 &&
                     (folder.back() == '/' || real[folder.size()] == '/'));
+        };
+        // Inside the opened folder: its relative path, "." for the folder itself; else nullopt.
+        auto inside = [&root, &within](const std::string& real) -> std::optional<std::string> {
+            if (root.empty() || !within(real, root))
+                return std::nullopt;
+            if (real == root)
+                return std::string(".");
+            return real.substr(root.back() == '/' ? root.size() : root.size() + 1);
         };
         // Folders outside, by real path, with the link they were listed through. Links are taken in
         // name order, not the listing's (which the file system decides), so that the same bundle

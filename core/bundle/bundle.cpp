@@ -1215,7 +1215,9 @@ Bundle readBundle(const std::vector<std::string>& paths, const BundleLimits& lim
         r.readPath(p, paths.size() > 1);
     }
     // One file read under two names (a folder and a file in it both named, overlapping folders,
-    // hard links) would show every line and event twice: it is kept under the name read first.
+    // hard links) would show every line and event twice: it is kept under the name read first. So
+    // is an archive's member, or a decompressed log, whose archive was read twice: known by the
+    // file it came from (one stat per such file) and its name inside it.
     {
         struct Key {
             std::uint64_t device, inode;
@@ -1231,16 +1233,37 @@ Bundle readBundle(const std::vector<std::string>& paths, const BundleLimits& lim
         first.reserve(out.sources.size());
         std::vector<char> twice(out.sources.size(), 0);
         bool any = false;
+        std::unordered_map<std::string, FileIdentity> container;  // an archive's path -> its file
+        std::unordered_map<std::string, std::size_t> firstPacked; // "device:inode!member" -> index
         for (std::size_t i = 0; i < out.sources.size(); ++i) {
             const Source& s = out.sources[i];
             const FileIdentity id = s.buffer ? s.buffer->fileIdentity() : FileIdentity{};
-            if (!id.known())
-                continue;
-            auto [at, added] = first.try_emplace(Key{id.device, id.inode}, i);
+            bool added = true;
+            std::size_t earlier = 0;
+            if (id.known()) {
+                auto [at, fresh] = first.try_emplace(Key{id.device, id.inode}, i);
+                added = fresh;
+                earlier = at->second;
+            } else if (!s.path.empty()) {
+                auto [c, looked] = container.try_emplace(s.path);
+                struct stat st {
+                };
+                if (looked && ::stat(s.path.c_str(), &st) == 0)
+                    c->second = FileIdentity::of(st);
+                if (!c->second.known())
+                    continue;
+                const std::size_t bang = s.displayPath.find('!');
+                std::string key = std::to_string(c->second.device) + ':' + std::to_string(c->second.inode);
+                if (bang != std::string::npos)
+                    key.append(s.displayPath, bang, std::string::npos);
+                auto [at, fresh] = firstPacked.try_emplace(std::move(key), i);
+                added = fresh;
+                earlier = at->second;
+            }
             if (!added) {
                 twice[i] = 1;
                 any = true;
-                r.skip(s.displayPath, "the same file as " + out.sources[at->second].displayPath +
+                r.skip(s.displayPath, "the same file as " + out.sources[earlier].displayPath +
                                           " (named twice, or a hard link to it): read once, under that name");
             }
         }

@@ -610,6 +610,19 @@ private slots:
         Bundle twice = readBundle({file, file});
         QCOMPARE(twice.sources.size(), std::size_t{1});
         QCOMPARE(twice.skipped.size(), std::size_t{1});
+        // An archive and a gzipped log, in a folder and named again: their members and text once.
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("packed")));
+        writeArchive(dir.filePath(QStringLiteral("packed/job.tgz")),
+                     {{QStringLiteral("a/r2.log"), "r2\n"}, {QStringLiteral("a/r3.log"), "r3\n"}});
+        writeGzip(dir.filePath(QStringLiteral("packed/r4.log.gz")), "r4\n");
+        const std::string packed = dir.filePath(QStringLiteral("packed")).toStdString();
+        Bundle again = readBundle({packed, packed + "/job.tgz", packed + "/r4.log.gz"});
+        QCOMPARE(names(again), (QStringList{QStringLiteral("packed/job.tgz!a/r2.log"),
+                                            QStringLiteral("packed/job.tgz!a/r3.log"),
+                                            QStringLiteral("packed/r4.log.gz")}));
+        QCOMPARE(again.skipped.size(), std::size_t{3});
+        for (const auto& sk : again.skipped)
+            QVERIFY(QString::fromStdString(sk.reason).startsWith(QStringLiteral("the same file as packed/")));
     }
 
     // Files whose content is not what their name says: a tar archive gzipped under a name

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
@@ -27,6 +26,7 @@
 #include "bundle/archive_library.h"
 #include "util/mapped_file.h"
 #include "util/parallel.h"
+#include "util/paths.h"
 #include "util/strings.h"
 
 namespace fs = std::filesystem;
@@ -371,17 +371,6 @@ std::string folderPrefix(const std::string& input, bool several)
 std::string folderBase(const std::string& input)
 {
     return input.empty() || input.back() == '/' ? input : input + '/';
-}
-
-// `path` with every symbolic link resolved, or "" (errno says why).
-std::string realPath(const std::string& path)
-{
-    char* real = ::realpath(path.c_str(), nullptr);
-    if (!real)
-        return {};
-    std::string out(real);
-    std::free(real);
-    return out;
 }
 
 // What the symbolic link `name` in the folder `dirFd` says, for a message.

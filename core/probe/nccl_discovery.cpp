@@ -8,6 +8,7 @@
 #include <iterator>
 #include <sys/stat.h>
 
+#include "util/paths.h"
 #include "util/strings.h"
 
 namespace rl
@@ -67,14 +68,11 @@ bool isRegularFile(const std::string& p)
     return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+// `p` resolved, or `p` itself where it cannot be.
 std::string realPathOf(const std::string& p)
 {
-    char* r = ::realpath(p.c_str(), nullptr);
-    if (!r)
-        return p;
-    std::string s(r);
-    std::free(r);
-    return s;
+    std::string real = realPath(p);
+    return real.empty() ? p : real;
 }
 
 // "nvidia_nccl_cu12-2.21.5.dist-info" next to nvidia/ names the wheel that brought the library.

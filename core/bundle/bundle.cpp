@@ -82,8 +82,16 @@ const char* binaryFormat(std::string_view head)
         return "xz";
     if (starts("BZh") && head.size() > 3 && head[3] >= '1' && head[3] <= '9')
         return "bzip2";
+    if (starts("\x04\x22\x4d\x18"))
+        return "lz4";
+    if (starts("LZIP"))
+        return "lzip";
     if (starts("PK\x03\x04") || starts("PK\x05\x06"))
         return "zip";
+    if (starts("7z\xbc\xaf\x27\x1c"))
+        return "7z";
+    if (starts("Rar!\x1a\x07"))
+        return "rar";
     if (head.size() >= 262 && head.substr(257, 5) == "ustar")
         return "tar";
     // Text as Windows tools write it (PowerShell's `>`): UTF-16, with its byte-order mark or, without
@@ -113,16 +121,23 @@ std::string binaryReason(const char* format, const std::string& display)
         return "UTF-16 text (as Windows PowerShell's > writes it): not read; convert it to UTF-8 (" +
                convert + ") and open that";
     }
+    // RAR is the one archive format met in bundles that Rankline does not open (nothing here can
+    // write one to test the reader with).
+    if (f == "rar")
+        return "a RAR archive: not opened (Rankline opens tar, zip and 7z archives); extract it "
+               "(unrar x " +
+               name + ") and open the folder it makes";
     const std::string suffix = f == "gzip"    ? ".gz"
                                : f == "zstd"  ? ".zst"
                                : f == "xz"    ? ".xz"
                                : f == "bzip2" ? ".bz2"
+                               : f == "lzip"  ? ".lz"
                                               : "." + std::string(f);
+    const bool archive = f == "zip" || f == "tar" || f == "7z";
     std::string how = "rename it to " + name + suffix;
-    if (f != "zip" && f != "tar")
+    if (!archive)
         how += " (" + name + ".tar" + suffix + " if it holds a tar archive)";
-    return std::string(f == "zip" || f == "tar" ? "a " + std::string(f) + " archive"
-                                                : std::string(f) + "-compressed data") +
+    return std::string(archive ? "a " + std::string(f) + " archive" : std::string(f) + "-compressed data") +
            " under a name without " + suffix + ": not read; " + how + " and open it again";
 }
 
@@ -265,11 +280,29 @@ bool endsWith(std::string_view s, std::string_view suffix)
 
 bool isArchiveName(std::string_view name)
 {
-    for (auto ext :
-         {".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.zst", ".tzst", ".tar.bz2", ".tbz2", ".zip"})
+    for (auto ext : {".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.zst", ".tzst", ".tar.bz2", ".tbz2",
+                     ".tar.lz4", ".tar.lz", ".tar.lzma", ".tlz", ".zip", ".7z"})
         if (endsWith(name, ext))
             return true;
     return false;
+}
+
+// One log compressed on its own, other than gzip (read with zlib): libarchive's filters.
+bool isCompressedName(std::string_view name)
+{
+    for (auto ext : {".zst", ".xz", ".bz2", ".lz4", ".lz", ".lzma"})
+        if (endsWith(name, ext))
+            return true;
+    return false;
+}
+
+// Content that libarchive's filters decompress, by its first bytes (binaryFormat's names).
+bool compressedFormat(const char* format)
+{
+    if (!format)
+        return false;
+    const std::string_view f(format);
+    return f == "gzip" || f == "zstd" || f == "xz" || f == "bzip2" || f == "lz4" || f == "lzip";
 }
 
 // Notes kept beside the logs (README.md, the curator's SOURCE.md, an incident write-up) quote log
@@ -546,11 +579,22 @@ struct Reader {
         if (!a)
             return;
         std::error_code ec;
-        readEntries(*la, a, path, display, fs::file_size(path, ec), 0);
+        readEntries(*la, a, path, display, ratioCap(fs::file_size(path, ec)), 0);
     }
 
-    void readArchiveMemory(const ArchiveLibrary& la, const std::string& path, const std::string& display,
-                           const std::string& bytes, int depth)
+    // What `packed` bytes on disk may expand to before reading stops as a possible bomb. An
+    // archive's whole tree counts against its file's: a member that is itself compressed or an
+    // archive gets what is left of it, not a ratio of its own (ten thousand small members, each
+    // allowed two hundred times its size and the slack, would add up to far more than the file).
+    std::uint64_t ratioCap(std::uint64_t packed) const
+    {
+        return static_cast<std::uint64_t>(limits.maxExpansionRatio * static_cast<double>(packed + 65536));
+    }
+
+    // The bytes the nested archive expanded to.
+    std::uint64_t readArchiveMemory(const ArchiveLibrary& la, const std::string& path,
+                                    const std::string& display, const std::string& bytes, int depth,
+                                    std::uint64_t allowed)
     {
         archive* a = la.read_new();
         la.read_support_filter_all(a);
@@ -558,12 +602,64 @@ struct Reader {
         if (la.read_open_memory(a, bytes.data(), bytes.size()) != ARCHIVE_OK) {
             skip(display, std::string("cannot open nested archive: ") + archiveError(la, a));
             la.read_free(a);
-            return;
+            return 0;
         }
-        readEntries(la, a, path, display, bytes.size(), depth);
+        return readEntries(la, a, path, display, allowed, depth);
     }
 
-    // A single compressed log (.zst, .xz, .bz2) through libarchive's raw format.
+    // One compressed stream, opened raw (`a`, freed here), decompressed up to the caps. A tar
+    // archive inside (logs.zst made by `tar c | zstd`) is known from its first header and
+    // decompressed no further: `tar` says so and the caller opens it as the archive it is.
+    struct Inflated {
+        std::string text;
+        bool tar = false;
+        bool said = false; // a damage or the cap was reported
+    };
+    Inflated inflateRaw(const ArchiveLibrary& la, archive* a, const std::string& display,
+                        std::uint64_t allowed)
+    {
+        Inflated got;
+        archive_entry* entry = nullptr;
+        if (la.read_next_header(a, &entry) != ARCHIVE_OK) {
+            skip(display, "compressed data is corrupt: " + archiveError(la, a) + "; nothing could be read");
+            got.said = true;
+            la.read_free(a);
+            return got;
+        }
+        auto isTar = [&got] {
+            const char* f = binaryFormat(std::string_view(got.text).substr(0, 512));
+            return f && std::string_view(f) == "tar";
+        };
+        char buf[1 << 16];
+        la_ssize_t n;
+        bool headSeen = false;
+        while ((n = la.read_data(a, buf, sizeof buf)) > 0) {
+            got.text.append(buf, static_cast<std::size_t>(n));
+            if (!headSeen && got.text.size() >= 512) {
+                headSeen = true;
+                if (isTar()) {
+                    got.tar = true;
+                    la.read_free(a);
+                    return got;
+                }
+            }
+            if (got.text.size() > expandCap() || got.text.size() > allowed) {
+                skip(display, capReason(got.text.size(), "decompression") + "; what was read is kept");
+                got.said = true;
+                break;
+            }
+        }
+        if (n < 0) {
+            skip(display,
+                 std::string("compressed data is truncated or corrupt: ") + archiveError(la, a) +
+                     (got.text.empty() ? "; nothing could be read" : "; the readable part was kept"));
+            got.said = true;
+        }
+        la.read_free(a);
+        return got;
+    }
+
+    // A single compressed log (.zst, .xz, .bz2, .lz4, .lz, .lzma) through libarchive's raw format.
     void readCompressedSingle(const std::string& path, const std::string& display)
     {
         const ArchiveLibrary* la = loadArchiveLibrary(display);
@@ -571,34 +667,48 @@ struct Reader {
         if (!a)
             return;
         std::error_code ec;
-        std::uint64_t onDisk = fs::file_size(path, ec);
-        archive_entry* entry = nullptr;
-        std::string data;
-        if (la->read_next_header(a, &entry) == ARCHIVE_OK) {
-            char buf[1 << 16];
-            la_ssize_t n;
-            while ((n = la->read_data(a, buf, sizeof buf)) > 0) {
-                data.append(buf, static_cast<std::size_t>(n));
-                if (data.size() > expandCap() ||
-                    static_cast<double>(data.size()) >
-                        limits.maxExpansionRatio * static_cast<double>(onDisk + 65536)) {
-                    skip(display, capReason(data.size(), "decompression") + "; what was read is kept");
-                    break;
-                }
-            }
-            if (n < 0)
-                skip(display, std::string("compressed data is truncated or corrupt: ") +
-                                  archiveError(*la, a) + "; the readable part was kept");
-        }
-        la->read_free(a);
-        if (!data.empty())
-            addText(path, display, std::make_shared<OwnedBuffer>(std::move(data)));
-        else
-            skip(display, "nothing could be decompressed");
+        Inflated in = inflateRaw(*la, a, display, ratioCap(fs::file_size(path, ec)));
+        if (in.tar)
+            readArchive(path, display);
+        else if (!in.text.empty())
+            addText(path, display, std::make_shared<OwnedBuffer>(std::move(in.text)));
+        else if (!in.said)
+            skip(display, "empty once decompressed: nothing to read");
     }
 
-    void readEntries(const ArchiveLibrary& la, archive* a, const std::string& path,
-                     const std::string& display, std::uint64_t onDisk, int depth)
+    // An archive member that is itself compressed (rank0.log.gz in a tarball of rotated logs),
+    // decompressed from memory: read as the log it holds, or as the archive (one level deep).
+    // Returns the bytes it expanded to.
+    std::uint64_t readCompressedMember(const ArchiveLibrary& la, const std::string& path,
+                                       const std::string& display, const std::string& bytes, int depth,
+                                       std::uint64_t allowed)
+    {
+        archive* a = la.read_new();
+        la.read_support_filter_all(a);
+        la.read_support_format_raw(a);
+        if (la.read_open_memory(a, bytes.data(), bytes.size()) != ARCHIVE_OK) {
+            skip(display, "cannot decompress: " + archiveError(la, a));
+            la.read_free(a);
+            return 0;
+        }
+        Inflated in = inflateRaw(la, a, display, allowed);
+        const std::uint64_t size = in.text.size();
+        if (in.tar && depth == 0)
+            return readArchiveMemory(la, path, display, bytes, 1, allowed);
+        if (in.tar)
+            skip(display, "archive nested more than two levels deep: not opened (extract the outer archives "
+                          "and open this one)");
+        else if (!in.text.empty())
+            addText(path, display, std::make_shared<OwnedBuffer>(std::move(in.text)));
+        else if (!in.said)
+            skip(display, "empty once decompressed: nothing to read");
+        return size;
+    }
+
+    // The archive's members (`a`, freed here), up to `allowed` bytes expanded in all (ratioCap);
+    // returns the bytes expanded.
+    std::uint64_t readEntries(const ArchiveLibrary& la, archive* a, const std::string& path,
+                              const std::string& display, std::uint64_t allowed, int depth)
     {
         std::uint64_t expanded = 0;
         archive_entry* entry = nullptr;
@@ -622,9 +732,7 @@ struct Reader {
             while ((n = la.read_data(a, buf, sizeof buf)) > 0) {
                 data.append(buf, static_cast<std::size_t>(n));
                 expanded += static_cast<std::uint64_t>(n);
-                if (expanded > expandCap() ||
-                    static_cast<double>(expanded) >
-                        limits.maxExpansionRatio * static_cast<double>(onDisk + 65536)) {
+                if (expanded > expandCap() || expanded > allowed) {
                     capped = true;
                     break;
                 }
@@ -640,9 +748,25 @@ struct Reader {
             if (endsWith(member, "error.json"))
                 if (auto text = torchelasticErrorText(data))
                     data = std::move(*text);
-            if (depth == 0 && isArchiveName(member)) {
+            // What a member holds beyond its own bytes counts against the archive's allowance; once
+            // that is spent the rest of the archive is not read.
+            const std::uint64_t left = allowed > expanded ? allowed - expanded : 0;
+            std::uint64_t inner = 0;
+            bool nested = false;
+            if (compressedFormat(binaryFormat(std::string_view(data).substr(0, 512)))) {
+                inner = readCompressedMember(la, path, memberDisplay, data, depth, left);
+                nested = true;
+            } else if (depth == 0 && isArchiveName(member)) {
                 // An archive inside an archive, one level deep: read it from memory.
-                readArchiveMemory(la, path, memberDisplay, data, 1);
+                inner = readArchiveMemory(la, path, memberDisplay, data, 1, left);
+                nested = true;
+            }
+            if (nested) {
+                expanded += inner;
+                if (inner >= left) {
+                    skip(display, capReason(expanded, "archive expansion"));
+                    break;
+                }
                 continue;
             }
             if (isArchiveName(member)) {
@@ -656,6 +780,7 @@ struct Reader {
             skip(display, std::string("archive is truncated or corrupt: ") + archiveError(la, a) +
                               "; members read before the damage were kept");
         la.read_free(a);
+        return expanded;
     }
 
     void readFile(const std::string& path, const std::string& display)
@@ -664,7 +789,7 @@ struct Reader {
             readArchive(path, display);
             return;
         }
-        if (endsWith(path, ".zst") || endsWith(path, ".xz") || endsWith(path, ".bz2")) {
+        if (isCompressedName(path)) {
             readCompressedSingle(path, display);
             return;
         }

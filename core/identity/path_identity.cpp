@@ -70,7 +70,8 @@ std::optional<int> numberAfter(const std::string& name, const std::string& word)
 std::string stem(const std::string& name)
 {
     std::string s = name;
-    for (const char* ext : {".gz", ".zst", ".xz", ".log", ".txt", ".out", ".err"}) {
+    for (const char* ext :
+         {".gz", ".zst", ".xz", ".bz2", ".lz4", ".lzma", ".lz", ".log", ".txt", ".out", ".err"}) {
         std::string e(ext);
         if (s.size() > e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0)
             s.resize(s.size() - e.size());

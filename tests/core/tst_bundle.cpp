@@ -46,7 +46,7 @@ void writeGzip(const QString& path, const QByteArray& bytes)
     gzclose(g);
 }
 
-enum class Kind { TarGz, TarXz, TarZst, Zip };
+enum class Kind { TarGz, TarXz, TarZst, TarBz2, TarLz4, TarLzip, Tar, Zip, SevenZip };
 
 void writeArchive(const QString& path, const QList<QPair<QString, QByteArray>>& members,
                   Kind kind = Kind::TarGz)
@@ -55,20 +55,33 @@ void writeArchive(const QString& path, const QList<QPair<QString, QByteArray>>& 
     switch (kind) {
     case Kind::TarGz:
         archive_write_add_filter_gzip(a);
-        archive_write_set_format_pax_restricted(a);
         break;
     case Kind::TarXz:
         archive_write_add_filter_xz(a);
-        archive_write_set_format_pax_restricted(a);
         break;
     case Kind::TarZst:
         archive_write_add_filter_zstd(a);
-        archive_write_set_format_pax_restricted(a);
         break;
+    case Kind::TarBz2:
+        archive_write_add_filter_bzip2(a);
+        break;
+    case Kind::TarLz4:
+        archive_write_add_filter_lz4(a);
+        break;
+    case Kind::TarLzip:
+        archive_write_add_filter_lzip(a);
+        break;
+    case Kind::Tar:
     case Kind::Zip:
-        archive_write_set_format_zip(a);
+    case Kind::SevenZip:
         break;
     }
+    if (kind == Kind::Zip)
+        archive_write_set_format_zip(a);
+    else if (kind == Kind::SevenZip)
+        archive_write_set_format_7zip(a);
+    else
+        archive_write_set_format_pax_restricted(a);
     archive_write_open_filename(a, path.toLocal8Bit().constData());
     for (const auto& [name, data] : members) {
         archive_entry* e = archive_entry_new();
@@ -82,6 +95,27 @@ void writeArchive(const QString& path, const QList<QPair<QString, QByteArray>>& 
     }
     archive_write_close(a);
     archive_write_free(a);
+}
+
+// `data` as one stream of a compressor, as `gzip`, `zstd`, `xz`, `bzip2`, `lz4`, `lzip` or `lzma`
+// write it on their own (libarchive's filters, no archive around it).
+QByteArray compressed(const char* filter, const QByteArray& data)
+{
+    archive* a = archive_write_new();
+    archive_write_add_filter_by_name(a, filter);
+    archive_write_set_format_raw(a);
+    archive_write_set_bytes_in_last_block(a, 1); // no padding after the stream
+    std::vector<char> out(static_cast<std::size_t>(data.size()) * 2 + 65536);
+    std::size_t used = 0;
+    archive_write_open_memory(a, out.data(), out.size(), &used);
+    archive_entry* e = archive_entry_new();
+    archive_entry_set_filetype(e, AE_IFREG);
+    archive_write_header(a, e);
+    archive_write_data(a, data.constData(), static_cast<std::size_t>(data.size()));
+    archive_entry_free(e);
+    archive_write_close(a);
+    archive_write_free(a);
+    return QByteArray(out.data(), static_cast<qsizetype>(used));
 }
 
 // A Bundle or an Analysis: both have sources and skipped.
@@ -434,9 +468,18 @@ private slots:
         writeArchive(dir.filePath(QStringLiteral("a.tar.xz")), m, Kind::TarXz);
         writeArchive(dir.filePath(QStringLiteral("b.tar.zst")), m, Kind::TarZst);
         writeArchive(dir.filePath(QStringLiteral("c.zip")), m, Kind::Zip);
+        writeArchive(dir.filePath(QStringLiteral("d.tar.bz2")), m, Kind::TarBz2);
+        writeArchive(dir.filePath(QStringLiteral("e.tar.lz4")), m, Kind::TarLz4);
+        writeArchive(dir.filePath(QStringLiteral("f.tar.lz")), m, Kind::TarLzip);
+        writeArchive(dir.filePath(QStringLiteral("g.7z")), m, Kind::SevenZip);
+        writeArchive(dir.filePath(QStringLiteral("h.tar")), m, Kind::Tar);
         Bundle b = readBundle({dir.path().toStdString()});
         QCOMPARE(names(b), (QStringList{QStringLiteral("a.tar.xz!r0.log"), QStringLiteral("b.tar.zst!r0.log"),
-                                        QStringLiteral("c.zip!r0.log")}));
+                                        QStringLiteral("c.zip!r0.log"), QStringLiteral("d.tar.bz2!r0.log"),
+                                        QStringLiteral("e.tar.lz4!r0.log"), QStringLiteral("f.tar.lz!r0.log"),
+                                        QStringLiteral("g.7z!r0.log"), QStringLiteral("h.tar!r0.log")}));
+        for (const Source& src : b.sources)
+            QCOMPARE(src.text(), std::string_view("zero\n"));
         QVERIFY(b.skipped.empty());
     }
 
@@ -473,9 +516,114 @@ private slots:
             archive_write_close(a);
             archive_write_free(a);
         }
+        // The other compressors libarchive reads, each a log of its own.
+        for (const auto& [filter, ext] :
+             {std::pair{"bzip2", "bz2"}, {"lz4", "lz4"}, {"lzip", "lz"}, {"lzma", "lzma"}})
+            write(dir.filePath(QStringLiteral("rank3.log.%1").arg(QLatin1String(ext))),
+                  compressed(filter, "three\n"));
         Bundle b = readBundle({dir.path().toStdString()});
-        QCOMPARE(names(b), (QStringList{QStringLiteral("rank2.log.xz"), QStringLiteral("rank2.log.zst")}));
+        QCOMPARE(names(b), (QStringList{QStringLiteral("rank2.log.xz"), QStringLiteral("rank2.log.zst"),
+                                        QStringLiteral("rank3.log.bz2"), QStringLiteral("rank3.log.lz"),
+                                        QStringLiteral("rank3.log.lz4"), QStringLiteral("rank3.log.lzma")}));
         QCOMPARE(b.sources[1].text(), std::string_view("two\nlines\n"));
+        for (std::size_t i = 2; i < b.sources.size(); ++i)
+            QCOMPARE(b.sources[i].text(), std::string_view("three\n"));
+        QVERIFY(b.skipped.empty());
+    }
+
+    // `tar c logs | zstd > logs.zst`: a tar archive compressed under a name that says only the
+    // compressor is read as the archive (as logs.gz is), whichever compressor made it.
+    void tarUnderACompressorsName()
+    {
+        QTemporaryDir dir;
+        writeArchive(
+            dir.filePath(QStringLiteral("plain.tar")),
+            {{QStringLiteral("node-a/rank0.log"), "zero\n"}, {QStringLiteral("node-b/rank1.log"), "one\n"}},
+            Kind::Tar);
+        const QByteArray tar = readAll(dir.filePath(QStringLiteral("plain.tar")));
+        QDir(dir.path()).remove(QStringLiteral("plain.tar"));
+        for (const auto& [filter, ext] :
+             {std::pair{"zstd", "zst"}, {"xz", "xz"}, {"bzip2", "bz2"}, {"lz4", "lz4"}})
+            write(dir.filePath(QStringLiteral("logs.%1").arg(QLatin1String(ext))), compressed(filter, tar));
+        Bundle b = readBundle({dir.path().toStdString()});
+        QCOMPARE(
+            names(b),
+            (QStringList{
+                QStringLiteral("logs.bz2!node-a/rank0.log"), QStringLiteral("logs.bz2!node-b/rank1.log"),
+                QStringLiteral("logs.lz4!node-a/rank0.log"), QStringLiteral("logs.lz4!node-b/rank1.log"),
+                QStringLiteral("logs.xz!node-a/rank0.log"), QStringLiteral("logs.xz!node-b/rank1.log"),
+                QStringLiteral("logs.zst!node-a/rank0.log"), QStringLiteral("logs.zst!node-b/rank1.log")}));
+        QVERIFY(b.skipped.empty());
+    }
+
+    // Rotated logs compressed one by one and then tarred or zipped (rank0.log.gz inside the
+    // bundle's archive) are read as the logs they hold, ranks known from their names; a member
+    // that holds a tar is that archive (one level deep); a damaged one is said and the rest kept.
+    void compressedMembersAreDecompressed()
+    {
+        QTemporaryDir dir;
+        const QByteArray init0 = "gpu-a:11:11 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n";
+        writeArchive(dir.filePath(QStringLiteral("inner.tar")),
+                     {{QStringLiteral("rank5.log.gz"), compressed("gzip", "five\n")}}, Kind::Tar);
+        const QByteArray innerTar = readAll(dir.filePath(QStringLiteral("inner.tar")));
+        QDir(dir.path()).remove(QStringLiteral("inner.tar"));
+        writeArchive(dir.filePath(QStringLiteral("deeper.tar")), {{QStringLiteral("x.log"), "x\n"}},
+                     Kind::Tar);
+        const QByteArray deeperTar = readAll(dir.filePath(QStringLiteral("deeper.tar")));
+        QDir(dir.path()).remove(QStringLiteral("deeper.tar"));
+        writeArchive(dir.filePath(QStringLiteral("nested.tar")),
+                     {{QStringLiteral("more.gz"), compressed("gzip", deeperTar)}}, Kind::Tar);
+        const QByteArray nestedTar = readAll(dir.filePath(QStringLiteral("nested.tar")));
+        QDir(dir.path()).remove(QStringLiteral("nested.tar"));
+        // Lines that do not compress to nothing, so that half the stream holds some of them.
+        QByteArray noisy;
+        for (int i = 0; i < 20000; ++i)
+            noisy += "gpu-b:13:13 [3] NCCL INFO step " +
+                     QByteArray::number(static_cast<qulonglong>(i) * 2654435761ULL % 1000003) + "\n";
+        const QByteArray gz = compressed("gzip", noisy);
+        writeArchive(dir.filePath(QStringLiteral("job.tar.gz")),
+                     {{QStringLiteral("gpu-a/rank0.log.gz"), compressed("gzip", init0)},
+                      {QStringLiteral("gpu-a/rank1.log.zst"), compressed("zstd", "one\n")},
+                      {QStringLiteral("gpu-a/rank2.log.1.lz4"), compressed("lz4", "two\n")},
+                      {QStringLiteral("gpu-b/rank3.log.gz"), gz.left(gz.size() / 2)},
+                      {QStringLiteral("gpu-b/rank4.log"), "four\n"},
+                      {QStringLiteral("gpu-b/inner.gz"), compressed("gzip", innerTar)},
+                      {QStringLiteral("gpu-b/nested.tar"), nestedTar}});
+        writeArchive(dir.filePath(QStringLiteral("more.zip")),
+                     {{QStringLiteral("rank6.log.xz"), compressed("xz", "six\n")}}, Kind::Zip);
+        auto a = analyze(readBundle({dir.path().toStdString()}), m_enc);
+        QCOMPARE(names(*a), (QStringList{QStringLiteral("job.tar.gz!gpu-a/rank0.log.gz"),
+                                         QStringLiteral("job.tar.gz!gpu-a/rank1.log.zst"),
+                                         QStringLiteral("job.tar.gz!gpu-a/rank2.log.1.lz4"),
+                                         QStringLiteral("job.tar.gz!gpu-b/inner.gz!rank5.log.gz"),
+                                         QStringLiteral("job.tar.gz!gpu-b/rank3.log.gz"),
+                                         QStringLiteral("job.tar.gz!gpu-b/rank4.log"),
+                                         QStringLiteral("more.zip!rank6.log.xz")}));
+        QCOMPARE(a->sources[0].buffer->text(), std::string_view(init0.constData(), init0.size()));
+        QCOMPARE(a->sources[1].buffer->text(), std::string_view("one\n"));
+        QCOMPARE(a->sources[3].buffer->text(), std::string_view("five\n"));
+        QCOMPARE(a->sources[6].buffer->text(), std::string_view("six\n"));
+        // The damaged member: what could be decompressed is kept, and said.
+        QVERIFY(a->sources[3].size > 0 &&
+                a->sources[3].size < static_cast<std::uint64_t>(init0.size()) * 2000);
+        const Skipped* cut = skippedFor(*a, QStringLiteral("job.tar.gz!gpu-b/rank3.log.gz"));
+        QVERIFY(cut);
+        QVERIFY(QString::fromStdString(cut->reason)
+                    .startsWith(QStringLiteral("compressed data is truncated or corrupt: ")));
+        QVERIFY(QString::fromStdString(cut->reason).endsWith(QStringLiteral("; the readable part was kept")));
+        // A tar compressed inside the nested archive is a third level: said, not opened.
+        const Skipped* deep = skippedFor(*a, QStringLiteral("job.tar.gz!gpu-b/nested.tar!more.gz"));
+        QVERIFY(deep);
+        QVERIFY(QString::fromStdString(deep->reason)
+                    .startsWith(QStringLiteral("archive nested more than two levels")));
+        QCOMPARE(a->skipped.size(), std::size_t{2});
+        // Ranks from the names, compression suffixes and all.
+        std::vector<int> ranks;
+        for (const Process& p : a->processes)
+            if (p.rank)
+                ranks.push_back(*p.rank);
+        std::sort(ranks.begin(), ranks.end());
+        QCOMPARE(ranks, (std::vector<int>{0, 1, 2, 3, 4, 5, 6}));
     }
 
     void decompressionBombIsCapped()
@@ -494,6 +642,35 @@ private slots:
         QVERIFY(skippedFor(b, QStringLiteral("bomb.tar.gz")));
         for (const auto& s : b.sources)
             QVERIFY(s.size <= (std::uint64_t{1} << 20) + (1 << 16));
+        QVERIFY(names(b).contains(QStringLiteral("fine.log")));
+    }
+
+    // Members that are themselves compressed count against their archive's allowance, not each
+    // against a ratio of its own: fifty 1 MiB logs gzipped to about a kilobyte each, in a plain tar.
+    void compressedMembersShareTheArchivesCap()
+    {
+        QTemporaryDir dir;
+        QList<QPair<QString, QByteArray>> members;
+        const QByteArray one = compressed("gzip", QByteArray(1 << 20, 'a'));
+        for (int i = 0; i < 50; ++i)
+            members.append({QStringLiteral("rank%1.log.gz").arg(i), one});
+        writeArchive(dir.filePath(QStringLiteral("bomb.tar")), members, Kind::Tar);
+        write(dir.filePath(QStringLiteral("fine.log")), "ok\n");
+        BundleLimits limits;
+        limits.maxExpansionRatio = 20;
+        const auto onDisk =
+            static_cast<std::uint64_t>(QFileInfo(dir.filePath(QStringLiteral("bomb.tar"))).size());
+        const std::uint64_t allowed = 20 * (onDisk + 65536);
+        QVERIFY(allowed < std::uint64_t{50} << 20); // each member alone would be under its own ratio
+        Bundle b = readBundle({dir.path().toStdString()}, limits);
+        std::uint64_t total = 0;
+        for (const auto& src : b.sources)
+            total += src.size;
+        QVERIFY2(total <= allowed + (1 << 20), qPrintable(QString::number(total)));
+        QVERIFY(total >= allowed - (1 << 20));
+        const Skipped* cap = skippedFor(b, QStringLiteral("bomb.tar"));
+        QVERIFY(cap);
+        QVERIFY(QString::fromStdString(cap->reason).contains(QStringLiteral("possible decompression bomb")));
         QVERIFY(names(b).contains(QStringLiteral("fine.log")));
     }
 
@@ -658,6 +835,18 @@ private slots:
         QCOMPARE(binaryFormat("PK\x03\x04...."), std::string_view("zip"));
         QCOMPARE(binaryFormat(std::string(257, '\0') + "ustar\0" + "00"), std::string_view("tar"));
         QVERIFY(!binaryFormat("BZh rank0 said hello"));
+        QCOMPARE(binaryFormat("\x04\x22\x4d\x18...."), std::string_view("lz4"));
+        QCOMPARE(binaryFormat("LZIP\x01"), std::string_view("lzip"));
+        QCOMPARE(binaryFormat("7z\xbc\xaf\x27\x1c\x00\x04"), std::string_view("7z"));
+        QCOMPARE(binaryFormat("Rar!\x1a\x07\x01"), std::string_view("rar"));
+        QVERIFY(binaryReason("7z", "logs/job")
+                    .find("a 7z archive under a name without .7z: not read; rename "
+                          "it to job.7z and open it again") == 0);
+        QCOMPARE(
+            binaryReason("rar", "logs/job.rar"),
+            std::string("a RAR archive: not opened (Rankline opens tar, zip and 7z archives); extract it "
+                        "(unrar x job.rar) and open the folder it makes"));
+        QVERIFY(binaryReason("lz4", "rank0.log").find("lz4-compressed data under a name without .lz4") == 0);
         // UTF-16 text, with a byte-order mark or without one (either byte order).
         const QString text = QStringLiteral("gpu-a:1:1 [0] NCCL WARN socketStartConnect: Connect failed\n");
         QByteArray le("\xff\xfe", 2);

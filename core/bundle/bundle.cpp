@@ -321,6 +321,24 @@ constexpr const char* kDocumentReason =
     "a document (Markdown or reStructuredText), not a log: left out so that the lines it quotes are "
     "not read as the job's; name the file itself to read it";
 
+// What macOS adds beside the files it copies or archives: AppleDouble resource forks (`._rank0.log`
+// beside rank0.log, or under `__MACOSX/` in a zip the Finder made) and `.DS_Store` folder settings.
+// Binary and never logs, one beside every file of a bundle put together on a Mac: left out and
+// counted, and said once for the folder or archive instead of once a file. `path` is relative to
+// the folder or archive, '/'-separated.
+bool isFinderMetadata(std::string_view path)
+{
+    const std::string_view name = path.substr(path.find_last_of('/') + 1); // npos + 1: the whole path
+    return name == ".DS_Store" || name.substr(0, 2) == "._" || path.substr(0, 9) == "__MACOSX/" ||
+           path.find("/__MACOSX/") != std::string_view::npos;
+}
+
+std::string finderReason(std::size_t files)
+{
+    return std::to_string(files) + (files == 1 ? " file" : " files") +
+           " of macOS Finder metadata (._* resource forks, .DS_Store, __MACOSX/): not logs, left out";
+}
+
 } // namespace
 
 std::optional<std::string> torchelasticErrorText(std::string_view json)
@@ -420,6 +438,7 @@ struct Reader {
     Bundle& out;
     std::uint64_t budget = UINT64_MAX; // text bytes all sources may keep (BundleLimits::maxTotalBytes)
     std::uint64_t kept = 0;
+    std::size_t finderFiles = 0; // isFinderMetadata files left out of the folder being listed
 
     void skip(std::string file, std::string reason)
     {
@@ -711,6 +730,7 @@ struct Reader {
                               const std::string& display, std::uint64_t allowed, int depth)
     {
         std::uint64_t expanded = 0;
+        std::size_t finder = 0;
         archive_entry* entry = nullptr;
         int rc;
         while ((rc = la.read_next_header(a, &entry)) == ARCHIVE_OK) {
@@ -720,6 +740,10 @@ struct Reader {
                 continue;
             const char* name = la.entry_pathname(entry);
             std::string member = name ? name : "?";
+            if (isFinderMetadata(member)) {
+                ++finder;
+                continue;
+            }
             std::string memberDisplay = display + "!" + member;
             if (isDocumentName(member)) {
                 skip(memberDisplay, kDocumentReason);
@@ -779,6 +803,8 @@ struct Reader {
         if (rc != ARCHIVE_EOF && rc != ARCHIVE_OK && !(cancelled && cancelled()))
             skip(display, std::string("archive is truncated or corrupt: ") + archiveError(la, a) +
                               "; members read before the damage were kept");
+        if (finder > 0)
+            skip(display, finderReason(finder));
         la.read_free(a);
         return expanded;
     }
@@ -884,7 +910,9 @@ struct Reader {
                        : S_ISLNK(st.st_mode) ? DT_LNK
                                              : DT_FIFO;
             }
-            if ((type == DT_REG || type == DT_LNK) && isDocumentName(name)) {
+            if ((type == DT_REG || type == DT_LNK) && isFinderMetadata(entry)) {
+                ++finderFiles;
+            } else if ((type == DT_REG || type == DT_LNK) && isDocumentName(name)) {
                 skip(prefix + entry, kDocumentReason);
             } else if (type == DT_REG) {
                 files.push_back(std::move(entry));
@@ -1057,7 +1085,10 @@ struct Reader {
             }
             const std::string base = folderBase(input);
             std::vector<std::string> files; // relative to the folder
+            finderFiles = 0;
             listTree(top, input, base, prefix, files);
+            if (finderFiles > 0)
+                skip(input, finderReason(finderFiles));
             // In the order std::filesystem::path compares them, component by component: a folder's
             // files before those of a folder whose name merely starts with its name.
             std::sort(files.begin(), files.end(), [](const std::string& x, const std::string& y) {

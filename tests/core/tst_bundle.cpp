@@ -245,6 +245,43 @@ private slots:
         QVERIFY(named->skipped.empty());
     }
 
+    // A bundle put together on a Mac: an AppleDouble twin beside each log (what macOS's tar and
+    // Finder write for extended attributes) and .DS_Store, in a folder and in a Finder zip with its
+    // __MACOSX/ tree. Left out and said once for each folder or archive, not once a file.
+    void finderMetadataIsLeftOutAndSaidOnce()
+    {
+        QTemporaryDir dir;
+        const QByteArray appleDouble("\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        ", 24);
+        const QString job = dir.filePath(QStringLiteral("job"));
+        write(job + QStringLiteral("/gpu-a/rank0.log"), "zero\n");
+        write(job + QStringLiteral("/gpu-a/._rank0.log"), appleDouble);
+        write(job + QStringLiteral("/gpu-a/.DS_Store"), QByteArray("\x00\x00\x00\x01Bud1", 8));
+        write(job + QStringLiteral("/__MACOSX/gpu-a/._rank0.log"), appleDouble);
+        writeArchive(dir.filePath(QStringLiteral("job.zip")),
+                     {{QStringLiteral("gpu-a/rank0.log"), "zero\n"},
+                      {QStringLiteral("__MACOSX/gpu-a/._rank0.log"), appleDouble},
+                      {QStringLiteral("gpu-a/.DS_Store"), "\x00\x00\x00\x01"},
+                      {QStringLiteral("gpu-b/rank1.log"), "one\n"}},
+                     Kind::Zip);
+        Bundle b = readBundle({job.toStdString(), dir.filePath(QStringLiteral("job.zip")).toStdString()});
+        const QString zip = dir.filePath(QStringLiteral("job.zip"));
+        QCOMPARE(names(b), (QStringList{zip + QStringLiteral("!gpu-a/rank0.log"),
+                                        zip + QStringLiteral("!gpu-b/rank1.log"),
+                                        QStringLiteral("job/gpu-a/rank0.log")}));
+        QCOMPARE(b.skipped.size(), std::size_t{2});
+        QCOMPARE(QString::fromStdString(b.skipped[0].file), job);
+        QCOMPARE(
+            QString::fromStdString(b.skipped[0].reason),
+            QStringLiteral("3 files of macOS Finder metadata (._* resource forks, .DS_Store, __MACOSX/): "
+                           "not logs, left out"));
+        QCOMPARE(QString::fromStdString(b.skipped[1].file), dir.filePath(QStringLiteral("job.zip")));
+        QVERIFY(QString::fromStdString(b.skipped[1].reason).startsWith(QStringLiteral("2 files of macOS")));
+        // Named on its own, such a file is read like any other (a log someone named ._x.log).
+        write(dir.filePath(QStringLiteral("._odd.log")), "a log after all\n");
+        Bundle named = readBundle({dir.filePath(QStringLiteral("._odd.log")).toStdString()});
+        QCOMPARE(names(named), QStringList{QStringLiteral("._odd.log")});
+    }
+
     void badFilesAreSkippedWithAReasonAndTheRestIsRead()
     {
         QTemporaryDir dir;

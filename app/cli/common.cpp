@@ -90,16 +90,33 @@ bool readInputs(const char* command, const std::vector<std::string>& paths, cons
                 Bundle& bundle)
 {
     std::vector<std::string> files;
+    bool stdinRead = false;
     for (const auto& path : paths) {
-        if (path == "-") {
-            std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-            bundle.sources.push_back(sourceFromText("<stdin>", std::move(text)));
-        } else {
+        if (path != "-") {
             files.push_back(path);
+            continue;
         }
+        // Once: a second `-` would find the stream at its end and add an empty source.
+        if (stdinRead) {
+            bundle.skipped.push_back({"<stdin>", "the standard input, named twice: read once"});
+            continue;
+        }
+        stdinRead = true;
+        // Nothing piped in: the read below waits for typing, which looks like a hang unless said.
+        if (::isatty(STDIN_FILENO))
+            printErr(std::string(command) + ": reading a log from the terminal; end it with Ctrl-D");
+        std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+        if (text.empty())
+            bundle.skipped.push_back({"<stdin>", "the standard input was empty: nothing to read"});
+        else
+            bundle.sources.push_back(sourceFromText("<stdin>", std::move(text)));
     }
     if (!files.empty()) {
         Bundle read = readBundle(files, options.limits);
+        // Where a source stands among the skipped files (Source::skippedBefore) counts those of the
+        // standard input said before them.
+        for (auto& s : read.sources)
+            s.skippedBefore += bundle.skipped.size();
         if (bundle.sources.empty())
             bundle.sources = std::move(read.sources);
         else

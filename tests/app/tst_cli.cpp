@@ -122,6 +122,28 @@ private slots:
         QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
                  QStringLiteral("nccl-socket-connect-abort"));
         QCOMPARE(QString::fromStdString(d["initiating"]["file"]), QStringLiteral("<stdin>"));
+
+        // Named twice, read once (the second `-` found the stream at its end and added an empty
+        // source); nothing piped in is said, and the folder named after it is still read in full.
+        r = run({QStringLiteral("diagnose"), QStringLiteral("-"), QStringLiteral("-"),
+                 QStringLiteral("--json"), QStringLiteral("--no-local-nccl")},
+                "`socketStartConnect: Connect to 10.45.234.83<47527> failed : Software caused connection "
+                "abort`\n");
+        QCOMPARE(r.code, 0);
+        d = json::parse(r.out.toStdString());
+        QCOMPARE(d["stats"]["files"].get<int>(), 1);
+        QCOMPARE(d["skipped"].size(), std::size_t{1});
+        QCOMPARE(QString::fromStdString(d["skipped"][0]["reason"]),
+                 QStringLiteral("the standard input, named twice: read once"));
+        r = run({QStringLiteral("diagnose"), QStringLiteral("-"), sample, QStringLiteral("--json"),
+                 QStringLiteral("--no-local-nccl")},
+                QByteArray("")); // empty, not null: the input is closed at once
+        QCOMPARE(r.code, 0);
+        d = json::parse(r.out.toStdString());
+        QCOMPARE(d["stats"]["files"].get<int>(), 8);
+        QCOMPARE(QString::fromStdString(d["skipped"][0]["reason"]),
+                 QStringLiteral("the standard input was empty: nothing to read"));
+        QCOMPARE(QString::fromStdString(d["initiating"]["file"]), QStringLiteral("gpu-b/rank5.log"));
     }
 
     void brokenFileDoesNotStopTheRest()

@@ -25,6 +25,7 @@ namespace rl
     X(error_string)                                                                                          \
     X(entry_filetype)                                                                                        \
     X(entry_pathname)                                                                                        \
+    X(entry_is_encrypted)                                                                                    \
     X(version_string)
 
 // Those functions, resolved from the loaded library: `la.read_new()` calls archive_read_new.

@@ -730,7 +730,7 @@ struct Reader {
                               const std::string& display, std::uint64_t allowed, int depth)
     {
         std::uint64_t expanded = 0;
-        std::size_t finder = 0;
+        std::size_t finder = 0, encrypted = 0;
         archive_entry* entry = nullptr;
         int rc;
         while ((rc = la.read_next_header(a, &entry)) == ARCHIVE_OK) {
@@ -749,6 +749,12 @@ struct Reader {
                 skip(memberDisplay, kDocumentReason);
                 continue;
             }
+            // A password-protected zip or 7z: no member can be read without the password, which
+            // Rankline does not ask for; said once for the archive, not as damage of each member.
+            if (la.entry_is_encrypted(entry)) {
+                ++encrypted;
+                continue;
+            }
             std::string data;
             char buf[1 << 16];
             la_ssize_t n;
@@ -760,6 +766,11 @@ struct Reader {
                     capped = true;
                     break;
                 }
+            }
+            if (n < 0 && data.empty()) {
+                skip(memberDisplay, std::string("archive member is damaged: ") + archiveError(la, a) +
+                                        "; nothing of it could be read");
+                continue;
             }
             if (n < 0)
                 skip(memberDisplay, std::string("archive member is damaged: ") + archiveError(la, a) +
@@ -803,6 +814,13 @@ struct Reader {
         if (rc != ARCHIVE_EOF && rc != ARCHIVE_OK && !(cancelled && cancelled()))
             skip(display, std::string("archive is truncated or corrupt: ") + archiveError(la, a) +
                               "; members read before the damage were kept");
+        if (encrypted > 0) {
+            const std::string name = display.substr(display.find_last_of("/!") + 1);
+            skip(display, std::to_string(encrypted) + (encrypted == 1 ? " member is" : " members are") +
+                              " encrypted (a password-protected archive): not read; extract the archive "
+                              "with its password (unzip " +
+                              name + " or 7z x " + name + ") and open the folder it makes");
+        }
         if (finder > 0)
             skip(display, finderReason(finder));
         la.read_free(a);

@@ -2,6 +2,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QtEndian>
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -709,6 +710,57 @@ private slots:
         QVERIFY(cap);
         QVERIFY(QString::fromStdString(cap->reason).contains(QStringLiteral("possible decompression bomb")));
         QVERIFY(names(b).contains(QStringLiteral("fine.log")));
+    }
+
+    // A password-protected zip: one message for the archive with how to open it, not a "damaged"
+    // and an "empty" line for every member. A member damaged from its first byte is one line.
+    void encryptedOrUnreadableMembersAreSaidOnce()
+    {
+        QTemporaryDir dir;
+        {
+            archive* a = archive_write_new();
+            archive_write_set_format_zip(a);
+            QCOMPARE(archive_write_set_options(a, "zip:encryption=traditional"), ARCHIVE_OK);
+            archive_write_set_passphrase(a, "secret");
+            archive_write_open_filename(a,
+                                        dir.filePath(QStringLiteral("locked.zip")).toLocal8Bit().constData());
+            for (const char* name : {"rank0.log", "rank1.log"}) {
+                archive_entry* e = archive_entry_new();
+                archive_entry_set_pathname(e, name);
+                archive_entry_set_size(e, 5);
+                archive_entry_set_filetype(e, AE_IFREG);
+                archive_entry_set_perm(e, 0644);
+                archive_write_header(a, e);
+                archive_write_data(a, "zero\n", 5);
+                archive_entry_free(e);
+            }
+            archive_write_close(a);
+            archive_write_free(a);
+        }
+        // Deflated lines whose compressed bytes are overwritten right after the member's header.
+        QByteArray lines;
+        for (int i = 0; i < 2000; ++i)
+            lines += "gpu-a:1:1 [0] NCCL INFO line " + QByteArray::number(i) + "\n";
+        writeArchive(dir.filePath(QStringLiteral("bad.zip")), {{QStringLiteral("r.log"), lines}}, Kind::Zip);
+        QByteArray zip = readAll(dir.filePath(QStringLiteral("bad.zip")));
+        const int dataAt = 30 + 5 + qFromLittleEndian<quint16>(zip.constData() + 28);
+        for (int i = 0; i < 64; ++i)
+            zip[dataAt + i] = '\xff';
+        write(dir.filePath(QStringLiteral("bad.zip")), zip);
+        write(dir.filePath(QStringLiteral("fine.log")), "ok\n");
+        Bundle b = readBundle({dir.path().toStdString()});
+        QCOMPARE(names(b), QStringList{QStringLiteral("fine.log")});
+        QCOMPARE(skippedNames(b),
+                 (QStringList{QStringLiteral("bad.zip!r.log"), QStringLiteral("locked.zip")}));
+        QVERIFY(QString::fromStdString(b.skipped[0].reason)
+                    .startsWith(QStringLiteral("archive member is damaged: ")));
+        QVERIFY(QString::fromStdString(b.skipped[0].reason)
+                    .endsWith(QStringLiteral("; nothing of it could be read")));
+        QCOMPARE(
+            QString::fromStdString(b.skipped[1].reason),
+            QStringLiteral("2 members are encrypted (a password-protected archive): not read; extract the "
+                           "archive with its password (unzip locked.zip or 7z x locked.zip) and open the "
+                           "folder it makes"));
     }
 
     void corruptArchiveKeepsTheRest()

@@ -9,6 +9,7 @@
 #include <QTextDocument>
 
 #include "models/bookmarks.h"
+#include "util/text_kind.h"
 #include "util/untrusted.h"
 
 namespace rl
@@ -128,11 +129,14 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
             return QStringLiteral("%1:%2").arg(QString::fromStdString(a.source(ref.source).displayPath),
                                                QString::number(ref.line + 1));
         case TextColumn: {
-            std::string_view t = a.text(ref);
+            const std::string_view line = a.text(ref);
+            // A crash's zeros show as "[N NUL bytes]", not as a row of empty boxes hiding the text.
+            const std::string marked = hasNul(line) ? markNulRuns(line) : std::string();
+            const std::string_view t = marked.empty() ? line : std::string_view(marked);
             QString s = QString::fromUtf8(
                 t.data(), static_cast<qsizetype>(std::min<std::size_t>(t.size(), kMaxShownChars)));
             if (t.size() > kMaxShownChars)
-                s += QStringLiteral(" … [line cut at %1 of %2 bytes]").arg(kMaxShownChars).arg(t.size());
+                s += QStringLiteral(" … [line cut at %1 of %2 bytes]").arg(kMaxShownChars).arg(line.size());
             return s;
         }
         default:

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "encyclopedia/entrytext.h"
+#include "util/text_kind.h"
 
 namespace rl
 {
@@ -17,8 +18,11 @@ QString esc(const std::string& s)
 {
     return QString::fromStdString(s).toHtmlEscaped();
 }
-QString escView(std::string_view s)
+QString escView(std::string_view line)
 {
+    // A crash's zeros show as "[N NUL bytes]" (util/text_kind.h), as in the log view.
+    const std::string marked = hasNul(line) ? markNulRuns(line) : std::string();
+    const std::string_view s = marked.empty() ? line : std::string_view(marked);
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(std::min<std::size_t>(s.size(), 2000)))
         .toHtmlEscaped();
 }

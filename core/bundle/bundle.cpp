@@ -28,6 +28,7 @@
 #include "util/parallel.h"
 #include "util/paths.h"
 #include "util/strings.h"
+#include "util/text_kind.h"
 
 namespace fs = std::filesystem;
 
@@ -61,11 +62,11 @@ private:
     mutable std::atomic<std::uint64_t> m_grownBy{0};
 };
 
-// A text log has no NUL bytes in its first 64 KiB; anything else is binary (core dumps, checkpoints).
+// Whether the text's first 64 KiB say it is not a log (util/text_kind.h: core dumps, checkpoints,
+// compressed data; not a log with a crash's zeros in it).
 bool looksBinary(std::string_view text)
 {
-    std::string_view head = text.substr(0, MappedFile::kHeadBytes);
-    return std::memchr(head.data(), '\0', head.size()) != nullptr;
+    return binaryHead(text.substr(0, MappedFile::kHeadBytes));
 }
 
 } // namespace
@@ -457,22 +458,22 @@ struct Reader {
                " beyond the safety cap (possible decompression bomb); reading stopped after " + mib(expanded);
     }
 
-    // `nulInHead`: looksBinary's answer when already known without reading the text (MappedFile).
+    // `headBinary`: looksBinary's answer when already known without reading the text (MappedFile).
     void addText(std::string path, std::string display, std::shared_ptr<const TextBuffer> buf,
-                 std::optional<bool> nulInHead = std::nullopt)
+                 std::optional<bool> headBinary = std::nullopt)
     {
         const std::size_t n = buf->text().size();
         if (n == 0) {
             skip(display, "empty file: nothing to read");
             return;
         }
-        if (nulInHead ? *nulInHead : looksBinary(buf->text())) {
+        if (headBinary ? *headBinary : looksBinary(buf->text())) {
             skip(display, binaryReason(binaryFormat(buf->text().substr(0, 512)), display));
             return;
         }
         // The look at the head mapped its pages (a whole large folio on recent kernels, a
         // megabyte or more): give them back until the scan reads the file for real.
-        if (!nulInHead)
+        if (!headBinary)
             buf->dropResident();
         keep(std::move(path), std::move(display), std::move(buf), n);
     }
@@ -873,8 +874,8 @@ struct Reader {
             return;
         }
         MappedFile& mapped = std::get<MappedFile>(*file);
-        const std::optional<bool> nulInHead = mapped.nulInHead();
-        addText(path, display, std::make_shared<MappedBuffer>(std::move(mapped)), nulInHead);
+        const std::optional<bool> headBinary = mapped.headBinary();
+        addText(path, display, std::make_shared<MappedBuffer>(std::move(mapped)), headBinary);
     }
 
     // What listing a folder's tree learns of its symbolic links, for listTree to settle once the

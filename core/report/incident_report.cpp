@@ -16,6 +16,7 @@
 #include "util/parallel.h"
 #include "util/rank_runs.h"
 #include "util/sha256.h"
+#include "util/text_kind.h"
 #include "util/utf8.h"
 
 #ifndef RANKLINE_RE2_VERSION
@@ -173,8 +174,11 @@ std::string lineRange(const ReportLine& l)
     return s;
 }
 
-std::string cleanLogText(std::string_view s, std::size_t maxBytes)
+std::string cleanLogText(std::string_view line, std::size_t maxBytes)
 {
+    // A crash's zeros, marked before the cut so that the text after them is shown too.
+    const std::string marked = hasNul(line) ? markNulRuns(line) : std::string();
+    std::string_view s = marked.empty() ? line : std::string_view(marked);
     bool cut = s.size() > maxBytes;
     if (cut)
         s = s.substr(0, maxBytes);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "util/sigbus_guard.h"
+#include "util/text_kind.h"
 
 namespace rl
 {
@@ -263,7 +264,7 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept
         m_mapped = std::exchange(other.m_mapped, false);
         m_shrank = other.m_shrank;
         m_guard = std::exchange(other.m_guard, std::nullopt);
-        m_nulInHead = other.m_nulInHead;
+        m_binaryHead = other.m_binaryHead;
         m_copy = std::move(other.m_copy);
         m_opened = other.m_opened;
     }
@@ -281,7 +282,7 @@ void MappedFile::reset()
     m_size = 0;
     m_mapped = false;
     m_guard.reset();
-    m_nulInHead.reset();
+    m_binaryHead.reset();
 }
 
 bool MappedFile::damaged() const
@@ -535,7 +536,7 @@ Expected<MappedFile> MappedFile::map(int fd, const struct stat& st, const std::s
                 thread_local std::vector<char> head(kHeadBytes);
                 const std::size_t want = std::min(size, kHeadBytes);
                 if (lookAtHead && readInto(fd, head.data(), want) == static_cast<long long>(want))
-                    f.m_nulInHead = std::memchr(head.data(), '\0', want) != nullptr;
+                    f.m_binaryHead = binaryHead({head.data(), want});
                 return f;
             }
             f.reset(); // no guard slot left: an unguarded map is not safe, copy instead

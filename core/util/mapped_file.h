@@ -59,7 +59,7 @@ public:
     MappedFile& operator=(const MappedFile&) = delete;
 
     // Maps an open file (the descriptor stays open) as it is now: a file still being written is
-    // read up to the size seen here. `lookAtHead` false spares the pread behind nulInHead() where
+    // read up to the size seen here. `lookAtHead` false spares the pread behind headBinary() where
     // the caller knows. `path` names the file in errors. (openFile opens and maps.)
     static Expected<MappedFile> map(int fd, const std::string& path, bool lookAtHead = true);
 
@@ -75,12 +75,12 @@ public:
     // that one madvise gives back many: a pass over a bundle calls this when it is done, so that
     // what it read last is not kept for the rest of the run.
     static void flushDropped();
-    // Whether the first kHeadBytes of the file hold a NUL byte (binary files do), as read with pread
-    // when the file was mapped: a look at the head through the map would map its pages, which
-    // then have to be given back until the scan. nullopt when not known that way (copied files,
-    // a short read).
+    // Whether the first kHeadBytes of the file say it is not text (util/text_kind.h), as read with
+    // pread when the file was mapped: a look at the head through the map would map its pages,
+    // which then have to be given back until the scan. nullopt when not known that way (copied
+    // files, a short read).
     static constexpr std::size_t kHeadBytes = 64 * 1024;
-    std::optional<bool> nulInHead() const { return m_nulInHead; }
+    std::optional<bool> headBinary() const { return m_binaryHead; }
     // True when the file shrank while it was open: the bytes it lost read as NUL (mapped) or were
     // never read (copied). Meaningful once the text has been read through.
     bool damaged() const;
@@ -101,7 +101,7 @@ private:
     bool m_mapped = false;
     bool m_shrank = false;
     std::optional<std::size_t> m_guard;
-    std::optional<bool> m_nulInHead;
+    std::optional<bool> m_binaryHead;
     std::unique_ptr<char[]> m_copy;
     FileIdentity m_opened; // grownBy, opened()
 };

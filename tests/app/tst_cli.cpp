@@ -166,6 +166,37 @@ private slots:
                  QStringLiteral("nccl-socket-connect-abort"));
     }
 
+    // The crashed host's log: lines, then the zeros of writes that never reached its disk, then
+    // the abort a restarted writer appended. Diagnosed (it was "binary" once), and the quoted
+    // evidence marks the zeros instead of starting with a hundred spaces.
+    void crashZerosInTheFailingLog()
+    {
+        QTemporaryDir dir;
+        QVERIFY(put(dir, "rank0.log",
+                    "h:1:2 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n" + QByteArray(100, '\0') +
+                        kAbortLine + QByteArray(4096, '\0')));
+        for (const bool asJson : {true, false}) {
+            QStringList args{QStringLiteral("diagnose"), dir.path(), QStringLiteral("--no-local-nccl")};
+            if (asJson)
+                args << QStringLiteral("--json");
+            Run r = run(args);
+            QCOMPARE(r.code, 0);
+            if (!asJson) {
+                QVERIFY(r.out.contains(
+                    "      [100 NUL bytes]h:1:2 [0] misc/socket.cc:483 NCCL WARN socketStartConnect"));
+                continue;
+            }
+            json d = json::parse(r.out.toStdString());
+            QVERIFY(d["skipped"].empty());
+            QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
+                     QStringLiteral("nccl-socket-connect-abort"));
+            const json& ev = d["findings"][0]["evidence"][0];
+            QCOMPARE(ev["line"].get<int>(), 2);
+            QVERIFY(
+                QString::fromStdString(ev["text"]).startsWith(QStringLiteral("[100 NUL bytes]h:1:2 [0]")));
+        }
+    }
+
     // A bundle of many small files: the command line closes the descriptors of the files it does
     // not quote while it writes; the lines it quotes are still read whole, in JSON and in text.
     void manyFilesQuoteTheirEvidence()

@@ -300,6 +300,26 @@ private slots:
         QVERIFY(star->spans("abc").empty());
     }
 
+    // The line after a crash's zeros shows "[N NUL bytes]" and then its text, not a row of empty
+    // boxes that hide it; the line that is only zeros says so too.
+    void crashZerosShownAsAMarker()
+    {
+        const QByteArray text = "gpu-b:1:1 [1] NCCL INFO before\n" + QByteArray(100, '\0') +
+                                "gpu-b:1:1 [1] NCCL WARN after the zeros\n" + QByteArray(3, '\0');
+        Bundle b;
+        b.sources.push_back(sourceFromText("rank5.log", std::string(text.constData(), text.size())));
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto index =
+            std::make_shared<const AnalysisIndex>(analyze(std::move(b), test::shippedEncyclopedia(), o));
+        LogModel model;
+        model.setIndex(index);
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.index(1, LogModel::TextColumn).data().toString(),
+                 QStringLiteral("[100 NUL bytes]gpu-b:1:1 [1] NCCL WARN after the zeros"));
+        QCOMPARE(model.index(2, LogModel::TextColumn).data().toString(), QStringLiteral("[3 NUL bytes]"));
+    }
+
     void modelTesterOnEveryModel()
     {
         Bookmarks marks;

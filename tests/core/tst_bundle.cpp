@@ -16,8 +16,10 @@
 #include "analysis.h"
 #include "bundle/bundle.h"
 #include "encyclopedia/encyclopedia.h"
+#include "report/incident_report.h"
 #include "shipped_encyclopedia.h"
 #include "util/populate.h"
+#include "util/text_kind.h"
 
 using namespace rl;
 
@@ -315,6 +317,46 @@ private slots:
 
     // Small binary files are found by the analysis, large ones by the reader: both are listed
     // among the other skipped files in the order the files were read, which is path order here.
+    // The log of the host that crashed ends in zeros where its last writes never reached the disk
+    // (and a restarted process may append after them): still a log, read with its failure, small
+    // or mapped. NUL bytes before the first line ends, or beside control bytes, are binary.
+    void aCrashsZerosDoNotMakeALogBinary()
+    {
+        QTemporaryDir dir;
+        const QByteArray warn =
+            "gpu-b:39962:40133 [1] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to "
+            "10.0.0.11<45763> failed : Software caused connection abort\n";
+        QByteArray lines;
+        for (int i = 0; i < 800; ++i)
+            lines += "gpu-b:39962:39962 [1] NCCL INFO step " + QByteArray::number(i) + "\n";
+        write(dir.filePath(QStringLiteral("small.log")), lines.left(4000) + warn + QByteArray(4096, '\0'));
+        // Past the small-file size, the zeros inside the head that the mapping looks at, text after.
+        write(dir.filePath(QStringLiteral("large.log")),
+              lines + QByteArray(8192, '\0') + warn + lines.repeated(10));
+        write(dir.filePath(QStringLiteral("elf.bin")), QByteArray("\x7f"
+                                                                  "ELF\2\1\1\0\0\0\n",
+                                                                  12) +
+                                                           lines);
+        write(dir.filePath(QStringLiteral("control.bin")),
+              lines.left(100) + QByteArray("\0\x01\x02\x03", 4) + lines);
+        QVERIFY(QFileInfo(dir.filePath(QStringLiteral("large.log"))).size() > 128 * 1024);
+        auto a = analyze(readBundle({dir.path().toStdString()}), m_enc);
+        QCOMPARE(names(*a), (QStringList{QStringLiteral("large.log"), QStringLiteral("small.log")}));
+        QCOMPARE(skippedNames(*a), (QStringList{QStringLiteral("control.bin"), QStringLiteral("elf.bin")}));
+        QVERIFY(a->initiatingFinding());
+        QCOMPARE(a->entry(a->initiatingFinding()->entry).id, std::string("nccl-socket-connect-abort"));
+        QVERIFY(binaryHead(std::string_view("\0\0\0\0log line\n", 13))); // zeros first: nothing says text
+        QVERIFY(!binaryHead(std::string_view("a line\n\0\0\0\0\r\n\t\x1b[0m", 17))); // text, zeros, text
+        QVERIFY(binaryHead(std::string_view("a line\n\0\x7f", 9)));
+        // Shown: each run of zeros as one marker, in --json's quoted text and in reports alike.
+        QCOMPARE(markNulRuns(std::string_view("\0\0x\0y", 5)), std::string("[2 NUL bytes]x[1 NUL byte]y"));
+        QCOMPARE(markNulRuns("plain"), std::string("plain"));
+        QCOMPARE(cleanLogText(std::string_view("\0\0\0\tWARN", 8)), std::string("[3 NUL bytes]\tWARN"));
+        // Marked before the cut: the text after 8 KiB of zeros is still quoted.
+        const std::string afterZeros = std::string(8192, '\0') + "NCCL WARN";
+        QCOMPARE(cleanLogText(afterZeros), std::string("[8192 NUL bytes]NCCL WARN"));
+    }
+
     void binaryFilesKeepTheirPlaceAmongSkips()
     {
         QTemporaryDir dir;

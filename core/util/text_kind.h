@@ -1,0 +1,66 @@
+#pragma once
+// Whether a file is a text log or something else, from its first bytes.
+
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace rl
+{
+
+// True when `head` (a file's first bytes) is not text. NUL bytes mark binary files (core dumps,
+// checkpoints, compressed data, UTF-16), which hold one before their first line ends, and
+// control bytes besides. NUL bytes that come after whole lines of text, with nothing but text
+// around them, are what a crash leaves in a log: the file's size reached the disk and its last
+// blocks did not, so they read as zeros (and a restarted process may append after them). That log
+// is often the one that holds the failure, so it stays text.
+inline bool binaryHead(std::string_view head)
+{
+    const void* nul = std::memchr(head.data(), '\0', head.size());
+    if (!nul)
+        return false;
+    const std::string_view before(head.data(),
+                                  static_cast<std::size_t>(static_cast<const char*>(nul) - head.data()));
+    if (before.find('\n') == std::string_view::npos)
+        return true;
+    for (const char c : head) {
+        const auto u = static_cast<unsigned char>(c);
+        // Tab, line feed, vertical tab, form feed, carriage return, escape (terminal colours) and
+        // backspace are text; so is any byte of 0x80 or more (UTF-8, or Latin-1 shown safely).
+        if ((u < 0x20 && u != 0 && (u < 0x08 || u > 0x0d) && u != 0x1b) || u == 0x7f)
+            return true;
+    }
+    return false;
+}
+
+// A line as shown to people (the window, reports, --json's quoted text): each run of NUL bytes,
+// the zeros of a crash that binaryHead lets through, becomes one "[N NUL bytes]" so that the text
+// after it stays in view and the gap is seen for what it is. Any other byte is left as it is.
+inline std::string markNulRuns(std::string_view line)
+{
+    std::string out;
+    std::size_t from = 0;
+    while (from < line.size()) {
+        const void* hit = std::memchr(line.data() + from, '\0', line.size() - from);
+        if (!hit) {
+            out.append(line.substr(from));
+            break;
+        }
+        const auto at = static_cast<std::size_t>(static_cast<const char*>(hit) - line.data());
+        std::size_t end = at;
+        while (end < line.size() && line[end] == '\0')
+            ++end;
+        out.append(line.substr(from, at - from));
+        out += "[" + std::to_string(end - at) + (end - at == 1 ? " NUL byte]" : " NUL bytes]");
+        from = end;
+    }
+    return out;
+}
+
+// Whether markNulRuns would change the line (most lines: no, and no copy is made).
+inline bool hasNul(std::string_view line)
+{
+    return std::memchr(line.data(), '\0', line.size()) != nullptr;
+}
+
+} // namespace rl

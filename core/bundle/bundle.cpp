@@ -573,10 +573,11 @@ struct Reader {
         return la;
     }
 
-    // The file at `path` opened by libarchive as an archive, or (`raw`) as one compressed stream;
-    // null having said why it is not read (`failure` and libarchive's message).
-    archive* openArchiveFile(const ArchiveLibrary& la, const std::string& path, const std::string& display,
-                             bool raw, const std::string& failure)
+    // libarchive opened on the file at `path`, or on `bytes` when given (a member of an archive), as
+    // an archive or (`raw`) as one compressed stream; null having said why it is not read
+    // (`failure` and libarchive's message).
+    archive* openArchive(const ArchiveLibrary& la, const std::string& path, const std::string* bytes,
+                         const std::string& display, bool raw, const std::string& failure)
     {
         archive* a = la.read_new();
         la.read_support_filter_all(a);
@@ -584,10 +585,13 @@ struct Reader {
             la.read_support_format_raw(a);
         else
             la.read_support_format_all(a);
-        if (la.read_open_filename(a, path.c_str(), 1 << 16) == ARCHIVE_OK)
+        const int rc = bytes ? la.read_open_memory(a, bytes->data(), bytes->size())
+                             : la.read_open_filename(a, path.c_str(), 1 << 16);
+        if (rc == ARCHIVE_OK)
             return a;
-        skip(display, failure + archiveError(la, a) +
-                          (raw ? std::string() : " (check that the file is a complete tar/zip archive)"));
+        skip(display,
+             failure + archiveError(la, a) +
+                 (raw || bytes ? std::string() : " (check that the file is a complete tar/zip archive)"));
         la.read_free(a);
         return nullptr;
     }
@@ -595,7 +599,7 @@ struct Reader {
     void readArchive(const std::string& path, const std::string& display)
     {
         const ArchiveLibrary* la = loadArchiveLibrary(display);
-        archive* a = la ? openArchiveFile(*la, path, display, false, "cannot open archive: ") : nullptr;
+        archive* a = la ? openArchive(*la, path, nullptr, display, false, "cannot open archive: ") : nullptr;
         if (!a)
             return;
         std::error_code ec;
@@ -616,15 +620,8 @@ struct Reader {
                                     const std::string& display, const std::string& bytes, int depth,
                                     std::uint64_t allowed)
     {
-        archive* a = la.read_new();
-        la.read_support_filter_all(a);
-        la.read_support_format_all(a);
-        if (la.read_open_memory(a, bytes.data(), bytes.size()) != ARCHIVE_OK) {
-            skip(display, std::string("cannot open nested archive: ") + archiveError(la, a));
-            la.read_free(a);
-            return 0;
-        }
-        return readEntries(la, a, path, display, allowed, depth);
+        archive* a = openArchive(la, path, &bytes, display, false, "cannot open nested archive: ");
+        return a ? readEntries(la, a, path, display, allowed, depth) : 0;
     }
 
     // One compressed stream, opened raw (`a`, freed here), decompressed up to the caps. A tar
@@ -683,7 +680,7 @@ struct Reader {
     void readCompressedSingle(const std::string& path, const std::string& display)
     {
         const ArchiveLibrary* la = loadArchiveLibrary(display);
-        archive* a = la ? openArchiveFile(*la, path, display, true, "cannot decompress: ") : nullptr;
+        archive* a = la ? openArchive(*la, path, nullptr, display, true, "cannot decompress: ") : nullptr;
         if (!a)
             return;
         std::error_code ec;
@@ -703,14 +700,9 @@ struct Reader {
                                        const std::string& display, const std::string& bytes, int depth,
                                        std::uint64_t allowed)
     {
-        archive* a = la.read_new();
-        la.read_support_filter_all(a);
-        la.read_support_format_raw(a);
-        if (la.read_open_memory(a, bytes.data(), bytes.size()) != ARCHIVE_OK) {
-            skip(display, "cannot decompress: " + archiveError(la, a));
-            la.read_free(a);
+        archive* a = openArchive(la, path, &bytes, display, true, "cannot decompress: ");
+        if (!a)
             return 0;
-        }
         Inflated in = inflateRaw(la, a, display, allowed);
         const std::uint64_t size = in.text.size();
         if (in.tar && depth == 0)

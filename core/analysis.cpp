@@ -313,6 +313,11 @@ TimeInterval SourceLines::time(std::uint32_t line, TimeSource* source) const
     }
     if (at > 0)
         t.lo = stampUs(at - 1);
+    // Stamps that run backwards around the line (ranks' logs concatenated into one file, a block
+    // of each): the next stamp is another process's, earlier than this one, and bounds nothing.
+    // The line goes with the block it ends (a traceback after its rank's last logged line).
+    if (t.knownLo() && t.knownHi() && t.lo > t.hi)
+        t.hi = kTimeUnknownHi;
     if (source)
         *source = t.known() ? TimeSource::Inferred : TimeSource::Unknown;
     return t;
@@ -337,6 +342,9 @@ std::int64_t SourceLines::orderUs(std::uint32_t line) const
     // the one after.
     const LineStamp next = stamp(at);
     const std::int64_t lo = stampUs(at - 1), hi = next.us + next.resolutionUs;
+    // Stamps running backwards (time() above): the line goes with the block it ends.
+    if (lo > hi)
+        return middle(at - 1);
     return lo + (hi - lo) / 2;
 }
 

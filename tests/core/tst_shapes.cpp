@@ -197,6 +197,47 @@ private slots:
         QCOMPARE(one["ranks"][0]["rank"].get<int>(), 5);
     }
 
+    // Every rank's log concatenated into one file (`cat gpu-*/rank*.log > all.log`): no per-line
+    // rank prefix, each rank a block, so the stamps run backwards where one block ends and the
+    // next begins. The quoted copy of the abort in rank 5's traceback ("Last error:") was bounded
+    // by rank 6's first stamp, seconds earlier, and won over rank 5's own WARN; it now goes with
+    // the block it ends, and the WARN is the initiating line.
+    void ranksConcatenatedIntoOneFile()
+    {
+        QTemporaryDir dir;
+        QByteArray all;
+        const QDir sample(QStringLiteral(RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"));
+        for (const QString& host : {QStringLiteral("gpu-a"), QStringLiteral("gpu-b")})
+            for (const QFileInfo& f :
+                 QDir(sample.filePath(host))
+                     .entryInfoList({QStringLiteral("*.log")}, QDir::Files, QDir::Name)) {
+                QFile in(f.filePath());
+                QVERIFY(in.open(QIODevice::ReadOnly));
+                all += in.readAll();
+            }
+        const QString path = dir.filePath(QStringLiteral("all.log"));
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(all);
+        out.close();
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyzePaths({path.toStdString()}, m_enc, o);
+        const Finding* init = a->initiatingFinding();
+        QVERIFY(init);
+        QCOMPARE(a->process(init->process).rank, std::optional<int>(5));
+        QVERIFY(a->text(init->anchor).find("NCCL WARN socketStartConnect") != std::string_view::npos);
+        // The lines after the last stamp of a block are bounded below only.
+        bool sawBackwards = false;
+        const SourceLines& sl = a->lines[0];
+        for (std::uint32_t i = 0; i < sl.size(); ++i) {
+            const TimeInterval t = sl.time(i);
+            QVERIFY(!(t.knownLo() && t.knownHi()) || t.lo <= t.hi);
+            sawBackwards |= t.knownLo() && !t.knownHi() && i + 1 < sl.size();
+        }
+        QVERIFY(sawBackwards);
+    }
+
     // torchrun's console with the ChildFailedError box: each worker's record names its rank, local
     // rank, host and pid, and its traceback (from the worker's error file, or the signal that
     // killed it) is that worker's. The host is the box's fully qualified name up to its first dot,

@@ -402,6 +402,29 @@ std::size_t hostPrefixAt(std::string_view s, std::string_view& host)
     return p + 2;
 }
 
+// kubectl logs --prefix (with -l or --all-containers, the pods of a job in one stream):
+// "[pod/<pod>/<container>] ", the container empty where kubectl did not learn it. A pod's name is
+// the host name its processes see (gethostname), so NCCL's own prefix names the same host. Its
+// lines are not keyed by the pod: a pod of eight GPUs runs eight ranks, and kubectl writes each
+// container's log as one block, which places its lines as a file's would.
+std::size_t kubectlPodAt(std::string_view s, std::string_view& host)
+{
+    if (!s.starts_with("[pod/"))
+        return 0;
+    std::size_t p = 5;
+    while (p < s.size() && p < 5 + 253 && (isAlnum(s[p]) || s[p] == '-' || s[p] == '.'))
+        ++p;
+    if (p == 5 || p >= s.size() || s[p] != '/')
+        return 0;
+    host = s.substr(5, p - 5);
+    std::size_t q = p + 1;
+    while (q < s.size() && q < p + 1 + 63 && (isAlnum(s[q]) || s[q] == '-'))
+        ++q;
+    if (q + 1 >= s.size() || s[q] != ']' || s[q + 1] != ' ')
+        return 0;
+    return q + 2;
+}
+
 // journald short-iso, after its stamp: "host ident[pid]: "
 std::size_t journaldAt(std::string_view s, std::string_view& host, std::int64_t& pid)
 {
@@ -794,7 +817,9 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
         Decoration kind = Decoration::None;
         int rank = -1;
         if (std::size_t used = decorationAt(rest, kind, rank)) {
-            if (out.decoration == Decoration::None) {
+            // Behind kubectl's pod prefix, a launcher's rank prefix says more (the pod stays the
+            // host).
+            if (out.decoration == Decoration::None || out.decoration == Decoration::KubectlPod) {
                 out.decoration = kind;
                 out.decorationRank = rank;
             }
@@ -866,6 +891,12 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
             }
         }
         if (out.decoration == Decoration::None) {
+            if (std::size_t usedPod = kubectlPodAt(rest, host)) {
+                out.decoration = Decoration::KubectlPod;
+                out.decorationHost = host;
+                rest.remove_prefix(usedPod);
+                continue;
+            }
             if (std::size_t usedHost = hostPrefixAt(rest, host)) {
                 out.decoration = Decoration::HostPrefix;
                 out.decorationHost = host;

@@ -31,6 +31,7 @@ enum class Decoration : std::uint8_t {
     HostPrefix,      // pdsh / DeepSpeed: "10.10.23.10: ", "worker-3: "
     Journald,        // journalctl -o short-iso: "<stamp> host ident[pid]: "
     ProcessTag,      // UCX's "[host:pid:thread_idx(:tid)] ", Open MPI's "[host:pid] "
+    KubectlPod,      // kubectl logs --prefix: "[pod/<pod>/<container>] " (the pod's name is its host name)
 };
 
 struct NcclPrefix {
@@ -57,7 +58,8 @@ struct ParsedLine {
     std::string_view body; // text after launcher decorations and a leading timestamp
     Decoration decoration = Decoration::None;
     int decorationRank = -1;
-    std::string_view decorationHost; // pdsh/DeepSpeed host, Ray ip, journald host, UCX/Open MPI tag's host
+    std::string_view decorationHost; // pdsh/DeepSpeed host, Ray ip, journald host, UCX/Open MPI tag's host,
+                                     // kubectl's pod
                                      // (also behind a launcher's rank prefix)
     std::int64_t decorationPid = -1; // Ray, journald, a UCX/Open MPI tag
     std::optional<Timestamp> stamp;

@@ -202,6 +202,29 @@ private slots:
             << "[2025-08-12T01:37] hello" << int(Decoration::None) << -1;
         QTest::newRow("a date is not srun")
             << "2025-06-12 14:03:16,902 INFO x" << int(Decoration::None) << -1;
+        QTest::newRow("kubectl --prefix")
+            << "[pod/train-worker-1/pytorch] hello" << int(Decoration::KubectlPod) << -1;
+        QTest::newRow("kubectl --prefix, container unknown")
+            << "[pod/train-worker-1/] hello" << int(Decoration::KubectlPod) << -1;
+        QTest::newRow("kubectl --prefix before torchrun's")
+            << "[pod/w-0/c] [default3]:hello" << int(Decoration::TorchrunDefault) << 3;
+        QTest::newRow("a pod without its container is not kubectl's")
+            << "[pod/train-worker-1] hello" << int(Decoration::None) << -1;
+    }
+
+    // kubectl logs --prefix --timestamps: the pod names the host, the runtime's stamp follows it,
+    // and NCCL's own prefix is read behind both.
+    void kubectlPrefixThenStampThenNccl()
+    {
+        const std::string_view line = "[pod/train-worker-1/pytorch] 2025-06-12T14:03:17.414466123Z "
+                                      "train-worker-1:39962:40133 [1] misc/socket.cc:483 NCCL WARN x";
+        const ParsedLine p = parseLine(line, 2025);
+        QCOMPARE(int(p.decoration), int(Decoration::KubectlPod));
+        QCOMPARE(p.decorationHost, std::string_view("train-worker-1"));
+        QVERIFY(p.stamp);
+        QVERIFY(p.nccl);
+        QCOMPARE(p.nccl->pid, std::int64_t{39962});
+        QVERIFY(p.body.starts_with("train-worker-1:39962:40133"));
     }
     void decorations()
     {

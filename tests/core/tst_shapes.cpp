@@ -125,6 +125,31 @@ private slots:
         QCOMPARE(d["initiating"]["line"].get<int>(), 6);
     }
 
+    // `kubectl logs -l job-name=train --prefix --timestamps`: every line behind "[pod/<pod>/<container>] "
+    // and the runtime's RFC 3339 stamp, each pod's four ranks interleaved in its block (the
+    // fixture is the sample incident written that way, hosts named as their pods). The prefix and
+    // the stamp are read off (tracebacks start their lines again: 140 events, as the folder
+    // gives), ranks come from NCCL's own prefixes (a pod runs several), and the abort is rank 5's.
+    void kubectlPrefix()
+    {
+        json d = diagnose(QStringLiteral("combined/kubectl-prefix.log"));
+        QCOMPARE(d["stats"]["events"].get<int>(), 140);
+        int named = 0;
+        for (const auto& r : d["ranks"])
+            if (r["rank"].is_number()) {
+                ++named;
+                const int rank = r["rank"].get<int>();
+                QCOMPARE(QString::fromStdString(r["host"]),
+                         rank < 4 ? QStringLiteral("train-worker-0") : QStringLiteral("train-worker-1"));
+                QCOMPARE(QString::fromStdString(r["identity_source"]), QStringLiteral("nccl-init"));
+            }
+        QCOMPARE(named, 8);
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 5);
+        QCOMPARE(d["initiating"]["line"].get<int>(), 269);
+        // kubectl's stamps, read behind the prefix, place the abort in time.
+        QVERIFY(d["findings"][0]["time"]["lo"].is_string());
+    }
+
     void mpirunTagAndStderr()
     {
         AnalyzeOptions o;

@@ -817,9 +817,9 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
         Decoration kind = Decoration::None;
         int rank = -1;
         if (std::size_t used = decorationAt(rest, kind, rank)) {
-            // Behind kubectl's pod prefix, a launcher's rank prefix says more (the pod stays the
-            // host).
-            if (out.decoration == Decoration::None || out.decoration == Decoration::KubectlPod) {
+            // Behind kubectl's pod prefix, a launcher's prefix is read off but does not key the
+            // line: torchrun's [default3] is a local rank, the same in every pod.
+            if (out.decoration == Decoration::None) {
                 out.decoration = kind;
                 out.decorationRank = rank;
             }

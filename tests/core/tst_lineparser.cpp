@@ -207,7 +207,7 @@ private slots:
         QTest::newRow("kubectl --prefix, container unknown")
             << "[pod/train-worker-1/] hello" << int(Decoration::KubectlPod) << -1;
         QTest::newRow("kubectl --prefix before torchrun's")
-            << "[pod/w-0/c] [default3]:hello" << int(Decoration::TorchrunDefault) << 3;
+            << "[pod/w-0/c] [default3]:hello" << int(Decoration::KubectlPod) << -1;
         QTest::newRow("a pod without its container is not kubectl's")
             << "[pod/train-worker-1] hello" << int(Decoration::None) << -1;
     }

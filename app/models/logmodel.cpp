@@ -131,8 +131,8 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
         case TextColumn: {
             const std::string_view line = a.text(ref);
             // A crash's zeros show as "[N NUL bytes]", not as a row of empty boxes hiding the text.
-            const std::string marked = hasNul(line) ? markNulRuns(line) : std::string();
-            const std::string_view t = marked.empty() ? line : std::string_view(marked);
+            std::string marked;
+            const std::string_view t = nulRunsMarked(line, marked);
             QString s = QString::fromUtf8(
                 t.data(), static_cast<qsizetype>(std::min<std::size_t>(t.size(), kMaxShownChars)));
             if (t.size() > kMaxShownChars)

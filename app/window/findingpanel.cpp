@@ -21,8 +21,8 @@ QString esc(const std::string& s)
 QString escView(std::string_view line)
 {
     // A crash's zeros show as "[N NUL bytes]" (util/text_kind.h), as in the log view.
-    const std::string marked = hasNul(line) ? markNulRuns(line) : std::string();
-    const std::string_view s = marked.empty() ? line : std::string_view(marked);
+    std::string marked;
+    const std::string_view s = nulRunsMarked(line, marked);
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(std::min<std::size_t>(s.size(), 2000)))
         .toHtmlEscaped();
 }

@@ -279,22 +279,23 @@ bool endsWith(std::string_view s, std::string_view suffix)
     return true;
 }
 
+// Whether `name` ends with one of `suffixes` (any case, as endsWith).
+bool endsWithAny(std::string_view name, std::initializer_list<std::string_view> suffixes)
+{
+    return std::any_of(suffixes.begin(), suffixes.end(),
+                       [name](std::string_view suffix) { return endsWith(name, suffix); });
+}
+
 bool isArchiveName(std::string_view name)
 {
-    for (auto ext : {".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.zst", ".tzst", ".tar.bz2", ".tbz2",
-                     ".tar.lz4", ".tar.lz", ".tar.lzma", ".tlz", ".zip", ".7z"})
-        if (endsWith(name, ext))
-            return true;
-    return false;
+    return endsWithAny(name, {".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.zst", ".tzst", ".tar.bz2",
+                              ".tbz2", ".tar.lz4", ".tar.lz", ".tar.lzma", ".tlz", ".zip", ".7z"});
 }
 
 // One log compressed on its own, other than gzip (read with zlib): libarchive's filters.
 bool isCompressedName(std::string_view name)
 {
-    for (auto ext : {".zst", ".xz", ".bz2", ".lz4", ".lz", ".lzma"})
-        if (endsWith(name, ext))
-            return true;
-    return false;
+    return endsWithAny(name, {".zst", ".xz", ".bz2", ".lz4", ".lz", ".lzma"});
 }
 
 // Content that libarchive's filters decompress, by its first bytes (binaryFormat's names).
@@ -312,10 +313,7 @@ bool compressedFormat(const char* format)
 // read like any file.
 bool isDocumentName(std::string_view name)
 {
-    for (auto ext : {".md", ".markdown", ".rst"})
-        if (endsWith(name, ext))
-            return true;
-    return false;
+    return endsWithAny(name, {".md", ".markdown", ".rst"});
 }
 
 constexpr const char* kDocumentReason =

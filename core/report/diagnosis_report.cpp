@@ -58,17 +58,12 @@ std::string validUtf8(std::string_view s)
 std::string quoted(std::string_view line)
 {
     constexpr std::size_t kMaxQuoted = 4000;
-    if (hasNul(line)) {
-        // A crash's zeros, marked before the cut so that the text after them is quoted too.
-        const std::string marked = markNulRuns(line);
-        if (marked.size() <= kMaxQuoted)
-            return validUtf8(marked);
-        return validUtf8(std::string_view(marked).substr(0, kMaxQuoted)) + " … [line cut at " +
-               std::to_string(kMaxQuoted) + " of " + std::to_string(line.size()) + " bytes]";
-    }
-    if (line.size() <= kMaxQuoted)
-        return validUtf8(line);
-    return validUtf8(line.substr(0, kMaxQuoted)) + " … [line cut at " + std::to_string(kMaxQuoted) + " of " +
+    // A crash's zeros, marked before the cut so that the text after them is quoted too.
+    std::string marked;
+    const std::string_view shown = nulRunsMarked(line, marked);
+    if (shown.size() <= kMaxQuoted)
+        return validUtf8(shown);
+    return validUtf8(shown.substr(0, kMaxQuoted)) + " … [line cut at " + std::to_string(kMaxQuoted) + " of " +
            std::to_string(line.size()) + " bytes]";
 }
 

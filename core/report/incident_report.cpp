@@ -177,8 +177,8 @@ std::string lineRange(const ReportLine& l)
 std::string cleanLogText(std::string_view line, std::size_t maxBytes)
 {
     // A crash's zeros, marked before the cut so that the text after them is shown too.
-    const std::string marked = hasNul(line) ? markNulRuns(line) : std::string();
-    std::string_view s = marked.empty() ? line : std::string_view(marked);
+    std::string marked;
+    std::string_view s = nulRunsMarked(line, marked);
     bool cut = s.size() > maxBytes;
     if (cut)
         s = s.substr(0, maxBytes);

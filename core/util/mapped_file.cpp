@@ -264,7 +264,7 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept
         m_mapped = std::exchange(other.m_mapped, false);
         m_shrank = other.m_shrank;
         m_guard = std::exchange(other.m_guard, std::nullopt);
-        m_binaryHead = other.m_binaryHead;
+        m_headBinary = other.m_headBinary;
         m_copy = std::move(other.m_copy);
         m_opened = other.m_opened;
     }
@@ -282,7 +282,7 @@ void MappedFile::reset()
     m_size = 0;
     m_mapped = false;
     m_guard.reset();
-    m_binaryHead.reset();
+    m_headBinary.reset();
 }
 
 bool MappedFile::damaged() const
@@ -536,7 +536,7 @@ Expected<MappedFile> MappedFile::map(int fd, const struct stat& st, const std::s
                 thread_local std::vector<char> head(kHeadBytes);
                 const std::size_t want = std::min(size, kHeadBytes);
                 if (lookAtHead && readInto(fd, head.data(), want) == static_cast<long long>(want))
-                    f.m_binaryHead = binaryHead({head.data(), want});
+                    f.m_headBinary = binaryHead({head.data(), want});
                 return f;
             }
             f.reset(); // no guard slot left: an unguarded map is not safe, copy instead

@@ -80,7 +80,7 @@ public:
     // which then have to be given back until the scan. nullopt when not known that way (copied
     // files, a short read).
     static constexpr std::size_t kHeadBytes = 64 * 1024;
-    std::optional<bool> headBinary() const { return m_binaryHead; }
+    std::optional<bool> headBinary() const { return m_headBinary; }
     // True when the file shrank while it was open: the bytes it lost read as NUL (mapped) or were
     // never read (copied). Meaningful once the text has been read through.
     bool damaged() const;
@@ -101,7 +101,7 @@ private:
     bool m_mapped = false;
     bool m_shrank = false;
     std::optional<std::size_t> m_guard;
-    std::optional<bool> m_binaryHead;
+    std::optional<bool> m_headBinary;
     std::unique_ptr<char[]> m_copy;
     FileIdentity m_opened; // grownBy, opened()
 };

@@ -57,10 +57,14 @@ inline std::string markNulRuns(std::string_view line)
     return out;
 }
 
-// Whether markNulRuns would change the line (most lines: no, and no copy is made).
-inline bool hasNul(std::string_view line)
+// The line as shown: itself where it holds no NUL byte (most lines: no copy), else markNulRuns's
+// text, kept in `storage`.
+inline std::string_view nulRunsMarked(std::string_view line, std::string& storage)
 {
-    return std::memchr(line.data(), '\0', line.size()) != nullptr;
+    if (!std::memchr(line.data(), '\0', line.size()))
+        return line;
+    storage = markNulRuns(line);
+    return storage;
 }
 
 } // namespace rl

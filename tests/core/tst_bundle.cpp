@@ -1045,6 +1045,25 @@ private slots:
         QVERIFY(s.line(4).empty());
     }
 
+    // A UTF-8 byte order mark is not part of the line it starts: the file's first, or the first
+    // of each file `cat` joined. One elsewhere in a line is left as it is.
+    void byteOrderMarksStartNoLine()
+    {
+        Source s = sourceFromText("t", "\xEF\xBB\xBF"
+                                       "first\r\n"
+                                       "mid \xEF\xBB\xBF kept\n"
+                                       "\xEF\xBB\xBF"
+                                       "joined\n"
+                                       "\xEF\xBB\xBF");
+        indexLines(s);
+        QCOMPARE(s.lineCount(), std::size_t{4});
+        QCOMPARE(QString::fromStdString(std::string(s.line(0))), QStringLiteral("first"));
+        QCOMPARE(QString::fromStdString(std::string(s.line(1))), QString::fromUtf8("mid \xEF\xBB\xBF kept"));
+        QCOMPARE(QString::fromStdString(std::string(s.line(2))), QStringLiteral("joined"));
+        QVERIFY(s.line(3).empty());
+        QCOMPARE(s.lineStarts.lineOf(0), std::size_t{0}); // a search hit on the mark stays on line 0
+    }
+
 private:
     std::shared_ptr<const Encyclopedia> m_enc;
 };

@@ -60,6 +60,17 @@ private slots:
         const json* pod = owner(d, "pods/train-job-worker-7.log");
         QVERIFY(pod);
         QCOMPARE(QString::fromStdString((*pod)["host"]), QStringLiteral("train-job-worker-7"));
+        // Saved on Windows (a byte order mark, CRLF): its first line reads as any other, and the
+        // file is one process, not a second one on a host whose name starts with the mark.
+        std::size_t owners = 0;
+        for (const json& r : d["ranks"])
+            for (const json& f : r["files"])
+                owners += f.get<std::string>() == "saved-on-windows/worker.log";
+        QCOMPARE(owners, std::size_t{1});
+        const json* saved = owner(d, "saved-on-windows/worker.log");
+        QVERIFY(saved);
+        QCOMPARE(QString::fromStdString((*saved)["host"]), QStringLiteral("node-12"));
+        QCOMPARE((*saved)["rank"].get<int>(), 12);
     }
 
     // The path and NCCL's own lines disagree: NCCL's word is kept, the path's reported.

@@ -130,9 +130,10 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
                                                QString::number(ref.line + 1));
         case TextColumn: {
             const std::string_view line = a.text(ref);
-            // A crash's zeros show as "[N NUL bytes]", not as a row of empty boxes hiding the text.
+            // A crash's zeros show as "[N NUL bytes]", not as a row of empty boxes hiding the text;
+            // a progress bar's redraws as a terminal leaves them, not ahead of the line glued to them.
             std::string marked;
-            const std::string_view t = nulRunsMarked(line, marked);
+            const std::string_view t = shownLine(line, marked);
             QString s = QString::fromUtf8(
                 t.data(), static_cast<qsizetype>(std::min<std::size_t>(t.size(), kMaxShownChars)));
             if (t.size() > kMaxShownChars)

@@ -20,9 +20,10 @@ QString esc(const std::string& s)
 }
 QString escView(std::string_view line)
 {
-    // A crash's zeros show as "[N NUL bytes]" (util/text_kind.h), as in the log view.
+    // As in the log view: a crash's zeros as "[N NUL bytes]", a redrawn progress bar as a terminal
+    // leaves it (util/text_kind.h).
     std::string marked;
-    const std::string_view s = nulRunsMarked(line, marked);
+    const std::string_view s = shownLine(line, marked);
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(std::min<std::size_t>(s.size(), 2000)))
         .toHtmlEscaped();
 }

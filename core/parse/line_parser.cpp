@@ -588,6 +588,14 @@ std::optional<NcclPrefix> ncclAt(std::string_view body)
                 p.host.remove_prefix(k + 1);
                 break;
             }
+        // A progress bar that redraws itself with carriage returns (tqdm's "\r 45%|####  | 45/100
+        // [00:10<00:12, 4.5it/s]") ends no line: the next line NCCL prints is glued to its last
+        // drawing. Where the line holds a carriage return, the host is the hostname characters
+        // before ":pid:tid". Only there: a redacted "<cluster_name>" is a host elsewhere.
+        auto hostnameChar = [](char c) { return isAlnum(c) || c == '-' || c == '.' || c == '_'; };
+        if (const auto odd = std::find_if_not(p.host.rbegin(), p.host.rend(), hostnameChar);
+            odd != p.host.rend() && body.substr(0, at).find('\r') != std::string_view::npos)
+            p.host.remove_prefix(static_cast<std::size_t>(p.host.rend() - odd));
         if (p.host.empty() || p.host.size() > 253)
             continue;
         return p;

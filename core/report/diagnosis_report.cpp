@@ -58,9 +58,10 @@ std::string validUtf8(std::string_view s)
 std::string quoted(std::string_view line)
 {
     constexpr std::size_t kMaxQuoted = 4000;
-    // A crash's zeros, marked before the cut so that the text after them is quoted too.
+    // As shown (util/text_kind.h): a crash's zeros marked before the cut, so that the text after
+    // them is quoted too; a redrawn progress bar as a terminal leaves it.
     std::string marked;
-    const std::string_view shown = nulRunsMarked(line, marked);
+    const std::string_view shown = shownLine(line, marked);
     if (shown.size() <= kMaxQuoted)
         return validUtf8(shown);
     return validUtf8(shown.substr(0, kMaxQuoted)) + " … [line cut at " + std::to_string(kMaxQuoted) + " of " +

@@ -176,9 +176,10 @@ std::string lineRange(const ReportLine& l)
 
 std::string cleanLogText(std::string_view line, std::size_t maxBytes)
 {
-    // A crash's zeros, marked before the cut so that the text after them is shown too.
+    // As a terminal shows it, a crash's zeros marked (util/text_kind.h), before the cut so that
+    // the text after them is shown too.
     std::string marked;
-    std::string_view s = nulRunsMarked(line, marked);
+    std::string_view s = shownLine(line, marked);
     bool cut = s.size() > maxBytes;
     if (cut)
         s = s.substr(0, maxBytes);

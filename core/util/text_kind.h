@@ -57,13 +57,31 @@ inline std::string markNulRuns(std::string_view line)
     return out;
 }
 
-// The line as shown: itself where it holds no NUL byte (most lines: no copy), else markNulRuns's
-// text, kept in `storage`.
-inline std::string_view nulRunsMarked(std::string_view line, std::string& storage)
+// The line as shown to people (the window, reports, quoted text), where it differs from its bytes:
+// - A progress bar that redraws itself with carriage returns (tqdm's "\r 45%|####  | 45/100
+//   [00:10<00:12]") ends no line, and the next line printed is glued to its drawings. A terminal
+//   shows what follows the last carriage return, and so does this, after "[N bytes overwritten
+//   by \r] " for what it leaves out: the line that matters is no longer cut off behind them.
+// - Each run of NUL bytes is marked (markNulRuns).
+// Itself where neither applies (most lines: no copy), else the text, kept in `storage`.
+inline std::string_view shownLine(std::string_view line, std::string& storage)
 {
-    if (!std::memchr(line.data(), '\0', line.size()))
+    std::string_view drawn = line;
+    while (!drawn.empty() && drawn.back() == '\r') // a line break's, not a redraw
+        drawn.remove_suffix(1);
+    const std::size_t cr = drawn.rfind('\r');
+    const bool nul = std::memchr(line.data(), '\0', line.size()) != nullptr;
+    if (cr == std::string_view::npos && !nul)
         return line;
-    storage = markNulRuns(line);
+    if (cr == std::string_view::npos) {
+        storage = markNulRuns(line);
+        return storage;
+    }
+    storage.clear();
+    // Carriage returns alone before the text (a bar's first drawing) leave nothing out.
+    if (drawn.find_first_not_of('\r') < cr)
+        storage = "[" + std::to_string(cr) + (cr == 1 ? " byte" : " bytes") + " overwritten by \\r] ";
+    storage += nul ? markNulRuns(drawn.substr(cr + 1)) : std::string(drawn.substr(cr + 1));
     return storage;
 }
 

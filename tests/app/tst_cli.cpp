@@ -197,6 +197,33 @@ private slots:
         }
     }
 
+    // A training script's tqdm bar, redrawn with carriage returns, and NCCL's WARN printed right
+    // after its last drawing. The rank is found (the bar's "it/s]" is not part of the host), and
+    // the quoted evidence is what a terminal showed: the last drawing and the WARN.
+    void warnGluedToAProgressBar()
+    {
+        QTemporaryDir dir;
+        const QByteArray bar = "\r  1%|          | 1/100 [00:00<00:40, 2.4it/s]"
+                               "\r  2%|          | 2/100 [00:00<00:40, 2.4it/s]";
+        QVERIFY(put(dir, "rank3.log",
+                    "h:1:2 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n" + bar + kAbortLine));
+        Run r = run({QStringLiteral("diagnose"), dir.path(), QStringLiteral("--no-local-nccl"),
+                     QStringLiteral("--json")});
+        QCOMPARE(r.code, 0);
+        json d = json::parse(r.out.toStdString());
+        QCOMPARE(d["ranks"].size(), std::size_t{1});
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]),
+                 QStringLiteral("nccl-socket-connect-abort"));
+        QCOMPARE(QString::fromStdString(d["initiating"]["host"]), QStringLiteral("h"));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 3);
+        const json& ev = d["findings"][0]["evidence"][0];
+        QCOMPARE(ev["line"].get<int>(), 2);
+        QCOMPARE(
+            QString::fromStdString(ev["text"]),
+            QStringLiteral("[46 bytes overwritten by \\r]   2%|          | 2/100 [00:00<00:40, 2.4it/s]") +
+                QString::fromLatin1(kAbortLine).trimmed());
+    }
+
     // A bundle of many small files: the command line closes the descriptors of the files it does
     // not quote while it writes; the lines it quotes are still read whole, in JSON and in text.
     void manyFilesQuoteTheirEvidence()

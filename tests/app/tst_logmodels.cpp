@@ -320,6 +320,29 @@ private slots:
         QCOMPARE(model.index(2, LogModel::TextColumn).data().toString(), QStringLiteral("[3 NUL bytes]"));
     }
 
+    // A progress bar redrawn with carriage returns, and the WARN printed right after its last
+    // drawing: the row shows what a terminal shows, the WARN in view, not the first drawings.
+    void progressBarShownAsATerminalLeavesIt()
+    {
+        const std::string text = "gpu-b:1:1 [1] NCCL INFO before\n"
+                                 "\r 10%|#  | 1/10 [00:01<00:09]\r 20%|## | 2/10 [00:02<00:08]"
+                                 "gpu-b:1:1 [1] NCCL WARN after the bar\n";
+        Bundle b;
+        b.sources.push_back(sourceFromText("rank5.log", text));
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto index =
+            std::make_shared<const AnalysisIndex>(analyze(std::move(b), test::shippedEncyclopedia(), o));
+        QCOMPARE(index->analysis().processes.size(), std::size_t{1}); // "[00:02<00:08]gpu-b" is no host
+        LogModel model;
+        model.setIndex(index);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(1, LogModel::TextColumn).data().toString(),
+                 QStringLiteral(
+                     "[29 bytes overwritten by \\r]  20%|## | 2/10 [00:02<00:08]gpu-b:1:1 [1] NCCL WARN "
+                     "after the bar"));
+    }
+
     void modelTesterOnEveryModel()
     {
         Bookmarks marks;

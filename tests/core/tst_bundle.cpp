@@ -351,6 +351,16 @@ private slots:
         // Shown: each run of zeros as one marker, in --json's quoted text and in reports alike.
         QCOMPARE(markNulRuns(std::string_view("\0\0x\0y", 5)), std::string("[2 NUL bytes]x[1 NUL byte]y"));
         QCOMPARE(markNulRuns("plain"), std::string("plain"));
+        std::string storage;
+        QCOMPARE(shownLine("plain", storage), std::string_view("plain"));
+        QVERIFY(storage.empty()); // no copy
+        QCOMPARE(shownLine("crlf\r", storage), std::string_view("crlf\r"));
+        // A progress bar's redraws as a terminal leaves them, with what was drawn over counted.
+        QCOMPARE(shownLine("\r 1%|bar\r 2%|bar|h:1:2 [0] NCCL WARN x\r", storage),
+                 std::string_view("[8 bytes overwritten by \\r]  2%|bar|h:1:2 [0] NCCL WARN x"));
+        QCOMPARE(shownLine("\rfirst drawing", storage), std::string_view("first drawing"));
+        QCOMPARE(shownLine(std::string_view("a\rb\0c", 5), storage),
+                 std::string_view("[1 byte overwritten by \\r] b[1 NUL byte]c"));
         QCOMPARE(cleanLogText(std::string_view("\0\0\0\tWARN", 8)), std::string("[3 NUL bytes]\tWARN"));
         // Marked before the cut: the text after 8 KiB of zeros is still quoted.
         const std::string afterZeros = std::string(8192, '\0') + "NCCL WARN";

@@ -99,6 +99,18 @@ private slots:
         QTest::newRow("CRLF") << "gpu-a:1:2 [0] NCCL INFO x\r"
                               << "gpu-a" << qint64(1) << qint64(2) << 0 << "INFO"
                               << "" << 0 << "x";
+        // A tqdm bar redrawn with carriage returns ends no line: the WARN is glued to its last
+        // drawing, whose "2.4it/s]" is not part of the host.
+        QTest::newRow("after a progress bar")
+            << QString::fromUtf8(
+                   "\r  1%|\xe2\x96\x8f | 1/100 [00:00<00:40, 2.4it/s]\r  2%|\xe2\x96\x8e | 2/100 "
+                   "[00:00<00:40, 2.4it/s]gpu-b:39962:40133 [1] misc/socket.cc:483 NCCL WARN x")
+            << "gpu-b" << qint64(39962) << qint64(40133) << 1 << "WARN"
+            << "misc/socket.cc" << 483 << "x";
+        // Without a carriage return a host is what it says, a redacted one included (real logs).
+        QTest::newRow("redacted host") << "<cluster_name>:7:8 [0] NCCL INFO x"
+                                       << "<cluster_name>" << qint64(7) << qint64(8) << 0 << "INFO"
+                                       << "" << 0 << "x";
     }
     void ncclPrefix()
     {

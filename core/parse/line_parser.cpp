@@ -283,13 +283,18 @@ std::size_t decorationAt(std::string_view s, Decoration& kind, int& rank)
         }
         return 0;
     }
-    if (!s.empty() && isDigit(s[0])) {
-        // srun -l: "3: " — but never the start of a date ("2025-") or a time ("14:03:17").
-        std::size_t k = someDigits(s, 0, n, 6);
-        if (k > 0 && k + 1 < s.size() && s[k] == ':' && s[k + 1] == ' ') {
+    // srun -l: "3: " — but never the start of a date ("2025-") or a time ("14:03:17"). Slurm pads
+    // the task id to the width of the step's largest ("%*d: "): a step of 10 to 99 tasks labels
+    // " 3: " beside "13: ", of 100 or more "  3: ".
+    std::size_t pad = 0;
+    while (pad < s.size() && pad < 4 && s[pad] == ' ')
+        ++pad;
+    if (pad < s.size() && isDigit(s[pad])) {
+        std::size_t k = someDigits(s, pad, n, 6);
+        if (k > 0 && pad + k <= 6 && pad + k + 1 < s.size() && s[pad + k] == ':' && s[pad + k + 1] == ' ') {
             kind = Decoration::Srun;
             rank = static_cast<int>(n);
-            return k + 2;
+            return pad + k + 2;
         }
     }
     return 0;

@@ -536,8 +536,9 @@ def rank_periods(path: str):
 
 def combine_ranks(root: str, nranks: int) -> tuple[int, int]:
     """Joins the rank files under root into one `srun -l` stream (root/job.out), as srun writes
-    it: each line with its rank's "N: " prefix, the ranks' lines interleaved in the order they
-    were written (by their timestamps). The rank files are deleted. Returns (bytes, lines)."""
+    it: each line with its rank's "N: " prefix, padded as Slurm pads it to the width of the largest
+    ("%*d: ", so " 7: " beside "63: "), the ranks' lines interleaved in the order they were written
+    (by their timestamps). The rank files are deleted. Returns (bytes, lines)."""
     paths = [os.path.join(root, host_name(r // RANKS_PER_HOST), f"rank{r}.log") for r in range(nranks)]
     periods = [rank_periods(p) for p in paths]
     heap: list[tuple[bytes, int, list[bytes]]] = []
@@ -546,10 +547,11 @@ def combine_ranks(root: str, nranks: int) -> tuple[int, int]:
         if first:
             heapq.heappush(heap, (first[0], r, first[1]))
     total = lines = 0
+    width = len(str(nranks - 1))
     with open(os.path.join(root, COMBINED_FILE), "wb", buffering=1 << 20) as out:
         while heap:
             _, r, run = heapq.heappop(heap)
-            prefix = f"{r}: ".encode("ascii")
+            prefix = f"{r:>{width}}: ".encode("ascii")
             for line in run:
                 out.write(prefix + line)
                 total += len(prefix) + len(line)

@@ -188,6 +188,11 @@ private slots:
             << "[3]:...." << int(Decoration::TorchrunRank) << 3;
         QTest::newRow("a word without a number") << "[trainer]: hello" << int(Decoration::None) << -1;
         QTest::newRow("srun") << "7: hello" << int(Decoration::Srun) << 7;
+        // Slurm pads the label to the width of the step's largest task id ("%*d: ").
+        QTest::newRow("srun, 10 to 99 tasks") << " 7: hello" << int(Decoration::Srun) << 7;
+        QTest::newRow("srun, 100 or more tasks") << "  7: hello" << int(Decoration::Srun) << 7;
+        QTest::newRow("an indented number is no srun label past five columns")
+            << "     7: hello" << int(Decoration::None) << -1;
         QTest::newRow("mpirun stderr") << "[1,15]<stderr>:hello" << int(Decoration::MpirunTag) << 15;
         QTest::newRow("line number then rank")
             << "[80746] [rank0]:[E321 02:07:08.408271257 P.cpp:607] x" << int(Decoration::TorchrunRank) << 0;

@@ -136,6 +136,22 @@ private slots:
         QCOMPARE(d["initiating"]["line"].get<int>(), 6);
     }
 
+    // A step of 12 tasks: Slurm pads the labels to two columns (" 7: " beside "11: "). Every task
+    // is its rank, the Python lines included, and the abort is task 7's.
+    void srunPaddedLabels()
+    {
+        json d = diagnose(QStringLiteral("combined/srun-l-padded.log"));
+        QCOMPARE(d["ranks"].size(), std::size_t{12});
+        for (int r = 0; r < 12; ++r) {
+            QCOMPARE(d["ranks"][r]["rank"].get<int>(), r);
+            QCOMPARE(d["ranks"][r]["pid"].get<int>(), 200 + r);
+            QCOMPARE(QString::fromStdString(d["ranks"][r]["host"]),
+                     r < 6 ? QStringLiteral("node-a") : QStringLiteral("node-b"));
+        }
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 7);
+        QCOMPARE(d["initiating"]["line"].get<int>(), 26);
+    }
+
     // `kubectl logs -l job-name=train --prefix --timestamps`: every line behind "[pod/<pod>/<container>] "
     // and the runtime's RFC 3339 stamp, each pod's four ranks interleaved in its block (the
     // fixture is the sample incident written that way, hosts named as their pods). The prefix and

@@ -180,6 +180,50 @@ std::optional<Timestamp> glogAt(std::string_view s, std::size_t pos, int year, s
     return ts;
 }
 
+// The month of "Jan" ... "Dec" (1-12), else 0.
+int monthOf(std::string_view s)
+{
+    static constexpr std::string_view kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                   "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    for (int i = 0; i < 12; ++i)
+        if (s == kMonths[i])
+            return i + 1;
+    return 0;
+}
+
+// syslog's stamp, and journalctl's in its default output ("short", "short-precise"): "Jun 12
+// 14:03:17" or "Jun 12 14:03:17.412004", the day padded with a space ("Jun  2"), no year.
+std::optional<Timestamp> syslogAt(std::string_view s, std::size_t pos, int year, std::size_t& end)
+{
+    if (pos + 15 > s.size() || s[pos + 3] != ' ' || s[pos] < 'A' || s[pos] > 'Z')
+        return std::nullopt;
+    const int mo = monthOf(s.substr(pos, 3));
+    int d, h, mi, se;
+    const std::size_t dp = s[pos + 4] == ' ' ? pos + 5 : pos + 4;
+    if (mo == 0 || !digits(s, dp, pos + 6 - dp, d) || s[pos + 6] != ' ' || !digits(s, pos + 7, 2, h) ||
+        s[pos + 9] != ':' || !digits(s, pos + 10, 2, mi) || s[pos + 12] != ':' ||
+        !digits(s, pos + 13, 2, se) || !validDate(mo, d, h, mi, se))
+        return std::nullopt;
+    Timestamp ts;
+    ts.us = civilToUnixSeconds(year, mo, d, h, mi, se) * 1000000;
+    ts.resolutionUs = 1000000;
+    ts.yearGuessed = true;
+    std::size_t p = pos + 15;
+    if (p < s.size() && s[p] == '.') {
+        std::int64_t us = 0, res = 1000000;
+        const std::size_t n = fraction(s, p + 1, us, res);
+        if (n == 0)
+            return std::nullopt;
+        ts.us += us;
+        ts.resolutionUs = res;
+        p += 1 + n;
+    }
+    if (p < s.size() && s[p] != ' ' && s[p] != ']')
+        return std::nullopt;
+    end = p;
+    return ts;
+}
+
 Level pythonLevel(std::string_view word)
 {
     if (word == "INFO")
@@ -638,14 +682,9 @@ std::optional<TrailStep> trailAt(std::string_view msg)
 // ctime form, as mpirun --timestamp-output prints it: "Mon Jun 12 14:03:16 2025"
 std::optional<Timestamp> ctimeAt(std::string_view s, std::size_t& end)
 {
-    static const char* months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                   "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
     if (s.size() < 24 || s[3] != ' ' || s[7] != ' ')
         return std::nullopt;
-    int mo = 0;
-    for (int i = 0; i < 12; ++i)
-        if (s.substr(4, 3) == months[i])
-            mo = i + 1;
+    const int mo = monthOf(s.substr(4, 3));
     if (mo == 0)
         return std::nullopt;
     int d, h, mi, se, y;
@@ -688,6 +727,8 @@ std::optional<Timestamp> parseTimestampAt(std::string_view s, int defaultYear, s
     Level lv = Level::None;
     if (!ts)
         ts = glogAt(s, start, defaultYear, end, lv);
+    if (!ts)
+        ts = syslogAt(s, start, defaultYear, end);
     if (!ts)
         return std::nullopt;
     if (bracket) {

@@ -188,6 +188,10 @@ private slots:
             << "[3]:...." << int(Decoration::TorchrunRank) << 3;
         QTest::newRow("a word without a number") << "[trainer]: hello" << int(Decoration::None) << -1;
         QTest::newRow("srun") << "7: hello" << int(Decoration::Srun) << 7;
+        QTest::newRow("journald short-iso")
+            << "2025-06-12T10:00:01+0000 node-j python3[8123]: hi" << int(Decoration::Journald) << -1;
+        QTest::newRow("journald short")
+            << "Jun 12 10:00:01 node-j python3[8123]: hi" << int(Decoration::Journald) << -1;
         // Slurm pads the label to the width of the step's largest task id ("%*d: ").
         QTest::newRow("srun, 10 to 99 tasks") << " 7: hello" << int(Decoration::Srun) << 7;
         QTest::newRow("srun, 100 or more tasks") << "  7: hello" << int(Decoration::Srun) << 7;
@@ -315,6 +319,13 @@ private slots:
             << "[rank0]:[E612 14:03:16.408271257 ProcessGroupNCCL.cpp:607] x" << base + 408271 << qint64(1)
             << "ERROR";
         QTest::newRow("glog bare") << "W0612 14:03:16.25 x" << base + 250000 << qint64(10000) << "WARN";
+        // journalctl's default output ("short", "short-precise") and syslog: no year, the day padded.
+        QTest::newRow("syslog") << "Jun 12 14:03:16 node-j python3[8123]: x" << base << qint64(1000000) << "";
+        QTest::newRow("journalctl short-precise")
+            << "Jun 12 14:03:16.412004 node-j python3[8123]: x" << base + 412004 << qint64(1) << "";
+        QTest::newRow("syslog, a day of one digit")
+            << "Jun  2 14:03:16 node-j kernel: x" << base - 10 * 86400 * qint64(1000000) << qint64(1000000)
+            << "";
     }
     void timestamps()
     {
@@ -332,7 +343,8 @@ private slots:
 
     void invalidDatesAreNotStamps()
     {
-        for (const char* l : {"2025-13-12 14:03:16 x", "2025-06-12 25:03:16 x", "E1399 12:00:00 x"})
+        for (const char* l : {"2025-13-12 14:03:16 x", "2025-06-12 25:03:16 x", "E1399 12:00:00 x",
+                              "Jum 12 14:03:16 x", "Jun 32 14:03:16 x", "Jun 12 14:03:16x"})
             QVERIFY2(!parseLine(l, 2025).stamp, l);
     }
 

@@ -457,6 +457,18 @@ private slots:
         QCOMPARE(j["ranks"].size(), std::size_t{1});
         QCOMPARE(QString::fromStdString(j["ranks"][0]["host"]), QStringLiteral("node-j"));
         QCOMPARE(j["ranks"][0]["pid"].get<int>(), 8123);
+
+        // journalctl's default output: "Jun 12 10:00:01 node-j python3[8123]: ", no year. Each
+        // process is its own, its traceback included (no third process of the file's own).
+        json s = diagnose(QStringLiteral("collectors/journald-short.log"));
+        QCOMPARE(s["ranks"].size(), std::size_t{2});
+        for (int r = 0; r < 2; ++r) {
+            QCOMPARE(s["ranks"][r]["rank"].get<int>(), r);
+            QCOMPARE(s["ranks"][r]["pid"].get<int>(), 8123 + r);
+            QCOMPARE(QString::fromStdString(s["ranks"][r]["host"]), QStringLiteral("node-j"));
+        }
+        auto js = analyzePaths({RANKLINE_TEST_DATA_DIR "/shapes/collectors/journald-short.log"}, m_enc, o);
+        QCOMPARE(int(js->info({SourceId(0), 6}).timeSource), int(TimeSource::Parsed));
     }
 };
 

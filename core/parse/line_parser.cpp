@@ -90,10 +90,12 @@ bool validDate(int month, int day, int hour, int minute, int second)
 std::optional<Timestamp> isoAt(std::string_view s, std::size_t pos, std::size_t& end)
 {
     int y, mo, d, h, mi, se;
-    if (!digits(s, pos, 4, y) || pos + 19 > s.size() || s[pos + 4] != '-' || !digits(s, pos + 5, 2, mo) ||
-        s[pos + 7] != '-' || !digits(s, pos + 8, 2, d) || (s[pos + 10] != ' ' && s[pos + 10] != 'T') ||
-        !digits(s, pos + 11, 2, h) || s[pos + 13] != ':' || !digits(s, pos + 14, 2, mi) ||
-        s[pos + 16] != ':' || !digits(s, pos + 17, 2, se) || !validDate(mo, d, h, mi, se))
+    // "2025/06/12 14:03:17" too, as Go's log package writes it.
+    if (!digits(s, pos, 4, y) || pos + 19 > s.size() || (s[pos + 4] != '-' && s[pos + 4] != '/') ||
+        !digits(s, pos + 5, 2, mo) || s[pos + 7] != s[pos + 4] || !digits(s, pos + 8, 2, d) ||
+        (s[pos + 10] != ' ' && s[pos + 10] != 'T') || !digits(s, pos + 11, 2, h) || s[pos + 13] != ':' ||
+        !digits(s, pos + 14, 2, mi) || s[pos + 16] != ':' || !digits(s, pos + 17, 2, se) ||
+        !validDate(mo, d, h, mi, se))
         return std::nullopt;
     Timestamp ts;
     ts.us = civilToUnixSeconds(y, mo, d, h, mi, se) * 1000000;
@@ -124,6 +126,38 @@ std::optional<Timestamp> isoAt(std::string_view s, std::size_t pos, std::size_t&
             p = q;
         }
     }
+    end = p;
+    return ts;
+}
+
+// "06/12/2025 14:03:17[.,frac]" at pos: the month first, as Hugging Face's example scripts and
+// accelerate log (datefmt "%m/%d/%Y %H:%M:%S"); the day first where the first number is no month.
+std::optional<Timestamp> monthDayYearAt(std::string_view s, std::size_t pos, std::size_t& end)
+{
+    int a, b, y, h, mi, se;
+    if (pos + 19 > s.size() || !digits(s, pos, 2, a) || s[pos + 2] != '/' || !digits(s, pos + 3, 2, b) ||
+        s[pos + 5] != '/' || !digits(s, pos + 6, 4, y) || s[pos + 10] != ' ' || !digits(s, pos + 11, 2, h) ||
+        s[pos + 13] != ':' || !digits(s, pos + 14, 2, mi) || s[pos + 16] != ':' ||
+        !digits(s, pos + 17, 2, se))
+        return std::nullopt;
+    const int mo = a > 12 ? b : a;
+    const int d = a > 12 ? a : b;
+    if (!validDate(mo, d, h, mi, se))
+        return std::nullopt;
+    Timestamp ts;
+    ts.us = civilToUnixSeconds(y, mo, d, h, mi, se) * 1000000;
+    ts.resolutionUs = 1000000;
+    std::size_t p = pos + 19;
+    if (p < s.size() && (s[p] == '.' || s[p] == ',')) {
+        std::int64_t us = 0, res = 1000000;
+        if (const std::size_t n = fraction(s, p + 1, us, res)) {
+            ts.us += us;
+            ts.resolutionUs = res;
+            p += 1 + n;
+        }
+    }
+    if (p < s.size() && s[p] != ' ' && s[p] != ']')
+        return std::nullopt;
     end = p;
     return ts;
 }
@@ -729,6 +763,8 @@ std::optional<Timestamp> parseTimestampAt(std::string_view s, int defaultYear, s
         ts = glogAt(s, start, defaultYear, end, lv);
     if (!ts)
         ts = syslogAt(s, start, defaultYear, end);
+    if (!ts)
+        ts = monthDayYearAt(s, start, end);
     if (!ts)
         return std::nullopt;
     if (bracket) {

@@ -319,6 +319,12 @@ private slots:
             << "[rank0]:[E612 14:03:16.408271257 ProcessGroupNCCL.cpp:607] x" << base + 408271 << qint64(1)
             << "ERROR";
         QTest::newRow("glog bare") << "W0612 14:03:16.25 x" << base + 250000 << qint64(10000) << "WARN";
+        // Hugging Face's example scripts and accelerate: datefmt "%m/%d/%Y %H:%M:%S".
+        QTest::newRow("month/day/year") << "06/12/2025 14:03:16 - WARNING - __main__ - Process rank: 0"
+                                        << base << qint64(1000000) << "WARN";
+        QTest::newRow("day/month/year, the day past 12")
+            << "13/06/2025 14:03:16,5 x" << base + 86400 * qint64(1000000) + 500000 << qint64(100000) << "";
+        QTest::newRow("go log") << "2025/06/12 14:03:16 x" << base << qint64(1000000) << "";
         // journalctl's default output ("short", "short-precise") and syslog: no year, the day padded.
         QTest::newRow("syslog") << "Jun 12 14:03:16 node-j python3[8123]: x" << base << qint64(1000000) << "";
         QTest::newRow("journalctl short-precise")
@@ -344,7 +350,8 @@ private slots:
     void invalidDatesAreNotStamps()
     {
         for (const char* l : {"2025-13-12 14:03:16 x", "2025-06-12 25:03:16 x", "E1399 12:00:00 x",
-                              "Jum 12 14:03:16 x", "Jun 32 14:03:16 x", "Jun 12 14:03:16x"})
+                              "Jum 12 14:03:16 x", "Jun 32 14:03:16 x", "Jun 12 14:03:16x",
+                              "13/13/2025 14:03:16 x", "06/12/2025 14:03:16x", "2025/06-12 14:03:16 x"})
             QVERIFY2(!parseLine(l, 2025).stamp, l);
     }
 

@@ -585,6 +585,7 @@ struct SourceScan {
     std::vector<int> keyDecoRank; // per key: a launcher rank seen on its NCCL lines, or -1
     std::vector<std::string>
         keyDecoHost;                 // per key: a launcher/collector host or address seen on its NCCL lines
+    std::vector<char> keyBare;       // per key: 1 where one of its NCCL lines had no prefix before it
     std::vector<ElasticKey> elastic; // keys of torchelastic box records
     std::vector<ScanHit> hits;
     // NCCL thread ids of the lines that may become events (WARN or worse, NCCL prefixed), so that
@@ -667,6 +668,7 @@ struct SourcePiece {
     std::vector<LocalKey> keys;
     std::vector<int> keyDecoRank;
     std::vector<std::string> keyDecoHost;
+    std::vector<char> keyBare;
     std::vector<ElasticKey> elastic;
     std::vector<ScanHit> hits; // capped per (pattern, key) within the piece only
     std::vector<std::pair<std::uint32_t, std::int32_t>> tids;
@@ -775,6 +777,7 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
             out.keys.push_back(it->first);
             out.keyDecoRank.push_back(-1);
             out.keyDecoHost.emplace_back();
+            out.keyBare.push_back(0);
         }
         return it->second;
     };
@@ -841,6 +844,8 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
                 out.keyDecoRank[key] = p.decorationRank;
             if (!p.decorationHost.empty() && out.keyDecoHost[key].empty())
                 out.keyDecoHost[key] = std::string(p.decorationHost);
+            if (p.decoration == Decoration::None)
+                out.keyBare[key] = 1;
         } else if (p.decorationRank >= 0 && !p.decorationHost.empty() && p.decorationPid >= 0) {
             // A launcher's rank prefix, then a tag that names the process ("[1,3]<stderr>:[gpu15:
             // 85054:0:85088] Caught signal 11"): the process's own key, as its NCCL lines would give,
@@ -1014,8 +1019,10 @@ void remapKeys(PieceJoin& join, SourcePiece& piece)
             out.keys.push_back(piece.keys[k]);
             out.keyDecoRank.push_back(-1);
             out.keyDecoHost.emplace_back();
+            out.keyBare.push_back(0);
         }
         const std::uint32_t g = it->second;
+        out.keyBare[g] |= piece.keyBare[k];
         piece.remap[k] = g;
         if (piece.keyDecoRank[k] >= 0 && out.keyDecoRank[g] < 0)
             out.keyDecoRank[g] = piece.keyDecoRank[k];
@@ -1033,6 +1040,7 @@ void remapKeys(PieceJoin& join, SourcePiece& piece)
     std::vector<LocalKey>().swap(piece.keys);
     std::vector<int>().swap(piece.keyDecoRank);
     std::vector<std::string>().swap(piece.keyDecoHost);
+    std::vector<char>().swap(piece.keyBare);
 }
 
 // A source scanned whole, as one piece: its lines already hold the piece's keys, which are the
@@ -1046,6 +1054,7 @@ void joinWhole(PieceJoin& join, SourcePiece& piece, SourceLines& lines)
     out.keys = std::move(piece.keys);
     out.keyDecoRank = std::move(piece.keyDecoRank);
     out.keyDecoHost = std::move(piece.keyDecoHost);
+    out.keyBare = std::move(piece.keyBare);
     out.elastic = std::move(piece.elastic);
     piece.remap.resize(out.keys.size());
     std::iota(piece.remap.begin(), piece.remap.end(), 0u);
@@ -2149,6 +2158,21 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         if (ncclKeys[s] == 1) {
             defaultProcess[s] = only;
             applyPath(a.processes[only.value], pathIdentity[s], a.sources[s].displayPath);
+        } else if (ncclKeys[s] > 1) {
+            // A driver among tagged workers (Ray's and vLLM's "(RayWorker pid=N) " before the
+            // workers' lines only): where exactly one process printed NCCL lines with nothing
+            // before them, the file's other lines with nothing before them are its too. The path
+            // says nothing of it: the file is several processes'.
+            ProcessId bare;
+            std::size_t bareKeys = 0;
+            for (std::size_t k = 0; k < keyProcess[s].size(); ++k)
+                if (keyProcess[s][k].valid() && scans[s].keyBare[k] && (boxOnly.empty() || !boxOnly[k]) &&
+                    keyProcess[s][k] != bare) {
+                    ++bareKeys;
+                    bare = keyProcess[s][k];
+                }
+            if (bareKeys == 1)
+                defaultProcess[s] = bare;
         }
     }
     // The last process (highest id) on each (host, local rank, attempt), for the files of one local
@@ -2165,7 +2189,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
         const std::string& file = a.sources[s].displayPath;
         const PathIdentity& pi = pathIdentity[s];
-        if (ncclKeys[s] == 1) {
+        if (defaultProcess[s].valid()) {
             continue;
         } else if (ncclKeys[s] == 0 && pi.rank && processWithRank(*pi.rank).valid()) {
             defaultProcess[s] = processWithRank(*pi.rank);
@@ -2381,6 +2405,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             release(scan.keys);
             release(scan.keyDecoRank);
             release(scan.keyDecoHost);
+            release(scan.keyBare);
             release(scan.elastic);
             release(scan.blankLines);
             release(scan.rankLines);

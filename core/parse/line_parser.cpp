@@ -273,6 +273,34 @@ Level pythonLevel(std::string_view word)
     return Level::None;
 }
 
+// vLLM's logger ("%(levelname)s %(asctime)s" with datefmt "%m-%d %H:%M:%S"): "INFO 10-03
+// 11:23:19 " at pos, the level then a stamp without a year.
+std::optional<Timestamp> levelMonthDayAt(std::string_view s, std::size_t pos, int year, std::size_t& end,
+                                         Level& level)
+{
+    if (pos >= s.size() ||
+        (s[pos] != 'I' && s[pos] != 'W' && s[pos] != 'E' && s[pos] != 'D' && s[pos] != 'C'))
+        return std::nullopt;
+    const std::size_t sp = s.find(' ', pos);
+    if (sp == std::string_view::npos || sp - pos > 8)
+        return std::nullopt;
+    const Level lv = pythonLevel(s.substr(pos, sp - pos));
+    const std::size_t p = sp + 1;
+    int mo, d, h, mi, se;
+    if (lv == Level::None || p + 14 > s.size() || !digits(s, p, 2, mo) || s[p + 2] != '-' ||
+        !digits(s, p + 3, 2, d) || s[p + 5] != ' ' || !digits(s, p + 6, 2, h) || s[p + 8] != ':' ||
+        !digits(s, p + 9, 2, mi) || s[p + 11] != ':' || !digits(s, p + 12, 2, se) ||
+        !validDate(mo, d, h, mi, se) || (p + 14 < s.size() && s[p + 14] != ' '))
+        return std::nullopt;
+    Timestamp ts;
+    ts.us = civilToUnixSeconds(year, mo, d, h, mi, se) * 1000000;
+    ts.resolutionUs = 1000000;
+    ts.yearGuessed = true;
+    end = p + 14;
+    level = lv;
+    return ts;
+}
+
 // "<stdout>:" or "<stderr>:" (and one space) at `pos`: the characters up to its end, else 0.
 std::size_t streamTagAt(std::string_view s, std::size_t pos)
 {
@@ -378,14 +406,23 @@ std::size_t decorationAt(std::string_view s, Decoration& kind, int& rank)
     return 0;
 }
 
-// "(RayWorkerVllm pid=409241) " or "(RayWorker pid=12, ip=10.0.0.3) "
-std::size_t rayAt(std::string_view s, std::string_view& host, std::int64_t& pid)
+// "(RayWorkerVllm pid=409241) " or "(RayWorker pid=12, ip=10.0.0.3) ", and vLLM's own workers'
+// "(VllmWorkerProcess pid=652775) " and "(VllmWorker rank=0 pid=12191) ", whose rank goes to `rank`.
+std::size_t rayAt(std::string_view s, std::string_view& host, std::int64_t& pid, int& rank)
 {
     if (s.size() < 8 || s[0] != '(')
         return 0;
     std::size_t p = 1;
     while (p < s.size() && (isAlnum(s[p]) || s[p] == '_' || s[p] == ':'))
         ++p;
+    if (p > 1 && s.substr(p, 6) == " rank=") {
+        std::int64_t r = 0;
+        const std::size_t k = someDigits(s, p + 6, r, 7);
+        if (k == 0)
+            return 0;
+        rank = static_cast<int>(r);
+        p += 6 + k;
+    }
     if (p == 1 || s.substr(p, 5) != " pid=")
         return 0;
     p += 5;
@@ -766,6 +803,8 @@ std::optional<Timestamp> parseTimestampAt(std::string_view s, int defaultYear, s
     if (!ts)
         ts = monthDayYearAt(s, start, end);
     if (!ts)
+        ts = levelMonthDayAt(s, start, defaultYear, end, lv);
+    if (!ts)
         return std::nullopt;
     if (bracket) {
         // "[2025-03-20 14:02:11] " closes right away; "[E0612 14:03:17.1 file.cpp:12] " runs on.
@@ -921,7 +960,8 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
         // A tag that names the process: Ray's "(RayWorker pid=N, ip=A)", UCX's or Open MPI's
         // "[host:pid...]".
         Decoration tagKind = Decoration::Ray;
-        std::size_t usedTag = rayAt(rest, host, pid);
+        int tagRank = -1;
+        std::size_t usedTag = rayAt(rest, host, pid, tagRank);
         if (!usedTag) {
             tagKind = Decoration::ProcessTag;
             usedTag = processTagAt(rest, host, pid);
@@ -931,6 +971,7 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
                 out.decoration = tagKind;
                 out.decorationHost = host;
                 out.decorationPid = pid;
+                out.decorationRank = tagRank;
             } else if (out.decorationHost.empty()) {
                 // Behind a launcher's rank prefix ("[1,3]<stderr>:[gpu15:85054:0:85088] Caught
                 // signal 11"): the prefix gives the rank, the tag the host and pid.

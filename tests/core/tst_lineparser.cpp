@@ -188,6 +188,10 @@ private slots:
             << "[3]:...." << int(Decoration::TorchrunRank) << 3;
         QTest::newRow("a word without a number") << "[trainer]: hello" << int(Decoration::None) << -1;
         QTest::newRow("srun") << "7: hello" << int(Decoration::Srun) << 7;
+        QTest::newRow("vllm worker with its rank")
+            << "(VllmWorker rank=3 pid=12191) INFO 06-12 14:03:16 [x.py:1] y" << int(Decoration::Ray) << 3;
+        QTest::newRow("vllm worker") << "(VllmWorkerProcess pid=652775) INFO 06-12 14:03:16 x.py:1] y"
+                                     << int(Decoration::Ray) << -1;
         QTest::newRow("journald short-iso")
             << "2025-06-12T10:00:01+0000 node-j python3[8123]: hi" << int(Decoration::Journald) << -1;
         QTest::newRow("journald short")
@@ -325,6 +329,12 @@ private slots:
         QTest::newRow("day/month/year, the day past 12")
             << "13/06/2025 14:03:16,5 x" << base + 86400 * qint64(1000000) + 500000 << qint64(100000) << "";
         QTest::newRow("go log") << "2025/06/12 14:03:16 x" << base << qint64(1000000) << "";
+        // vLLM: the level, then month-day and time ("%(levelname)s %(asctime)s", "%m-%d %H:%M:%S").
+        QTest::newRow("vllm") << "WARNING 06-12 14:03:16 [pynccl.py:63] x" << base << qint64(1000000)
+                              << "WARN";
+        QTest::newRow("vllm worker")
+            << "(VllmWorker rank=1 pid=12191) ERROR 06-12 14:03:16 [multiproc_executor.py:374] x" << base
+            << qint64(1000000) << "ERROR";
         // journalctl's default output ("short", "short-precise") and syslog: no year, the day padded.
         QTest::newRow("syslog") << "Jun 12 14:03:16 node-j python3[8123]: x" << base << qint64(1000000) << "";
         QTest::newRow("journalctl short-precise")
@@ -349,9 +359,10 @@ private slots:
 
     void invalidDatesAreNotStamps()
     {
-        for (const char* l : {"2025-13-12 14:03:16 x", "2025-06-12 25:03:16 x", "E1399 12:00:00 x",
-                              "Jum 12 14:03:16 x", "Jun 32 14:03:16 x", "Jun 12 14:03:16x",
-                              "13/13/2025 14:03:16 x", "06/12/2025 14:03:16x", "2025/06-12 14:03:16 x"})
+        for (const char* l :
+             {"2025-13-12 14:03:16 x", "2025-06-12 25:03:16 x", "E1399 12:00:00 x", "Jum 12 14:03:16 x",
+              "Jun 32 14:03:16 x", "Jun 12 14:03:16x", "13/13/2025 14:03:16 x", "06/12/2025 14:03:16x",
+              "2025/06-12 14:03:16 x", "INFORMATION 06-12 14:03:16 x", "INFO 06-12 14:03:16x"})
             QVERIFY2(!parseLine(l, 2025).stamp, l);
     }
 

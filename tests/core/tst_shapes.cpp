@@ -441,6 +441,30 @@ private slots:
         QVERIFY(ip);
     }
 
+    // vLLM with tensor parallelism over two GPUs: the driver (rank 0) prints with no prefix, its
+    // worker behind "(VllmWorker rank=1 pid=4101) ", every line behind vLLM's own "LEVEL MM-DD
+    // HH:MM:SS" stamp. Two processes, no third of the file's own: the driver printed the NCCL
+    // lines with nothing before them, so the file's other such lines are its. The worker's
+    // traceback is rank 1's and placed in time.
+    void vllmWorkers()
+    {
+        json d = diagnose(QStringLiteral("combined/vllm-multiproc.log"));
+        QCOMPARE(d["ranks"].size(), std::size_t{2});
+        for (int r = 0; r < 2; ++r) {
+            QCOMPARE(d["ranks"][r]["rank"].get<int>(), r);
+            QCOMPARE(d["ranks"][r]["pid"].get<int>(), 4100 + r);
+        }
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyzePaths({RANKLINE_TEST_DATA_DIR "/shapes/combined/vllm-multiproc.log"}, m_enc, o);
+        const LineInfo driver = a->info({SourceId(0), 0});
+        QCOMPARE(a->processes[driver.process.value].rank, std::optional<int>(0));
+        QCOMPARE(int(driver.timeSource), int(TimeSource::Parsed));
+        const LineInfo error = a->info({SourceId(0), 11});
+        QCOMPARE(a->processes[error.process.value].rank, std::optional<int>(1));
+        QCOMPARE(int(error.level), int(Level::Error));
+    }
+
     void collectors()
     {
         AnalyzeOptions o;

@@ -338,6 +338,69 @@ std::string finderReason(std::size_t files)
            " of macOS Finder metadata (._* resource forks, .DS_Store, __MACOSX/): not logs, left out";
 }
 
+// What else sits in a job's folder beside its logs: the training code, its launch scripts and
+// configuration. They name NCCL settings and quote error texts (a comment explaining a WARN, an
+// `export NCCL_SOCKET_IFNAME=`), which read as a log would make findings and settings of a process
+// of their own. Inside a folder or an archive they are left out and counted, said once for it with
+// a few of their names; named on their own they are read. JSON stays: torchelastic's error.json
+// and exported log events are JSON.
+bool isJobFileName(std::string_view name)
+{
+    const std::string_view base = name.substr(name.find_last_of('/') + 1); // npos + 1: the whole name
+    return base == "Dockerfile" || base == "Makefile" ||
+           endsWithAny(base, {".py",   ".ipynb", ".sh",   ".bash", ".zsh", ".slurm", ".sbatch", ".pbs",
+                              ".c",    ".cc",    ".cpp",  ".cxx",  ".h",   ".hpp",   ".cu",     ".cuh",
+                              ".yaml", ".yml",   ".toml", ".ini",  ".cfg", ".conf"});
+}
+
+// Folders that hold no logs of a job however many files they have: version control, caches,
+// Python environments (thousands of sources and shared libraries). Not listed.
+bool isNonLogFolder(std::string_view name)
+{
+    return name == ".git" || name == ".hg" || name == ".svn" || name == "__pycache__" ||
+           name == ".ipynb_checkpoints" || name == ".mypy_cache" || name == ".pytest_cache" ||
+           name == "node_modules" || name == ".venv" || name == "site-packages";
+}
+
+// Whether an archive member lies under one of those folders.
+bool underNonLogFolder(std::string_view path)
+{
+    for (std::size_t from = 0, slash; (slash = path.find('/', from)) != std::string_view::npos;
+         from = slash + 1)
+        if (isNonLogFolder(path.substr(from, slash - from)))
+            return true;
+    return false;
+}
+
+// Job files left out of one folder or archive: how many, and the first few names in name order
+// (not the listing's, which differs from one file system to the next) to show.
+struct LeftOut {
+    std::size_t count = 0;
+    std::vector<std::string> shown;
+    void add(std::string_view name)
+    {
+        ++count;
+        const std::string base(name.substr(name.find_last_of('/') + 1));
+        if (std::find(shown.begin(), shown.end(), base) != shown.end())
+            return;
+        shown.insert(std::upper_bound(shown.begin(), shown.end(), base), base);
+        if (shown.size() > 3)
+            shown.pop_back();
+    }
+    std::string reason() const
+    {
+        std::string names;
+        for (const auto& n : shown)
+            names += (names.empty() ? "" : ", ") + n;
+        if (count > shown.size())
+            names += ", …"; // more files, or more of the same name
+        return std::to_string(count) + (count == 1 ? " file" : " files") +
+               " of code, scripts or configuration (" + names +
+               "): not logs, left out so that the settings and error texts they hold are not read as "
+               "the job's; name a file itself to read it";
+    }
+};
+
 } // namespace
 
 std::optional<std::string> torchelasticErrorText(std::string_view json)
@@ -438,6 +501,7 @@ struct Reader {
     std::uint64_t budget = UINT64_MAX; // text bytes all sources may keep (BundleLimits::maxTotalBytes)
     std::uint64_t kept = 0;
     std::size_t finderFiles = 0; // isFinderMetadata files left out of the folder being listed
+    LeftOut jobFiles = {};       // isJobFileName files left out of it
 
     void skip(std::string file, std::string reason)
     {
@@ -722,6 +786,7 @@ struct Reader {
     {
         std::uint64_t expanded = 0;
         std::size_t finder = 0, encrypted = 0;
+        LeftOut leftOut;
         archive_entry* entry = nullptr;
         int rc;
         while ((rc = la.read_next_header(a, &entry)) == ARCHIVE_OK) {
@@ -738,6 +803,10 @@ struct Reader {
             std::string memberDisplay = display + "!" + member;
             if (isDocumentName(member)) {
                 skip(memberDisplay, kDocumentReason);
+                continue;
+            }
+            if (isJobFileName(member) || underNonLogFolder(member)) {
+                leftOut.add(member);
                 continue;
             }
             // A password-protected zip or 7z: no member can be read without the password, which
@@ -814,6 +883,8 @@ struct Reader {
         }
         if (finder > 0)
             skip(display, finderReason(finder));
+        if (leftOut.count > 0)
+            skip(display, leftOut.reason());
         la.read_free(a);
         return expanded;
     }
@@ -923,6 +994,11 @@ struct Reader {
                 ++finderFiles;
             } else if ((type == DT_REG || type == DT_LNK) && isDocumentName(name)) {
                 skip(prefix + entry, kDocumentReason);
+            } else if ((type == DT_REG || type == DT_LNK) && isJobFileName(name)) {
+                jobFiles.add(name);
+            } else if (type == DT_DIR && isNonLogFolder(name)) {
+                skip(prefix + entry + '/', "version control, a cache or a Python environment: no logs, "
+                                           "not read; name a file in it to read that file");
             } else if (type == DT_REG) {
                 files.push_back(std::move(entry));
             } else if (type == DT_DIR) {
@@ -1095,9 +1171,12 @@ struct Reader {
             const std::string base = folderBase(input);
             std::vector<std::string> files; // relative to the folder
             finderFiles = 0;
+            jobFiles = {};
             listTree(top, input, base, prefix, files);
             if (finderFiles > 0)
                 skip(input, finderReason(finderFiles));
+            if (jobFiles.count > 0)
+                skip(input, jobFiles.reason());
             // In the order std::filesystem::path compares them, component by component: a folder's
             // files before those of a folder whose name merely starts with its name.
             std::sort(files.begin(), files.end(), [](const std::string& x, const std::string& y) {

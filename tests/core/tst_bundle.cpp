@@ -248,6 +248,55 @@ private slots:
         QVERIFY(named->skipped.empty());
     }
 
+    // A job's whole folder opened: the logs beside the training code, its launch script and
+    // configuration (which name NCCL settings and quote error texts), version control and a cache.
+    // The logs are read; the code and configuration are counted and said once for the folder or
+    // archive with a few names; the .git and __pycache__ folders are not listed at all.
+    void aJobFolderIsReadForItsLogs()
+    {
+        QTemporaryDir dir;
+        const QByteArray quote = "# 'socketStartConnect: Connect to 10.0.0.1<1234> failed : Software caused "
+                                 "connection abort' means: upgrade NCCL\nexport NCCL_SOCKET_IFNAME=eth1\n";
+        const QString job = dir.filePath(QStringLiteral("job"));
+        write(job + QStringLiteral("/logs/rank0.log"),
+              "h:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n");
+        write(job + QStringLiteral("/train.py"), quote);
+        write(job + QStringLiteral("/launch.sh"), quote);
+        write(job + QStringLiteral("/conf/config.yaml"), "nccl:\n  NCCL_SOCKET_IFNAME: eth1\n");
+        write(job + QStringLiteral("/conf/nccl.conf"), "NCCL_SOCKET_IFNAME=eth1\n");
+        write(job + QStringLiteral("/.git/HEAD"), "ref: refs/heads/main\n");
+        write(job + QStringLiteral("/__pycache__/train.cpython-310.pyc"),
+              QByteArray("\x6f\x0d\x0d\x0a\0\0", 6));
+        writeArchive(
+            dir.filePath(QStringLiteral("job/old-run.tar.gz")),
+            {{QStringLiteral("run/rank1.log"), "h:1:2 [1] NCCL INFO Bootstrap : Using eth0:10.0.0.3<0>\n"},
+             {QStringLiteral("run/train.py"), quote},
+             {QStringLiteral("run/.git/config"), "[core]\n"}});
+        auto a = analyzePaths({job.toStdString()}, m_enc, {});
+        QVERIFY(a);
+        QCOMPARE(names(*a), (QStringList{QStringLiteral("logs/rank0.log"),
+                                         QStringLiteral("old-run.tar.gz!run/rank1.log")}));
+        QVERIFY(a->findings.empty()); // the quoted abort is not the job's
+        QCOMPARE(a->skipped.size(), std::size_t{4});
+        QCOMPARE(QString::fromStdString(a->skipped[0].file), QStringLiteral(".git/"));
+        QCOMPARE(QString::fromStdString(a->skipped[1].file), QStringLiteral("__pycache__/"));
+        QVERIFY(QString::fromStdString(a->skipped[1].reason).contains(QStringLiteral("a cache")));
+        QCOMPARE(QString::fromStdString(a->skipped[2].file), job);
+        QVERIFY2(QString::fromStdString(a->skipped[2].reason)
+                     .startsWith(QStringLiteral("4 files of code, scripts or configuration (config.yaml, "
+                                                "launch.sh, nccl.conf, …): not logs")),
+                 a->skipped[2].reason.c_str());
+        QCOMPARE(QString::fromStdString(a->skipped[3].file), QStringLiteral("old-run.tar.gz"));
+        QVERIFY2(QString::fromStdString(a->skipped[3].reason)
+                     .startsWith(QStringLiteral(
+                         "2 files of code, scripts or configuration (config, train.py): not logs")),
+                 a->skipped[3].reason.c_str());
+        // Named on its own, the script is read like any file.
+        auto named = analyzePaths({(job + QStringLiteral("/launch.sh")).toStdString()}, m_enc, {});
+        QVERIFY(named);
+        QCOMPARE(named->sources.size(), std::size_t{1});
+    }
+
     // A bundle put together on a Mac: an AppleDouble twin beside each log (what macOS's tar and
     // Finder write for extended attributes) and .DS_Store, in a folder and in a Finder zip with its
     // __MACOSX/ tree. Left out and said once for each folder or archive, not once a file.

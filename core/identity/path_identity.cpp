@@ -115,7 +115,7 @@ PathIdentity identityFromPath(const std::string& displayPath)
     const std::string file = lower(parts.back());
     const std::string base = stem(file);
 
-    if (base == "stdout" || base == "stderr")
+    if (base == "stdout" || base == "stderr" || base == "stddiag")
         id.stream = base;
     else if (file == "error.json")
         id.stream = "error.json";
@@ -143,6 +143,16 @@ PathIdentity identityFromPath(const std::string& displayPath)
                 id.host = parts[i - 2];
             break;
         }
+    }
+    // A folder of one rank's streams, as Open MPI's mpirun --output-filename DIR writes them:
+    // DIR/<job>/rank.<N>/{stdout,stderr,stddiag}, N zero-filled ("rank.03").
+    if (!id.rank && parts.size() >= 2) {
+        const std::string folder = lower(parts[parts.size() - 2]);
+        std::size_t p = 4;
+        if (folder.size() > p && (folder[p] == '.' || folder[p] == '_' || folder[p] == '-'))
+            ++p;
+        if (folder.rfind("rank", 0) == 0 && allDigits(folder.substr(p)))
+            id.rank = std::stoi(folder.substr(p));
     }
     // node-07/gpu2.log: a per-GPU file inside a host folder.
     if (id.host.empty() && id.localRank && parts.size() >= 2 && !id.attempt &&

@@ -93,6 +93,22 @@ private slots:
             QStringLiteral("path node-09/gpu1.log suggests host node-09; kept gpu-b from the NCCL prefix"));
     }
 
+    // mpirun --output-filename DIR: DIR/<job>/rank.<N>/{stdout,stderr}, N zero-filled (the first
+    // two of 16 ranks). The folder names the rank; each rank's two streams are one process.
+    void mpirunOutputFolders()
+    {
+        json d = diagnose(QStringLiteral("mpirun-output"));
+        QCOMPARE(d["ranks"].size(), std::size_t{2});
+        for (int r = 0; r < 2; ++r) {
+            const json& rank = d["ranks"][r];
+            QCOMPARE(rank["rank"].get<int>(), r);
+            QCOMPARE(rank["pid"].get<int>(), 5000 + r);
+            QCOMPARE(rank["files"].size(), std::size_t{2});
+        }
+        QCOMPARE(QString::fromStdString(d["ranks"][1]["identity_source"]), QStringLiteral("file-name"));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 1);
+    }
+
     void torchrunLogDirLatestAttempt()
     {
         json d = diagnose(QStringLiteral("torchrun"));

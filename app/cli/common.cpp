@@ -17,6 +17,13 @@ void printErr(const std::string& line)
 namespace
 {
 
+// The last word when no log was read: what was skipped has been said above, each with its cause.
+std::string nothingRead(bool nothingSkipped)
+{
+    return nothingSkipped ? ": nothing could be read from the given paths"
+                          : ": no log could be read: every file given was skipped, for the reasons above";
+}
+
 // The shipped encyclopedia, or why it did not load; `withScanner`: with its fingerprints' scanner,
 // built before the encyclopedia is shared so that the scanner alone holds their compiled regexes
 // (only the scanner matches fingerprints, and it lets go of them once every line is scanned: 1.1
@@ -131,7 +138,7 @@ bool readInputs(const char* command, const std::vector<std::string>& paths, cons
     for (const auto& s : bundle.skipped)
         printErr("rankline: skipped " + s.file + ": " + s.reason);
     if (bundle.sources.empty()) {
-        printErr(std::string(command) + ": nothing could be read from the given paths");
+        printErr(std::string(command) + nothingRead(bundle.skipped.empty()));
         return false;
     }
     return true;
@@ -154,7 +161,7 @@ bool sayWhatWasSkipped(const char* command, const Analysis& analysis, const std:
         printErr((readInPart(s.reason) ? "rankline: " : "rankline: skipped ") + s.file + ": " + s.reason);
     }
     if (analysis.sources.empty()) {
-        printErr(std::string(command) + ": nothing could be read from the given paths");
+        printErr(std::string(command) + nothingRead(analysis.skipped.empty()));
         return false;
     }
     return true;

@@ -1172,11 +1172,17 @@ struct Reader {
             std::vector<std::string> files; // relative to the folder
             finderFiles = 0;
             jobFiles = {};
+            const std::size_t skippedBefore = out.skipped.size();
             listTree(top, input, base, prefix, files);
             if (finderFiles > 0)
                 skip(input, finderReason(finderFiles));
             if (jobFiles.count > 0)
                 skip(input, jobFiles.reason());
+            // Nothing at all under it: said, so that "nothing could be read" names a cause.
+            if (files.empty() && finderFiles == 0 && jobFiles.count == 0 &&
+                out.skipped.size() == skippedBefore)
+                skip(input, "an empty folder (no file in it or in the folders under it): nothing to read; "
+                            "name the folder that holds the job's logs");
             // In the order std::filesystem::path compares them, component by component: a folder's
             // files before those of a folder whose name merely starts with its name.
             std::sort(files.begin(), files.end(), [](const std::string& x, const std::string& y) {

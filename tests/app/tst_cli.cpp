@@ -337,8 +337,17 @@ private slots:
             QVERIFY(!QFile::exists(report));
             QVERIFY(binary.err.contains("skipped core.1: binary file"));
             QVERIFY(binary.err.contains("skipped core.2: binary file"));
-            QVERIFY(binary.err.contains("nothing could be read"));
+            QVERIFY(binary.err.contains(
+                "no log could be read: every file given was skipped, for the reasons above"));
         }
+        // An empty folder says so, and what to name instead.
+        QTemporaryDir empty;
+        QVERIFY(QDir(empty.path()).mkpath(QStringLiteral("a/b")));
+        Run none = run({QStringLiteral("diagnose"), empty.path(), QStringLiteral("--no-local-nccl")});
+        QCOMPARE(none.code, 1);
+        QVERIFY(none.err.contains(
+            ": an empty folder (no file in it or in the folders under it): nothing to read; "
+            "name the folder that holds the job's logs"));
         QCOMPARE(run({QStringLiteral("--version")}).code, 0);
     }
 

@@ -1291,7 +1291,16 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourceP
     return out;
 }
 
-SourceScan scanSource(Source& source, const Scanner& scanner, ScanPools& pools, SourceLines& lines)
+// The hash of a text's first bytes: copies of a file share it (copiesOf), and most other files of
+// the same size do not.
+std::uint64_t headHash(std::string_view text)
+{
+    return std::hash<std::string_view>{}(text.substr(0, 4096));
+}
+
+// `head`, where not null, gets headHash of the source's text, taken from the scan's own read.
+SourceScan scanSource(Source& source, const Scanner& scanner, ScanPools& pools, SourceLines& lines,
+                      std::uint64_t* head)
 {
     // A small file is read into this thread's buffer for the scan, not mapped (SourcePass).
     thread_local std::string scratch;
@@ -1299,6 +1308,8 @@ SourceScan scanSource(Source& source, const Scanner& scanner, ScanPools& pools, 
     if (source.buffer && source.buffer->binary())
         return {}; // found binary by this first read: analyze skips it
     Source& src = pass.read() ? pass.copy() : source;
+    if (head)
+        *head = headHash(src.text());
     indexLines(src);
     lines.resize(src.lineCount());
     std::vector<SourcePiece> pieces;
@@ -1613,16 +1624,72 @@ void keepSources(std::vector<Source>& sources, const Keep& keep, std::vector<Alo
     (alongside.resize(kept), ...);
 }
 
+// Files whose bytes another file of the bundle holds too: a log downloaded twice ("rank5 (1).log"),
+// a folder copied beside itself. Read as two, each line would be two events of one process, and the
+// evidence could quote the copy. For each such file, the one kept in its stead (the shortest name,
+// then the first): the scan's headHash of every file that shares its size with another finds the
+// candidates, and only they are compared whole. The same bytes prove a copy only where they carry
+// their writer's marks, a timestamp or NCCL's host:pid (their scan found stamps or process keys),
+// and only between files whose paths say the same of who wrote them: two ranks' stderr, or the
+// same file name in two nodes' tarballs, can hold the same unstamped traceback, and both printed it.
+std::vector<std::optional<std::size_t>> copiesOf(const Analysis& a, const std::vector<SourceScan>& scans,
+                                                 const std::vector<std::uint64_t>& heads,
+                                                 const std::vector<char>& hashed,
+                                                 const std::vector<PathIdentity>& pathIdentity)
+{
+    std::vector<std::optional<std::size_t>> copyOf(a.sources.size());
+    std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < a.sources.size(); ++i)
+        if (hashed[i] && !(a.sources[i].buffer && a.sources[i].buffer->binary()) &&
+            (!scans[i].keys.empty() || a.lines[i].stampCount() > 0))
+            groups[{a.sources[i].size, heads[i]}].push_back(i);
+    for (auto& [key, members] : groups) {
+        if (members.size() < 2)
+            continue;
+        std::stable_sort(members.begin(), members.end(), [&a](std::size_t x, std::size_t y) {
+            return a.sources[x].displayPath.size() < a.sources[y].displayPath.size();
+        });
+        std::vector<std::size_t> kept;
+        for (std::size_t m : members) {
+            const std::string_view text = a.sources[m].text();
+            const auto same = std::find_if(kept.begin(), kept.end(), [&](std::size_t k) {
+                return pathIdentity[k] == pathIdentity[m] && a.sources[k].text() == text;
+            });
+            if (same == kept.end())
+                kept.push_back(m);
+            else
+                copyOf[m] = *same;
+        }
+        for (std::size_t m : members)
+            if (a.sources[m].buffer)
+                a.sources[m].buffer->dropResident();
+    }
+    return copyOf;
+}
+
 // A small file is first read by the scan (see SmallFileBuffer in bundle.cpp), which is when it is
-// found binary: it leaves the analysis then, skipped where readBundle would have said so.
+// found binary: it leaves the analysis then, skipped where readBundle would have said so. So does
+// a copy of another file (copiesOf), said where the copy was read.
 void dropBinarySources(Analysis& a, std::vector<SourceScan>& scans, std::vector<PathIdentity>& pathIdentity,
-                       std::uint64_t& totalBytes)
+                       std::uint64_t& totalBytes, const std::vector<std::optional<std::size_t>>& copyOf)
 {
     std::vector<std::pair<std::size_t, Skipped>> binary; // (Source::skippedBefore, what is said)
+    // Names first: keepSources moves the sources it keeps.
+    std::vector<std::string> copyReason(a.sources.size());
+    for (std::size_t i = 0; i < a.sources.size(); ++i)
+        if (copyOf[i])
+            copyReason[i] =
+                "the same bytes as " + a.sources[*copyOf[i]].displayPath +
+                ", its stamps and process ids included (a copy of it): read once, under that name";
     keepSources(
         a.sources,
         [&](std::size_t i) {
             const Source& s = a.sources[i];
+            if (copyOf[i]) {
+                binary.emplace_back(s.skippedBefore, Skipped{s.displayPath, std::move(copyReason[i])});
+                totalBytes -= s.size;
+                return false;
+            }
             if (!s.buffer || !s.buffer->binary())
                 return true;
             binary.emplace_back(s.skippedBefore, Skipped{s.displayPath, binaryReason(s.buffer->binaryFormat(),
@@ -1828,6 +1895,20 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             Pieces* pieces = nullptr; // null: the whole source
             std::size_t piece = 0;
         };
+        // Files that share their size with another: the scan takes the hash of their first bytes
+        // (copiesOf), the others are spared it.
+        std::vector<char> hashed(a.sources.size(), 0);
+        std::vector<std::uint64_t> heads(a.sources.size(), 0);
+        {
+            std::vector<std::size_t> bySize(a.sources.size());
+            std::iota(bySize.begin(), bySize.end(), std::size_t{0});
+            std::sort(bySize.begin(), bySize.end(),
+                      [&a](std::size_t x, std::size_t y) { return a.sources[x].size < a.sources[y].size; });
+            for (std::size_t k = 1; k < bySize.size(); ++k)
+                if (a.sources[bySize[k]].size > 0 &&
+                    a.sources[bySize[k]].size == a.sources[bySize[k - 1]].size)
+                    hashed[bySize[k]] = hashed[bySize[k - 1]] = 1;
+        }
         std::vector<Task> tasks;
         std::vector<char> inPieces(a.sources.size(), 0);
         for (auto& p : large) {
@@ -1877,7 +1958,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             const Task& task = tasks[t];
             Source& src = a.sources[task.source];
             if (!task.pieces) {
-                scans[task.source] = scanSource(src, scanner, pools, a.lines[task.source]);
+                scans[task.source] = scanSource(src, scanner, pools, a.lines[task.source],
+                                                hashed[task.source] ? &heads[task.source] : nullptr);
                 if (src.buffer) {
                     src.buffer->dropResident();
                     src.buffer->checkGrowth(src.path);
@@ -1890,6 +1972,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             Pieces& p = *task.pieces;
             ScannedPiece& piece = p.done[task.piece];
             const std::string_view text = src.text();
+            if (task.piece == 0 && hashed[task.source])
+                heads[task.source] = headHash(text);
             const std::uint64_t nominal = task.piece * pieceBytes;
             piece.begin = task.piece == 0 ? 0 : lineStartAfter(text, nominal);
             piece.end =
@@ -1963,7 +2047,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         // the per-rank stages, where a bundle of many ranks has its peak.
         scanner.releaseMatchers();
         stageDone("index, parse, scan");
-        dropBinarySources(a, scans, pathIdentity, totalBytes);
+        dropBinarySources(a, scans, pathIdentity, totalBytes,
+                          copiesOf(a, scans, heads, hashed, pathIdentity));
         a.totalBytes = totalBytes;
         // Every byte has been read by now: say which files changed under us while they were open.
         // A re-analysis of sources read before (the window's clock settings) brings what was said

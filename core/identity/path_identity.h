@@ -16,6 +16,7 @@ struct PathIdentity {
     std::optional<int> attempt;
     std::string host;   // a node folder or pod name
     std::string stream; // "stdout", "stderr", "error.json", or empty
+    bool operator==(const PathIdentity&) const = default;
 };
 
 // `displayPath` uses '/' between folders and '!' between an archive and its member.

@@ -1,5 +1,6 @@
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QtEndian>
@@ -295,6 +296,52 @@ private slots:
         auto named = analyzePaths({(job + QStringLiteral("/launch.sh")).toStdString()}, m_enc, {});
         QVERIFY(named);
         QCOMPARE(named->sources.size(), std::size_t{1});
+    }
+
+    // A log downloaded twice ("rank5 (1).log" beside rank5.log) and a host's folder copied into the
+    // bundle again: each read once, under the shorter name, the copy said so. Two ranks' files that
+    // hold the same bytes (one traceback, no stamps or pids) are both read: both ranks printed it.
+    // Whole files and files scanned in pieces alike.
+    void aCopyIsReadOnce()
+    {
+        QTemporaryDir dir;
+        const QString job = dir.filePath(QStringLiteral("job"));
+        const QByteArray rank5 = "gpu-b:5:5 [1] NCCL INFO Bootstrap : Using eth0:10.0.0.3<0>\n\n"
+                                 "gpu-b:5:9 [1] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to "
+                                 "10.0.0.2<4000> failed : Software caused connection abort\n";
+        write(job + QStringLiteral("/gpu-b/rank5.log"), rank5);
+        write(job + QStringLiteral("/gpu-b/rank5 (1).log"), rank5);
+        write(job + QStringLiteral("/gpu-a/rank0.log"),
+              "gpu-a:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n");
+        write(job + QStringLiteral("/again/gpu-a/rank0.log"),
+              "gpu-a:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n");
+        write(job + QStringLiteral("/ranks/rank1.log"), "RuntimeError: CUDA error: out of memory\n");
+        write(job + QStringLiteral("/ranks/rank3.log"), "RuntimeError: CUDA error: out of memory\n");
+        for (const std::uint64_t pieceBytes : {AnalyzeOptions{}.pieceBytes, std::uint64_t{16}}) {
+            AnalyzeOptions o;
+            o.probeLocalNccl = false;
+            o.pieceBytes = pieceBytes;
+            auto a = analyzePaths({job.toStdString()}, m_enc, o);
+            QVERIFY(a);
+            QCOMPARE(names(*a),
+                     (QStringList{QStringLiteral("gpu-a/rank0.log"), QStringLiteral("gpu-b/rank5.log"),
+                                  QStringLiteral("ranks/rank1.log"), QStringLiteral("ranks/rank3.log")}));
+            QCOMPARE(a->skipped.size(), std::size_t{2});
+            QCOMPARE(QString::fromStdString(a->skipped[0].file), QStringLiteral("again/gpu-a/rank0.log"));
+            QCOMPARE(QString::fromStdString(a->skipped[0].reason),
+                     QStringLiteral("the same bytes as gpu-a/rank0.log, its stamps and process ids included "
+                                    "(a copy of it): read "
+                                    "once, under that name"));
+            QCOMPARE(QString::fromStdString(a->skipped[1].file), QStringLiteral("gpu-b/rank5 (1).log"));
+            std::uint64_t kept = 0;
+            for (const auto& s : a->sources)
+                kept += static_cast<std::uint64_t>(
+                    QFileInfo(job + QLatin1Char('/') + QString::fromStdString(s.displayPath)).size());
+            QCOMPARE(a->totalBytes, kept);
+            QVERIFY(!a->findings.empty());
+            QCOMPARE(QString::fromStdString(a->source(a->findings.front().anchor.source).displayPath),
+                     QStringLiteral("gpu-b/rank5.log"));
+        }
     }
 
     // A bundle put together on a Mac: an AppleDouble twin beside each log (what macOS's tar and

@@ -356,11 +356,12 @@ private slots:
     void filesChangedAfterTheAnalysis()
     {
         Bundle b;
-        QVERIFY(b.write(QStringLiteral("small-grows.log"), chatter(300)));
-        QVERIFY(b.write(QStringLiteral("mapped-grows.log"), chatter(100000)));
-        QVERIFY(b.write(QStringLiteral("small-rotated.log"), chatter(300)));
-        QVERIFY(b.write(QStringLiteral("mapped-cut.log"), chatter(100000)));
-        QVERIFY(b.write(QStringLiteral("small-deleted.log"), chatter(300)));
+        // Each its own process: the same bytes in two files would be a copy, read once.
+        QVERIFY(b.write(QStringLiteral("small-grows.log"), chatter(300, "gpu-c1")));
+        QVERIFY(b.write(QStringLiteral("mapped-grows.log"), chatter(100000, "gpu-c2")));
+        QVERIFY(b.write(QStringLiteral("small-rotated.log"), chatter(300, "gpu-c3")));
+        QVERIFY(b.write(QStringLiteral("mapped-cut.log"), chatter(100000, "gpu-c4")));
+        QVERIFY(b.write(QStringLiteral("small-deleted.log"), chatter(300, "gpu-c5")));
         auto a = diagnose(b);
         QVERIFY(sampleDiagnosed(*a));
         QVERIFY(rl::sourcesChangedOnDisk(a->sources).empty());

@@ -1282,9 +1282,6 @@ std::string_view Source::line(std::uint32_t index) const
     std::uint64_t b = lineStarts[index];
     std::uint64_t e = index + 1 < lineStarts.size() ? lineStarts[index + 1] : t.size();
     std::string_view l = t.substr(b, e - b);
-    // The next line starts after a byte order mark (indexLines): the mark is neither line's.
-    if (l.size() >= 4 && l.substr(l.size() - 4) == "\n\xEF\xBB\xBF")
-        l.remove_suffix(3);
     while (!l.empty() && (l.back() == '\n' || l.back() == '\r'))
         l.remove_suffix(1);
     return l;
@@ -1330,13 +1327,13 @@ template <class Push> void eachLineStart(std::string_view t, std::size_t begin, 
     }
 }
 
-// 3 where a UTF-8 byte order mark starts the line at `at`, else 0. Windows editors and
-// PowerShell's Out-File put one before a file's first line (and `cat` of such files puts one
-// before the first line of each): a line starts after it, so that its prefix, stamp and level
-// read as on any other line, and it is not shown.
-std::size_t byteOrderMarkAt(std::string_view t, std::size_t at)
+// 3 where a UTF-8 byte order mark starts the text, else 0. Windows editors and PowerShell's
+// Out-File put one before a file's first line: the line starts after it, so that its prefix,
+// stamp and level read as on any other line, and it is not shown. (A mark in the middle, where
+// `cat` joined such files, is read past by parseLine.)
+std::size_t byteOrderMarkAt(std::string_view t)
 {
-    return t.size() - at >= 3 && t[at] == '\xEF' && t[at + 1] == '\xBB' && t[at + 2] == '\xBF' ? 3 : 0;
+    return t.starts_with("\xEF\xBB\xBF") ? 3 : 0;
 }
 
 } // namespace
@@ -1350,9 +1347,8 @@ void indexLines(Source& source)
         source.lineStarts.shrink_to_fit();
         return;
     }
-    source.lineStarts.push_back(byteOrderMarkAt(t, 0));
-    eachLineStart(t, 0, t.size(),
-                  [&](std::size_t at) { source.lineStarts.push_back(at + byteOrderMarkAt(t, at)); });
+    source.lineStarts.push_back(byteOrderMarkAt(t));
+    eachLineStart(t, 0, t.size(), [&](std::size_t at) { source.lineStarts.push_back(at); });
     source.lineStarts.shrink_to_fit();
 }
 

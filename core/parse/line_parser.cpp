@@ -584,6 +584,21 @@ std::size_t findNcclWord(std::string_view s, std::size_t from)
     return std::string_view::npos;
 }
 
+// What each byte is to the host before ":pid:tid" (ncclAt): a hostname's own; one no hostname has
+// (text glued before it, a redacted "<cluster_name>"); or one nothing before which is the host (a
+// control byte, a quote). A table: this is looked at for every character of every NCCL line's host.
+enum class HostChar : std::uint8_t { Name, Other, Cut };
+constexpr std::array<HostChar, 256> kHostChars = [] {
+    std::array<HostChar, 256> t{};
+    for (int c = 0; c < 256; ++c) {
+        const bool name = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                          c == '-' || c == '.' || c == '_';
+        const bool cut = c < 0x20 || c == 0x7f || c == '`' || c == '"' || c == '\'';
+        t[static_cast<std::size_t>(c)] = cut ? HostChar::Cut : name ? HostChar::Name : HostChar::Other;
+    }
+    return t;
+}();
+
 std::optional<NcclPrefix> ncclAt(std::string_view body)
 {
     // A message quoted without its prefix ("NCCL WARN NET/IB : Got async event : port error", as
@@ -702,20 +717,27 @@ std::optional<NcclPrefix> ncclAt(std::string_view body)
         // it with no line break. No quotes either: a log pasted into a ticket or chat often
         // carries the opening backtick of inline code on its first line ("error log `H100-2:..."),
         // which made a second host of the same name. Nor more than a DNS name's 253 bytes.
-        for (std::size_t k = p.host.size(); k-- > 0;)
-            if (static_cast<unsigned char>(p.host[k]) < 0x20 || p.host[k] == '\x7f' || p.host[k] == '`' ||
-                p.host[k] == '"' || p.host[k] == '\'') {
-                p.host.remove_prefix(k + 1);
-                break;
-            }
         // A progress bar that redraws itself with carriage returns (tqdm's "\r 45%|####  | 45/100
         // [00:10<00:12, 4.5it/s]") ends no line: the next line NCCL prints is glued to its last
         // drawing. Where the line holds a carriage return, the host is the hostname characters
-        // before ":pid:tid". Only there: a redacted "<cluster_name>" is a host elsewhere.
-        auto hostnameChar = [](char c) { return isAlnum(c) || c == '-' || c == '.' || c == '_'; };
-        if (const auto odd = std::find_if_not(p.host.rbegin(), p.host.rend(), hostnameChar);
-            odd != p.host.rend() && body.substr(0, at).find('\r') != std::string_view::npos)
-            p.host.remove_prefix(static_cast<std::size_t>(p.host.rend() - odd));
+        // before ":pid:tid". Only there: a redacted "<cluster_name>" is a host elsewhere. One pass
+        // over the host finds both (this runs on every NCCL line).
+        std::size_t odd = std::string_view::npos; // the last character no hostname has
+        for (std::size_t k = p.host.size(); k-- > 0;) {
+            const HostChar c = kHostChars[static_cast<unsigned char>(p.host[k])];
+            if (c == HostChar::Name)
+                continue;
+            if (c == HostChar::Cut) {
+                p.host.remove_prefix(k + 1);
+                if (odd != std::string_view::npos)
+                    odd -= k + 1; // found to the right of k
+                break;
+            }
+            if (odd == std::string_view::npos)
+                odd = k;
+        }
+        if (odd != std::string_view::npos && body.substr(0, at).find('\r') != std::string_view::npos)
+            p.host.remove_prefix(odd + 1);
         if (p.host.empty() || p.host.size() > 253)
             continue;
         return p;
@@ -796,14 +818,17 @@ std::optional<Timestamp> parseTimestampAt(std::string_view s, int defaultYear, s
     std::size_t start = bracket ? 1 : 0;
     std::optional<Timestamp> ts = isoAt(s, start, end);
     Level lv = Level::None;
-    if (!ts)
+    // The other forms start with a digit (month/day/year) or a capital (glog's level, a month,
+    // vLLM's level): most NCCL lines, whose host is in lower case, are spared their tries.
+    if (!ts && start < s.size() && (isDigit(s[start]) || (s[start] >= 'A' && s[start] <= 'Z'))) {
         ts = glogAt(s, start, defaultYear, end, lv);
-    if (!ts)
-        ts = syslogAt(s, start, defaultYear, end);
-    if (!ts)
-        ts = monthDayYearAt(s, start, end);
-    if (!ts)
-        ts = levelMonthDayAt(s, start, defaultYear, end, lv);
+        if (!ts)
+            ts = syslogAt(s, start, defaultYear, end);
+        if (!ts)
+            ts = monthDayYearAt(s, start, end);
+        if (!ts)
+            ts = levelMonthDayAt(s, start, defaultYear, end, lv);
+    }
     if (!ts)
         return std::nullopt;
     if (bracket) {
@@ -937,6 +962,10 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
     ParsedLine out;
     while (!line.empty() && (line.back() == '\r' || line.back() == '\n'))
         line.remove_suffix(1);
+    // The byte order mark of a file `cat` joined to the one before (the file's own first line
+    // starts after it: indexLines). One byte looked at on most lines.
+    if (!line.empty() && line.front() == '\xEF' && line.starts_with("\xEF\xBB\xBF"))
+        line.remove_prefix(3);
     out.text = line;
     std::string_view rest = line;
 

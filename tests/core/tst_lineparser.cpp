@@ -107,6 +107,15 @@ private slots:
                    "[00:00<00:40, 2.4it/s]gpu-b:39962:40133 [1] misc/socket.cc:483 NCCL WARN x")
             << "gpu-b" << qint64(39962) << qint64(40133) << 1 << "WARN"
             << "misc/socket.cc" << 483 << "x";
+        // The bar's first drawing, then the WARN after a carriage return and a last drawing.
+        QTest::newRow("after a carriage return and a progress bar")
+            << "\r45%]gpu-b:39962:40133 [1] misc/socket.cc:483 NCCL WARN x"
+            << "gpu-b" << qint64(39962) << qint64(40133) << 1 << "WARN"
+            << "misc/socket.cc" << 483 << "x";
+        // The first line of a file that `cat` joined after another, with its byte order mark.
+        QTest::newRow("byte order mark") << QString::fromUtf8("\xEF\xBB\xBFgpu-a:1:2 [0] NCCL INFO x")
+                                         << "gpu-a" << qint64(1) << qint64(2) << 0 << "INFO"
+                                         << "" << 0 << "x";
         // Without a carriage return a host is what it says, a redacted one included (real logs).
         QTest::newRow("redacted host") << "<cluster_name>:7:8 [0] NCCL INFO x"
                                        << "<cluster_name>" << qint64(7) << qint64(8) << 0 << "INFO"

@@ -130,6 +130,21 @@ std::optional<Timestamp> isoAt(std::string_view s, std::size_t pos, std::size_t&
     return ts;
 }
 
+// Where a stamp whose seconds end at `p` ends: past a fraction ('.' or ',' and digits, added to
+// `ts`), at a space, a ']' or the line's end; npos where something else runs on ("14:03:17x").
+std::size_t stampEnd(std::string_view s, std::size_t p, Timestamp& ts)
+{
+    if (p < s.size() && (s[p] == '.' || s[p] == ',')) {
+        std::int64_t us = 0, res = 1000000;
+        if (const std::size_t n = fraction(s, p + 1, us, res)) {
+            ts.us += us;
+            ts.resolutionUs = res;
+            p += 1 + n;
+        }
+    }
+    return p < s.size() && s[p] != ' ' && s[p] != ']' ? std::string_view::npos : p;
+}
+
 // "06/12/2025 14:03:17[.,frac]" at pos: the month first, as Hugging Face's example scripts and
 // accelerate log (datefmt "%m/%d/%Y %H:%M:%S"); the day first where the first number is no month.
 std::optional<Timestamp> monthDayYearAt(std::string_view s, std::size_t pos, std::size_t& end)
@@ -147,18 +162,9 @@ std::optional<Timestamp> monthDayYearAt(std::string_view s, std::size_t pos, std
     Timestamp ts;
     ts.us = civilToUnixSeconds(y, mo, d, h, mi, se) * 1000000;
     ts.resolutionUs = 1000000;
-    std::size_t p = pos + 19;
-    if (p < s.size() && (s[p] == '.' || s[p] == ',')) {
-        std::int64_t us = 0, res = 1000000;
-        if (const std::size_t n = fraction(s, p + 1, us, res)) {
-            ts.us += us;
-            ts.resolutionUs = res;
-            p += 1 + n;
-        }
-    }
-    if (p < s.size() && s[p] != ' ' && s[p] != ']')
+    end = stampEnd(s, pos + 19, ts);
+    if (end == std::string_view::npos)
         return std::nullopt;
-    end = p;
     return ts;
 }
 
@@ -242,19 +248,9 @@ std::optional<Timestamp> syslogAt(std::string_view s, std::size_t pos, int year,
     ts.us = civilToUnixSeconds(year, mo, d, h, mi, se) * 1000000;
     ts.resolutionUs = 1000000;
     ts.yearGuessed = true;
-    std::size_t p = pos + 15;
-    if (p < s.size() && s[p] == '.') {
-        std::int64_t us = 0, res = 1000000;
-        const std::size_t n = fraction(s, p + 1, us, res);
-        if (n == 0)
-            return std::nullopt;
-        ts.us += us;
-        ts.resolutionUs = res;
-        p += 1 + n;
-    }
-    if (p < s.size() && s[p] != ' ' && s[p] != ']')
+    end = stampEnd(s, pos + 15, ts);
+    if (end == std::string_view::npos)
         return std::nullopt;
-    end = p;
     return ts;
 }
 

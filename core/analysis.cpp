@@ -1682,8 +1682,8 @@ std::vector<std::optional<std::size_t>> copiesOf(const Analysis& a, const std::v
 // A small file is first read by the scan (see SmallFileBuffer in bundle.cpp), which is when it is
 // found binary: it leaves the analysis then, skipped where readBundle would have said so. So does
 // a copy of another file (copiesOf), said where the copy was read.
-void dropBinarySources(Analysis& a, std::vector<SourceScan>& scans, std::vector<PathIdentity>& pathIdentity,
-                       std::uint64_t& totalBytes, const std::vector<std::optional<std::size_t>>& copyOf)
+void dropBinaryAndCopies(Analysis& a, std::vector<SourceScan>& scans, std::vector<PathIdentity>& pathIdentity,
+                         std::uint64_t& totalBytes, const std::vector<std::optional<std::size_t>>& copyOf)
 {
     std::vector<std::pair<std::size_t, Skipped>> binary; // (Source::skippedBefore, what is said)
     // Names first: keepSources moves the sources it keeps.
@@ -2059,8 +2059,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         // the per-rank stages, where a bundle of many ranks has its peak.
         scanner.releaseMatchers();
         stageDone("index, parse, scan");
-        dropBinarySources(a, scans, pathIdentity, totalBytes,
-                          copiesOf(a, scans, heads, hashed, pathIdentity));
+        dropBinaryAndCopies(a, scans, pathIdentity, totalBytes,
+                            copiesOf(a, scans, heads, hashed, pathIdentity));
         a.totalBytes = totalBytes;
         // Every byte has been read by now: say which files changed under us while they were open.
         // A re-analysis of sources read before (the window's clock settings) brings what was said

@@ -86,6 +86,21 @@ bool validDate(int month, int day, int hour, int minute, int second)
     return month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && minute <= 59 && second <= 60;
 }
 
+// Past the fraction of a second at `p` ('.' or ',' and at least a digit), added to `ts`; `p` itself
+// where there is none.
+std::size_t afterFraction(std::string_view s, std::size_t p, Timestamp& ts)
+{
+    if (p < s.size() && (s[p] == '.' || s[p] == ',')) {
+        std::int64_t us = 0, res = 1000000;
+        if (const std::size_t n = fraction(s, p + 1, us, res)) {
+            ts.us += us;
+            ts.resolutionUs = res;
+            return p + 1 + n;
+        }
+    }
+    return p;
+}
+
 // "YYYY-MM-DD[ T]HH:MM:SS[.,frac][Z|+hh:mm]" at pos.
 std::optional<Timestamp> isoAt(std::string_view s, std::size_t pos, std::size_t& end)
 {
@@ -100,16 +115,7 @@ std::optional<Timestamp> isoAt(std::string_view s, std::size_t pos, std::size_t&
     Timestamp ts;
     ts.us = civilToUnixSeconds(y, mo, d, h, mi, se) * 1000000;
     ts.resolutionUs = 1000000;
-    std::size_t p = pos + 19;
-    if (p < s.size() && (s[p] == '.' || s[p] == ',')) {
-        std::int64_t us = 0, res = 1000000;
-        std::size_t n = fraction(s, p + 1, us, res);
-        if (n > 0) {
-            ts.us += us;
-            ts.resolutionUs = res;
-            p += 1 + n;
-        }
-    }
+    std::size_t p = afterFraction(s, pos + 19, ts);
     if (p < s.size() && s[p] == 'Z') {
         ++p;
     } else if (p + 5 < s.size() + 0 && (s[p] == '+' || s[p] == '-') && isDigit(s[p + 1])) {
@@ -134,14 +140,7 @@ std::optional<Timestamp> isoAt(std::string_view s, std::size_t pos, std::size_t&
 // `ts`), at a space, a ']' or the line's end; npos where something else runs on ("14:03:17x").
 std::size_t stampEnd(std::string_view s, std::size_t p, Timestamp& ts)
 {
-    if (p < s.size() && (s[p] == '.' || s[p] == ',')) {
-        std::int64_t us = 0, res = 1000000;
-        if (const std::size_t n = fraction(s, p + 1, us, res)) {
-            ts.us += us;
-            ts.resolutionUs = res;
-            p += 1 + n;
-        }
-    }
+    p = afterFraction(s, p, ts);
     return p < s.size() && s[p] != ' ' && s[p] != ']' ? std::string_view::npos : p;
 }
 

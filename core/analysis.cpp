@@ -864,6 +864,9 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
             } else {
                 key = keyFor({std::string{}, -1, p.decorationRank});
             }
+            // A tag that names the rank's host and not its pid (SageMaker's "[1,mpirank:3,algo-1]")
+            if (!p.decorationHost.empty() && out.keyDecoHost[key].empty())
+                out.keyDecoHost[key] = std::string(p.decorationHost);
         } else if (p.decoration == Decoration::Ray || p.decoration == Decoration::Journald ||
                    p.decoration == Decoration::ProcessTag || p.decoration == Decoration::HostPrefix) {
             // A collector or launcher prefix names the process (Ray, journald) or at least the host
@@ -2363,6 +2366,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 if (!found.valid()) {
                     Process& p = newProcess();
                     p.rank = r;
+                    p.host = scans[s].keyDecoHost[k];
                     p.identitySource = "launcher-prefix";
                     found = p.id;
                 }

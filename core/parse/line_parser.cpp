@@ -296,11 +296,15 @@ std::optional<Timestamp> levelMonthDayAt(std::string_view s, std::size_t pos, in
     return ts;
 }
 
-// "<stdout>:" or "<stderr>:" (and one space) at `pos`: the characters up to its end, else 0.
+// "<stdout>:", "<stderr>:" or "<stddiag>:" (and one space, which Open MPI 5 prints) at `pos`: the
+// characters up to its end, else 0.
 std::size_t streamTagAt(std::string_view s, std::size_t pos)
 {
     const std::string_view rest = s.substr(std::min(pos, s.size()));
-    for (std::string_view tag : {std::string_view("<stdout>:"), std::string_view("<stderr>:")}) {
+    if (rest.size() < 9 || rest[0] != '<')
+        return 0;
+    for (std::string_view tag :
+         {std::string_view("<stdout>:"), std::string_view("<stderr>:"), std::string_view("<stddiag>:")}) {
         if (rest.starts_with(tag)) {
             std::size_t used = pos + tag.size();
             if (used < s.size() && s[used] == ' ')
@@ -322,21 +326,93 @@ bool onlyEllipsis(std::string_view s)
     return s.size() >= 2 && s.find_first_not_of('.') == std::string_view::npos;
 }
 
-// One launcher decoration at the start of `s`; returns the characters consumed (0 if none).
-std::size_t decorationAt(std::string_view s, Decoration& kind, int& rank)
+// Where the job of an Open MPI tag ("[1," or "[prterun-node-a-4242@1,") ends at its comma, else 0.
+std::size_t mpiJobEnd(std::string_view s)
+{
+    std::size_t p = 1;
+    while (p < s.size() && p <= 128 &&
+           (isAlnum(s[p]) || s[p] == '-' || s[p] == '_' || s[p] == '.' || s[p] == '@'))
+        ++p;
+    return p > 1 && p < s.size() && s[p] == ',' ? p : 0;
+}
+
+// Open MPI's tag on each line of a process's output, at the start of `s` (0 if none), then its
+// stream's: mpirun --tag-output (Open MPI 4 and 5) "[1,3]<stdout>:"; Open MPI 5's --output
+// tag-fullname "[prterun-node-a-4242@1,3]<stdout>: " (the namespace for the job id) and
+// tag-detailed "[1,3][node-a:4242]<stdout>: " (host and pid, each "unknown" where PMIx lacked it),
+// as PRRTE's and PMIx's I/O forwarding print them; and "[1,mpirank:3,algo-1]<stdout>:", the form
+// SageMaker's MPI jobs show (posted in its training toolkit's tests and in Accelerate's docs).
+//
+// The job, a number or a PMIx namespace, ends at the comma `mpiJobEnd` found.
+std::size_t mpiTagAt(std::string_view s, std::size_t jobEnd, int& rank, std::string_view& host,
+                     std::int64_t& pid)
+{
+    std::size_t p = jobEnd + 1;
+    std::int64_t n = 0;
+    const bool sageMaker = s.substr(p, 8) == "mpirank:";
+    if (sageMaker)
+        p += 8;
+    const std::size_t k = someDigits(s, p, n, 7);
+    if (k == 0)
+        return 0;
+    p += k;
+    std::string_view tagHost;
+    std::int64_t tagPid = -1;
+    if (sageMaker) {
+        if (p >= s.size() || s[p] != ',')
+            return 0;
+        const std::size_t b = ++p;
+        while (p < s.size() && p - b <= 253 && s[p] != ']' && s[p] != ' ')
+            ++p;
+        tagHost = s.substr(b, p - b);
+    }
+    if (p >= s.size() || s[p] != ']')
+        return 0;
+    ++p;
+    if (!sageMaker && p < s.size() && s[p] == '[') {
+        // tag-detailed: "[host:pid]"
+        const std::size_t b = p + 1;
+        const std::size_t colon = s.find(':', b);
+        if (colon == std::string_view::npos || colon == b || colon - b > 253)
+            return 0;
+        std::size_t e = colon + 1;
+        while (e < s.size() && isAlnum(s[e]))
+            ++e;
+        if (e >= s.size() || s[e] != ']')
+            return 0;
+        const std::string_view pidText = s.substr(colon + 1, e - colon - 1);
+        std::int64_t v = -1;
+        if (!pidText.empty() && someDigits(pidText, 0, v, 10) == pidText.size())
+            tagPid = v;
+        tagHost = s.substr(b, colon - b);
+        if (tagHost == "unknown")
+            tagHost = {};
+        p = e + 1;
+    }
+    const std::size_t used = streamTagAt(s, p);
+    if (used == 0)
+        return 0;
+    rank = static_cast<int>(n);
+    host = tagHost;
+    pid = tagPid;
+    return used;
+}
+
+// One launcher decoration at the start of `s`; returns the characters consumed (0 if none). An MPI
+// tag that names the host (and pid) gives them too.
+std::size_t decorationAt(std::string_view s, Decoration& kind, int& rank, std::string_view& host,
+                         std::int64_t& pid)
 {
     std::int64_t n = 0;
-    if (s.starts_with("[1,") || s.starts_with("[0,")) {
-        std::size_t k = someDigits(s, 3, n, 7);
-        std::size_t p = 3 + k;
-        if (k > 0 && p < s.size() && s[p] == ']') {
-            if (std::size_t used = streamTagAt(s, p + 1)) {
+    if (s.size() > 12 && s[0] == '[') {
+        // A job and a comma: an MPI tag or nothing (torchrun's and horovodrun's prefixes below have
+        // no comma there).
+        if (const std::size_t jobEnd = mpiJobEnd(s)) {
+            const std::size_t used = mpiTagAt(s, jobEnd, rank, host, pid);
+            if (used)
                 kind = Decoration::MpirunTag;
-                rank = static_cast<int>(n);
-                return used;
-            }
+            return used;
         }
-        return 0;
     }
     if (s.size() > 3 && s[0] == '[') {
         // torchrun's worker prefix is "[${role_name}${local_rank}]:": "[default3]:", or
@@ -969,12 +1045,16 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
     for (int round = 0; round < 4 && !rest.empty(); ++round) {
         Decoration kind = Decoration::None;
         int rank = -1;
-        if (std::size_t used = decorationAt(rest, kind, rank)) {
+        std::string_view decoHost;
+        std::int64_t decoPid = -1;
+        if (std::size_t used = decorationAt(rest, kind, rank, decoHost, decoPid)) {
             // Behind kubectl's pod prefix, a launcher's prefix is read off but does not key the
             // line: torchrun's [default3] is a local rank, the same in every pod.
             if (out.decoration == Decoration::None) {
                 out.decoration = kind;
                 out.decorationRank = rank;
+                out.decorationHost = decoHost;
+                out.decorationPid = decoPid;
             }
             rest.remove_prefix(used);
             continue;
@@ -996,7 +1076,7 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
                 out.decorationHost = host;
                 out.decorationPid = pid;
                 out.decorationRank = tagRank;
-            } else if (out.decorationHost.empty()) {
+            } else if (out.decorationPid < 0) {
                 // Behind a launcher's rank prefix ("[1,3]<stderr>:[gpu15:85054:0:85088] Caught
                 // signal 11"): the prefix gives the rank, the tag the host and pid.
                 out.decorationHost = host;
@@ -1020,11 +1100,19 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
             }
         }
         std::size_t used = 0;
-        if (!out.stamp && rest.size() >= 24 && isAlpha(rest[0])) {
-            if (auto ts = ctimeAt(rest, used)) {
+        // mpirun --timestamp-output: Open MPI 4 prints the ctime(3) time bare before its tag, Open
+        // MPI 5 in brackets; with no tag, the stream's ("<stdout>:") follows the time.
+        if (!out.stamp && rest.size() >= 24 && (isAlpha(rest[0]) || (rest[0] == '[' && isAlpha(rest[1])))) {
+            const bool bracketed = rest[0] == '[';
+            auto ts = ctimeAt(rest.substr(bracketed ? 1 : 0), used);
+            if (ts && bracketed && (used + 1 >= rest.size() || rest[used + 1] != ']'))
+                ts.reset();
+            if (ts) {
                 out.stamp = ts;
-                rest.remove_prefix(used);
-                if (!rest.empty() && rest.front() == ' ')
+                rest.remove_prefix(used + (bracketed ? 2 : 0));
+                if (const std::size_t stream = streamTagAt(rest, 0))
+                    rest.remove_prefix(stream);
+                else if (!rest.empty() && rest.front() == ' ')
                     rest.remove_prefix(1);
                 continue;
             }

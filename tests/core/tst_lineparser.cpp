@@ -246,6 +246,66 @@ private slots:
             << "[pod/train-worker-1] hello" << int(Decoration::None) << -1;
     }
 
+    // Open MPI's tags in each form its I/O forwarding prints (PRRTE's "--output" formats, and the
+    // one SageMaker's MPI jobs show): the rank, and the host and pid where the tag names them.
+    void mpiTags_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<int>("rank");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<qint64>("pid");
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<bool>("stamped");
+        QTest::newRow("tag, Open MPI 4")
+            << "[1,3]<stdout>:hello" << 3 << "" << qint64(-1) << "hello" << false;
+        QTest::newRow("tag, Open MPI 5")
+            << "[1,3]<stdout>: hello" << 3 << "" << qint64(-1) << "hello" << false;
+        QTest::newRow("stddiag") << "[1,3]<stddiag>: hello" << 3 << "" << qint64(-1) << "hello" << false;
+        QTest::newRow("tag-fullname")
+            << "[prterun-node-a-4242@1,12]<stderr>: hello" << 12 << "" << qint64(-1) << "hello" << false;
+        QTest::newRow("tag-detailed") << "[1,5][node-b.cluster:31337]<stdout>: hello" << 5 << "node-b.cluster"
+                                      << qint64(31337) << "hello" << false;
+        QTest::newRow("tag-detailed, PMIx knew neither")
+            << "[1,5][unknown:unknown]<stdout>: hello" << 5 << "" << qint64(-1) << "hello" << false;
+        QTest::newRow("SageMaker") << "[1,mpirank:3,algo-2]<stderr>:INFO:root:Reducer buckets" << 3
+                                   << "algo-2" << qint64(-1) << "INFO:root:Reducer buckets" << false;
+        QTest::newRow("timestamp and tag, Open MPI 5")
+            << "[Fri Dec  5 22:29:03 2025][1,3]<stdout>: hello" << 3 << "" << qint64(-1) << "hello" << true;
+        QTest::newRow("timestamp and tag, Open MPI 4")
+            << "Fri Dec  5 22:29:03 2025[1,3]<stdout>:hello" << 3 << "" << qint64(-1) << "hello" << true;
+        QTest::newRow("timestamp alone, Open MPI 5")
+            << "[Fri Dec  5 22:29:03 2025]<stdout>: hello" << -1 << "" << qint64(-1) << "hello" << true;
+        QTest::newRow("timestamp alone, Open MPI 4")
+            << "Fri Dec  5 22:29:03 2025<stderr>:hello" << -1 << "" << qint64(-1) << "hello" << true;
+        QTest::newRow("a comma in a bracketed list is no tag")
+            << "[1,2,3] hello" << -1 << "" << qint64(-1) << "[1,2,3] hello" << false;
+        QTest::newRow("a bracketed Python time is no tag")
+            << "[2025-06-12 14:03:16,902] hello" << -1 << "" << qint64(-1) << "hello" << true;
+    }
+
+    void mpiTags()
+    {
+        QFETCH(QString, line);
+        QFETCH(int, rank);
+        QFETCH(QString, host);
+        QFETCH(qint64, pid);
+        QFETCH(QString, body);
+        QFETCH(bool, stamped);
+        const QByteArray b = line.toUtf8();
+        const ParsedLine p =
+            parseLine(std::string_view(b.constData(), static_cast<std::size_t>(b.size())), 2025);
+        QCOMPARE(p.decorationRank, rank);
+        if (rank >= 0)
+            QCOMPARE(int(p.decoration), int(Decoration::MpirunTag));
+        QCOMPARE(QString::fromUtf8(p.decorationHost.data(), static_cast<qsizetype>(p.decorationHost.size())),
+                 host);
+        QCOMPARE(qint64(p.decorationPid), pid);
+        QCOMPARE(QString::fromUtf8(p.body.data(), static_cast<qsizetype>(p.body.size())), body);
+        QCOMPARE(p.stamp.has_value(), stamped);
+        if (stamped && line.contains(QLatin1String("Dec")))
+            QCOMPARE(p.stamp->us, civilToUnixSeconds(2025, 12, 5, 22, 29, 3) * 1000000);
+    }
+
     // kubectl logs --prefix --timestamps: the pod names the host, the runtime's stamp follows it,
     // and NCCL's own prefix is read behind both.
     void kubectlPrefixThenStampThenNccl()

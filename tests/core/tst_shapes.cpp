@@ -215,6 +215,42 @@ private slots:
         QCOMPARE(int(a->info({SourceId(0), 1}).timeSource), int(TimeSource::Parsed));
     }
 
+    // SageMaker's MPI jobs tag each line "[1,mpirank:N,algo-K]<stream>:": rank and host. Rank 3 printed
+    // no NCCL line, and its host is still the tag's.
+    void sageMakerMpiTags()
+    {
+        json d = diagnose(QStringLiteral("combined/sagemaker-mpi.log"));
+        QCOMPARE(d["ranks"].size(), std::size_t{4});
+        for (int r = 0; r < 4; ++r) {
+            QCOMPARE(d["ranks"][r]["rank"].get<int>(), r);
+            QCOMPARE(d["ranks"][r]["host"].get<std::string>(), std::string(r < 2 ? "algo-1" : "algo-2"));
+        }
+        QCOMPARE(d["ranks"][3]["identity_source"].get<std::string>(), std::string("launcher-prefix"));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 2);
+        QCOMPARE(d["initiating"]["line"].get<int>(), 9);
+    }
+
+    // Open MPI 5 with --output tag-detailed,timestamp: the time and its stream first, then "[job,rank]
+    // [host:pid]<stream>: ". Rank 0 has no Init line: the tag gives its rank, and its pid keys its
+    // stderr with its NCCL lines.
+    void openMpi5DetailedTags()
+    {
+        json d = diagnose(QStringLiteral("combined/openmpi5-detailed.log"));
+        QCOMPARE(d["ranks"].size(), std::size_t{2});
+        QCOMPARE(d["ranks"][0]["rank"].get<int>(), 0);
+        QCOMPARE(d["ranks"][0]["host"].get<std::string>(), std::string("node-a"));
+        QCOMPARE(d["ranks"][0]["pid"].get<int>(), 200);
+        QCOMPARE(d["ranks"][0]["identity_source"].get<std::string>(), std::string("launcher-prefix"));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 1);
+        bool remoteOnRank0 = false;
+        for (const auto& f : d["findings"]) {
+            if (f["entry"] == "nccl-socket-connect-abort")
+                QCOMPARE(f["time"]["lo"].get<std::string>(), std::string("2025-06-12 10:00:03.000"));
+            remoteOnRank0 |= f["entry"] == "nccl-remote-error" && f["rank"] == 0;
+        }
+        QVERIFY(remoteOnRank0);
+    }
+
     void torchrunTee()
     {
         json d = diagnose(QStringLiteral("combined/torchrun-tee.log"));

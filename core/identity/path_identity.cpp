@@ -44,12 +44,15 @@ bool allDigits(const std::string& s)
     return true;
 }
 
-// The number right after `word` (allowing one '_', '-' or '.' between), if any.
-std::optional<int> numberAfter(const std::string& name, const std::string& word)
+// The number right after `word` (allowing one '_', '-' or '.' between), if any. `notLocal`: not
+// where the word follows "local" and one separator ("local_rank3" is no global rank).
+std::optional<int> numberAfter(const std::string& name, const std::string& word, bool notLocal = false)
 {
     for (std::size_t at = name.find(word); at != std::string::npos; at = name.find(word, at + 1)) {
         // The word must start a token: "rank3" yes, "crank3" no.
         if (at > 0 && std::isalpha(static_cast<unsigned char>(name[at - 1])))
+            continue;
+        if (notLocal && at >= 6 && name.compare(at - 6, 5, "local") == 0)
             continue;
         std::size_t p = at + word.size();
         if (p < name.size() && (name[p] == '_' || name[p] == '-' || name[p] == '.'))
@@ -120,15 +123,24 @@ PathIdentity identityFromPath(const std::string& displayPath)
     else if (file == "error.json")
         id.stream = "error.json";
 
-    id.rank = numberAfter(base, "rank");
+    // NeMo names each rank's log "nemo_log_globalrank-3_localrank-3.txt".
+    id.rank = numberAfter(base, "globalrank");
+    if (!id.rank)
+        id.rank = numberAfter(base, "global_rank");
+    if (!id.rank)
+        id.rank = numberAfter(base, "rank", true);
+    // Azure Machine Learning keeps one log per process of a distributed job, named by its rank:
+    // "user_logs/std_log_process_01.txt", and before its v2 "azureml-logs/70_driver_log_1.txt".
+    for (const std::string prefix : {"std_log_process_", "70_driver_log_"})
+        if (!id.rank && base.size() > prefix.size() && base.starts_with(prefix) &&
+            allDigits(base.substr(prefix.size())))
+            id.rank = std::stoi(base.substr(prefix.size()));
     if (auto lr = numberAfter(base, "local_rank"); lr)
         id.localRank = lr;
     else if (auto lr2 = numberAfter(base, "localrank"); lr2)
         id.localRank = lr2;
     else if (auto g = numberAfter(base, "gpu"); g)
         id.localRank = g;
-    if (id.localRank && id.rank && base.find("local") != std::string::npos)
-        id.rank.reset(); // "local_rank3" is not a global rank
     if (podLike(base))
         id.host = parts.back().substr(0, base.size());
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis.h"
+#include "identity/path_identity.h"
 #include "report/diagnosis_report.h"
 #include "shipped_encyclopedia.h"
 
@@ -44,6 +45,48 @@ private slots:
     {
         m_enc = test::shippedEncyclopedia();
         QVERIFY(m_enc);
+    }
+
+    // What a file's name says of its writer, name by name: the usual forms and those of the
+    // frameworks and services that keep one log per rank.
+    void pathNames_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("rank");      // -1: none
+        QTest::addColumn<int>("localRank"); // -1: none
+        QTest::addColumn<QString>("host");
+        QTest::newRow("rank3.log") << "rank3.log" << 3 << -1 << "";
+        QTest::newRow("rank_003.txt") << "logs/rank_003.txt" << 3 << -1 << "";
+        QTest::newRow("a word ending in rank") << "crank3.log" << -1 << -1 << "";
+        QTest::newRow("local_rank is no global rank") << "local_rank3.log" << -1 << 3 << "";
+        QTest::newRow("localrank is no global rank") << "localrank-3.log" << -1 << 3 << "";
+        QTest::newRow("both") << "rank12_local_rank4.log" << 12 << 4 << "";
+        QTest::newRow("a per-GPU file in a node folder") << "node-07/gpu2.log" << -1 << 2 << "node-07";
+        QTest::newRow("pod") << "train-job-worker-7.log" << -1 << -1 << "train-job-worker-7";
+        // NeMo's exp_manager: "nemo_log_globalrank-{global_rank}_localrank-{local_rank}.txt".
+        QTest::newRow("NeMo") << "exp/nemo_log_globalrank-11_localrank-3.txt" << 11 << 3 << "";
+        QTest::newRow("global_rank") << "global_rank5.log" << 5 << -1 << "";
+        // Azure Machine Learning: one log per process of the job, named by its rank.
+        QTest::newRow("Azure ML") << "user_logs/std_log_process_01.txt" << 1 << -1 << "";
+        QTest::newRow("Azure ML's one process") << "user_logs/std_log.txt" << -1 << -1 << "";
+        QTest::newRow("Azure ML v1") << "azureml-logs/70_driver_log_12.txt" << 12 << -1 << "";
+        QTest::newRow("Azure ML v1, rank spelt out")
+            << "azureml-logs/70_driver_log_rank_2.txt" << 2 << -1 << "";
+        QTest::newRow("Azure ML v1's one process") << "azureml-logs/70_driver_log.txt" << -1 << -1 << "";
+        // A Slurm job array's default output ("slurm-%A_%a.out"): an array task, not a rank.
+        QTest::newRow("Slurm array task") << "slurm-12345_3.out" << -1 << -1 << "";
+    }
+
+    void pathNames()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, rank);
+        QFETCH(int, localRank);
+        QFETCH(QString, host);
+        const PathIdentity id = identityFromPath(path.toStdString());
+        QCOMPARE(id.rank.value_or(-1), rank);
+        QCOMPARE(id.localRank.value_or(-1), localRank);
+        QCOMPARE(QString::fromStdString(id.host), host);
     }
 
     void folders()

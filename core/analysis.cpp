@@ -24,6 +24,7 @@
 #include "engine/scanner.h"
 #include "identity/environment_scan.h"
 #include "identity/path_identity.h"
+#include "util/ascii.h"
 #include "util/mapped_file.h"
 #include "util/parallel.h"
 #include "util/permute.h"
@@ -612,8 +613,18 @@ struct SourceScan {
         bool init; // an Init line; else "[Rank R]"
         int nranks;
         int rank;
+        std::uint64_t bus = 0; // an Init line's busId (1b000: PCI 0000:1b:00.0), 0 where it has none
     };
     std::vector<RankLine> rankLines;
+    // The NVIDIA driver's kernel lines that name a GPU by its bus (its Xids, "GPU has fallen off the
+    // bus"), each with the bus (busId's form, function 0) and, where an Xid gives one, the pid of a
+    // process using the GPU: identity gives each to the rank on that GPU.
+    struct GpuLine {
+        std::uint32_t line;
+        std::uint64_t bus;
+        std::int64_t pid; // -1: none given
+    };
+    std::vector<GpuLine> gpuLines;
     // A console several ranks wrote into with no prefix (torchrun without --tee or --log-dir):
     // every line of no process key whose PyTorch "[Rank R]" names one of two or more ranks, as
     // (line, R). Empty where such lines name one rank only (a rank's own file).
@@ -623,6 +634,63 @@ struct SourceScan {
 std::string captureOf(const ScanHit& h, const char* name)
 {
     return std::string(h.captures.get(name));
+}
+
+// Two names of one host: the same, or one the other's first labels ("node-b" and "node-b.cluster":
+// NCCL prints a host up to its first dot, a kernel log or path may name it whole).
+bool sameHost(std::string_view x, std::string_view y)
+{
+    if (x.size() > y.size())
+        std::swap(x, y);
+    return x == y || (!x.empty() && y.starts_with(x) && y[x.size()] == '.');
+}
+
+// The host of `processes` that `path` names, as a whole word (not "node-1" in "node-12"): the
+// longest where several do ("node-b" over "node"); empty where none does, or two of one length.
+std::string hostNamedIn(const std::string& path, const std::vector<Process>& processes)
+{
+    auto word = [](char c) { return isAlnum(c) || c == '_'; };
+    std::string best;
+    bool tie = false;
+    std::unordered_set<std::string_view> seen;
+    for (const auto& p : processes) {
+        if (p.host.empty() || p.host.size() < best.size() || !seen.insert(p.host).second)
+            continue;
+        for (std::size_t at = path.find(p.host); at != std::string::npos; at = path.find(p.host, at + 1)) {
+            const std::size_t end = at + p.host.size();
+            if ((at > 0 && word(path[at - 1])) || (end < path.size() && word(path[end])))
+                continue;
+            tie = p.host.size() == best.size() && p.host != best;
+            best = p.host;
+            break;
+        }
+    }
+    return tie ? std::string{} : best;
+}
+
+// A run of hex digits as a number; 0 where it is empty or longer than 15 digits (no bus id is).
+std::uint64_t hexValue(std::string_view hex)
+{
+    if (hex.empty() || hex.size() > 15)
+        return 0;
+    std::uint64_t v = 0;
+    for (char c : hex)
+        v = v << 4 | static_cast<std::uint64_t>(isDigit(c) ? c - '0' : (c | 0x20) - 'a' + 10);
+    return v;
+}
+
+// An Init line's "busId 1b000" (its GPU, PCI 0000:1b:00.0), 0 where it has none. Read from the
+// line of the Init hit identity keeps, not captured by the matcher: every rank prints the line
+// for every communicator, and only one per process is kept.
+std::uint64_t busOf(std::string_view initLine)
+{
+    const std::size_t at = initLine.find(" busId ");
+    if (at == std::string_view::npos)
+        return 0;
+    std::size_t e = at + 7;
+    while (e < initLine.size() && isHex(initLine[e]))
+        ++e;
+    return hexValue(initLine.substr(at + 7, e - at - 7));
 }
 
 int currentYear()
@@ -1142,8 +1210,9 @@ void joinPiece(PieceJoin& join, ScannedPiece& piece, Source& source, SourceLines
 // init phases reduced with the times the whole source gives.
 // `lines` (the source's, whose "process" field holds a local key index until identity) are read and
 // shrunk in place.
+// `source` holds the text (identity reads the bus of the Init lines it keeps).
 SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourcePiece>&& pieces,
-                       const Scanner& scanner)
+                       const Scanner& scanner, const Source& source)
 {
     SourceScan out = std::move(join.out);
     // Hits and phases once every line has its key and the stamps are whole.
@@ -1231,6 +1300,18 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourceP
         std::optional<std::size_t> noKeyTorch;       // its entry in rankLines
         for (const auto& h : out.hits) {
             const Builtin b = scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin;
+            if (b == Builtin::NvrmGpu) {
+                // "0000:3b:00" -> 0x3b000, as NCCL prints the bus of "0000:3b:00.0"
+                std::string hex;
+                for (char c : h.captures.get("pci"))
+                    if (c != ':')
+                        hex += c;
+                const std::string_view pid = h.captures.get("pid");
+                out.gpuLines.push_back(
+                    {h.line, hexValue(hex) << 4,
+                     pid.empty() || pid.size() > 10 ? -1 : std::atoll(std::string(pid).c_str())});
+                continue;
+            }
             if (b != Builtin::InitLine && b != Builtin::TorchRank)
                 continue;
             const std::uint32_t key = lines.process(h.line).value;
@@ -1244,7 +1325,8 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourceP
                 const int nranks = std::atoi(captureOf(h, "nranks").c_str());
                 if (nranks > k.nranks) {
                     k.nranks = nranks;
-                    out.rankLines.push_back({h.line, true, nranks, std::atoi(captureOf(h, "rank").c_str())});
+                    out.rankLines.push_back({h.line, true, nranks, std::atoi(captureOf(h, "rank").c_str()),
+                                             busOf(source.line(h.line))});
                 }
             } else if (!k.torch) {
                 k.torch = true;
@@ -1273,7 +1355,8 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourceP
         for (std::size_t i = 0; i < out.hits.size(); ++i) {
             const bool hasText = text != out.envText.end() && text->first == i;
             const Builtin b = scanner.patterns()[static_cast<std::size_t>(out.hits[i].pattern)].builtin;
-            if (!hasText && (b == Builtin::InitLine || b == Builtin::TorchRank || b == Builtin::NcclSetting))
+            if (!hasText && (b == Builtin::InitLine || b == Builtin::TorchRank || b == Builtin::NcclSetting ||
+                             b == Builtin::NvrmGpu))
                 continue;
             if (hasText)
                 (text++)->first = alive;
@@ -1322,9 +1405,10 @@ SourceScan scanSource(Source& source, const Scanner& scanner, ScanPools& pools, 
                                yearHint(src.text()), lines, pools, true));
     PieceJoin join;
     joinWhole(join, pieces.front(), lines);
+    SourceScan out = mergePieces(std::move(join), lines, std::move(pieces), scanner, src);
     if (pass.read())
         source.lineStarts = std::move(src.lineStarts);
-    return mergePieces(std::move(join), lines, std::move(pieces), scanner);
+    return out;
 }
 
 // Happened-before constraints between hosts, found in the logs (see timeline/clock.h), then the
@@ -2043,7 +2127,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                     if (d.begin < d.end)
                         scanned.push_back(std::move(d.scan));
                 std::vector<ScannedPiece>().swap(p.done);
-                scans[task.source] = mergePieces(std::move(p.join), p.lines, std::move(scanned), scanner);
+                scans[task.source] =
+                    mergePieces(std::move(p.join), p.lines, std::move(scanned), scanner, src);
                 a.lines[task.source] = std::move(p.lines);
                 if (src.buffer) {
                     src.buffer->dropResident();
@@ -2141,6 +2226,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 p.nranks = r.nranks;
                 p.rank = r.rank;
                 p.identitySource = "nccl-init";
+                if (r.bus)
+                    p.busId = r.bus;
             }
         }
     }
@@ -2309,6 +2396,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 Process& p = newProcess();
                 if (ncclKeys[s] == 0)
                     applyPath(p, pi, file);
+                // A kernel log with the driver's GPU lines ("node-b/dmesg.txt", "dmesg-node-b.txt"):
+                // the host its path names, of those the job's processes name, says whose GPUs.
+                if (p.host.empty() && !scans[s].gpuLines.empty())
+                    p.host = hostNamedIn(file, a.processes);
                 if (p.rank)
                     firstWithRank.emplace(*p.rank, p.id);
                 indexSlot(p);
@@ -2375,6 +2466,38 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             keyProcess[s][k] = it->second;
         }
     }
+    // The driver's kernel lines (an Xid, "GPU has fallen off the bus") name a GPU by its bus, and the
+    // host is the kernel log's own (journalctl's "host kernel: ", or a host its path names): such a
+    // line is the rank's that ran on that GPU.
+    // Where the driver gave a pid, it decides between several; where the host is unknown, and
+    // several hosts have a GPU on that bus (identical machines do), the line stays where it is.
+    std::vector<std::vector<std::pair<std::uint32_t, ProcessId>>> gpuOwners(a.sources.size());
+    if (std::any_of(scans.begin(), scans.end(), [](const SourceScan& sc) { return !sc.gpuLines.empty(); })) {
+        std::unordered_multimap<std::uint64_t, ProcessId> onBus; // function 0 of each bus
+        for (const auto& p : a.processes)
+            if (p.busId)
+                onBus.emplace(*p.busId & ~std::uint64_t{0xf}, p.id);
+        for (std::size_t s = 0; s < a.sources.size(); ++s) {
+            for (const auto& x : scans[s].gpuLines) {
+                const std::uint32_t k = a.lines[s].process(x.line).value;
+                const ProcessId from = k == kNoKey ? defaultProcess[s] : keyProcess[s][k];
+                const std::string host = from.valid() ? a.processes[from.value].host : std::string{};
+                std::vector<ProcessId> onGpu, withPid;
+                for (auto [it, end] = onBus.equal_range(x.bus); it != end; ++it) {
+                    const Process& p = a.processes[it->second.value];
+                    if (!host.empty() && !sameHost(p.host, host))
+                        continue;
+                    onGpu.push_back(p.id);
+                    if (x.pid >= 0 && p.pid == x.pid)
+                        withPid.push_back(p.id);
+                }
+                if (withPid.size() == 1)
+                    gpuOwners[s].push_back({x.line, withPid.front()});
+                else if (onGpu.size() == 1 && (x.pid < 0 || withPid.empty()))
+                    gpuOwners[s].push_back({x.line, onGpu.front()});
+            }
+        }
+    }
     // Assign every line, source by source on every core; note which processes each source holds.
     std::vector<std::vector<std::uint32_t>> sourceProcesses(a.sources.size());
     parallelFor(a.sources.size(), workers, [&](std::size_t s) {
@@ -2399,7 +2522,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         // A source whose keys all name its default process (a file one rank wrote) gives every line
         // that process, blank lines included (they take a key's process, which is the same one):
         // nothing to do per line.
-        if (consoleLines[s].empty() &&
+        if (consoleLines[s].empty() && gpuOwners[s].empty() &&
             std::all_of(keyProcess[s].begin(), keyProcess[s].end(),
                         [&](ProcessId p) { return !p.valid() || p == defaultProcess[s]; })) {
             if (n > 0) {
@@ -2410,6 +2533,13 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             return;
         }
         sl.assignProcesses([&](std::uint32_t i) {
+            if (!gpuOwners[s].empty()) {
+                const auto& xo = gpuOwners[s];
+                const auto it = std::lower_bound(xo.begin(), xo.end(), i,
+                                                 [](const auto& x, std::uint32_t v) { return x.first < v; });
+                if (it != xo.end() && it->first == i)
+                    return it->second;
+            }
             std::uint32_t k = sl.process(i).value;
             ProcessId pid = k == kNoKey ? ProcessId{} : keyProcess[s][k];
             if (!pid.valid() && ncclKeys[s] > 1 &&
@@ -2649,6 +2779,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             case Builtin::TorchVersion:
             case Builtin::TorchCuda:
             case Builtin::IbOob:
+            case Builtin::NvrmGpu:
                 break;
             }
             // After the switch, which still reads the captures of version and address lines.

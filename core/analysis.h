@@ -307,6 +307,9 @@ struct Process {
     std::string interface;
     std::optional<Version> ncclVersion;
     std::optional<LineRef> ncclVersionLine;
+    // Its GPU's PCI bus as NCCL's Init line prints it ("busId 1b000": 0000:1b:00.0), with the
+    // communicator that gave its rank.
+    std::optional<std::uint64_t> busId;
 
     std::string label() const; // "rank 5 (gpu-b:39965)" and the like
 };

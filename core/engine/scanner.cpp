@@ -52,6 +52,13 @@ const BuiltinDef kBuiltins[] = {
      R"(\b(?:Py)?[Tt]orch(?: [Vv]ersion)?(?:==|: ?| v?)(?P<torch>\d+\.\d+(?:\.\d+)?[a-z0-9.+]*))"},
     {Builtin::TorchCuda, R"(CUDA used to build PyTorch: (?P<cuda>\d+\.\d+))"},
     {Builtin::IbOob, R"(NET/IB : Using .*; OOB (?P<if>[^\s:]+):(?P<ip>[^\s<]+)<\d+>)"},
+    // The NVIDIA driver's kernel lines that name a GPU by its bus: its Xids ("NVRM: Xid (PCI:0000:3b:00):
+    // 79, ..."; older drivers leave out "PCI:", with MIG the instance follows the bus), with the pid
+    // of a process using the GPU where the driver knew one ("pid=35521"; "pid='<unknown>'"), and its
+    // "NVRM: GPU 0000:3b:00.0: GPU has fallen off the bus." and "NVRM: GPU at PCI:0000:3b:00: ...".
+    {Builtin::NvrmGpu,
+     R"(NVRM: (?:Xid \((?:PCI:)?|GPU (?:at PCI:)?)(?P<pci>[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}))"
+     R"((?:[^)]*\): \d+(?:, pid=(?P<pid>\d+))?)?)"},
 };
 
 // `text` at `p` (which is at most s.size()).

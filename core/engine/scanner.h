@@ -37,7 +37,9 @@ enum class Builtin {
     NcclSetting,
     TorchVersion,
     TorchCuda,
-    IbOob
+    IbOob,
+    // The NVIDIA driver's kernel lines that name a GPU by its bus (identity: whose GPU it is).
+    NvrmGpu
 };
 
 struct ScanPattern {

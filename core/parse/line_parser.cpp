@@ -616,7 +616,7 @@ std::size_t kubectlPodAt(std::string_view s, std::string_view& host)
     return q + 2;
 }
 
-// journald short-iso, after its stamp: "host ident[pid]: "
+// journald short-iso, after its stamp: "host ident[pid]: ", or the kernel's "host kernel: "
 std::size_t journaldAt(std::string_view s, std::string_view& host, std::int64_t& pid)
 {
     std::size_t sp = s.find(' ');
@@ -625,6 +625,15 @@ std::size_t journaldAt(std::string_view s, std::string_view& host, std::int64_t&
     // The second word is the whole "ident[pid]:" (no space inside), so it is cut at the next space
     // rather than searched for "]: " through the rest of the line.
     std::size_t sp2 = s.find(' ', sp + 1);
+    // The kernel's own lines ("journalctl -k", kern.log, syslog) name no pid: "host kernel: ". A
+    // word of capitals is a level ("INFO kernel: "), not a host.
+    if (sp2 == sp + 8 && s.substr(sp + 1, 8) == "kernel: " &&
+        std::any_of(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(sp),
+                    [](char c) { return isDigit(c) || (c >= 'a' && c <= 'z'); })) {
+        host = s.substr(0, sp);
+        pid = -1;
+        return sp2 + 1;
+    }
     if (sp2 == std::string_view::npos || sp2 < sp + 5 || s[sp2 - 1] != ':' || s[sp2 - 2] != ']')
         return 0;
     std::size_t colon = sp2 - 2;

@@ -581,6 +581,28 @@ bool cluesShown(const RankEnvironment& re)
     return !re.clues.empty() && (!re.ncclVersion || contradicted);
 }
 
+// NCCL's busId (0x3b000) as the kernel and nvidia-smi write it: "0000:3b:00.0" (domain, bus,
+// device, function). By hand: ten thousand ranks each have one, and snprintf costs a thousand
+// instructions a call.
+std::string pciBusId(std::uint64_t bus)
+{
+    static constexpr char kHex[] = "0123456789abcdef";
+    char out[32];
+    char* p = out + sizeof out;
+    auto put = [&p](std::uint64_t v, int digits) {
+        for (; digits > 0 || v > 0; --digits, v >>= 4)
+            *--p = kHex[v & 0xf];
+    };
+    put(bus & 0xf, 1);
+    *--p = '.';
+    put(bus >> 4 & 0xff, 2);
+    *--p = ':';
+    put(bus >> 12 & 0xff, 2);
+    *--p = ':';
+    put(bus >> 20, 4);
+    return std::string(p, static_cast<std::size_t>(out + sizeof out - p));
+}
+
 // Each rule's wording as the first rank shown with it states it (a clue gives its own only where it
 // differs).
 using ClueRules = std::map<std::string, std::string, std::less<>>;
@@ -594,6 +616,8 @@ void writeProcess(JsonWriter& w, const Analysis& a, const Process& p, const Clue
         w.key("address").string(p.address);
     if (p.attempt)
         w.key("attempt").integer(*p.attempt);
+    if (p.busId)
+        w.key("bus_id").string(pciBusId(*p.busId));
     if (re && !re->cudaDriver.empty()) {
         w.key("cuda_driver").string(re->cudaDriver);
         w.key("cuda_driver_code").integer(re->cudaDriverCode);

@@ -205,6 +205,11 @@ private slots:
             << "2025-06-12T10:00:01+0000 node-j python3[8123]: hi" << int(Decoration::Journald) << -1;
         QTest::newRow("journald short")
             << "Jun 12 10:00:01 node-j python3[8123]: hi" << int(Decoration::Journald) << -1;
+        QTest::newRow("journald, the kernel's own line")
+            << "Jun 12 10:00:02 node-b kernel: NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus."
+            << int(Decoration::Journald) << -1;
+        QTest::newRow("a level then kernel is no journald host")
+            << "2025-06-12 10:00:01 INFO kernel: hi" << int(Decoration::None) << -1;
         // Slurm pads the label to the width of the step's largest task id ("%*d: ").
         QTest::newRow("srun, 10 to 99 tasks") << " 7: hello" << int(Decoration::Srun) << 7;
         QTest::newRow("srun, 100 or more tasks") << "  7: hello" << int(Decoration::Srun) << 7;

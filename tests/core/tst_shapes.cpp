@@ -560,6 +560,57 @@ private slots:
         QCOMPARE(int(error.level), int(Level::Error));
     }
 
+    // A kernel log beside the ranks' logs: the driver's Xid and "fallen off the bus" lines name the
+    // GPU by its bus, which NCCL's Init lines give each rank. Both hosts have a GPU on 0000:3b:00
+    // (identical machines): the kernel log's host, from journalctl's "node-b kernel: " or from the
+    // folder named after it, says it is rank 3's.
+    void kernelLogLinesAreTheRanksOnThatGpu()
+    {
+        json d = diagnose(QStringLiteral("kernel-log"));
+        const json* r3 = owner(d, "journal-k.txt");
+        QVERIFY(r3);
+        QCOMPARE((*r3)["rank"].get<int>(), 3);
+        QCOMPARE((*r3)["bus_id"].get<std::string>(), std::string("0000:3b:00.0"));
+        QVERIFY(std::find((*r3)["files"].begin(), (*r3)["files"].end(), "node-b/dmesg.txt") !=
+                (*r3)["files"].end());
+        QCOMPARE(d["ranks"][1]["bus_id"].get<std::string>(), std::string("0000:3b:00.0"));
+        QCOMPARE(d["initiating"]["entry"].get<std::string>(), std::string("gpu-hardware-fault"));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 3);
+        // The kernel's other lines stay the host's, with no rank.
+        bool hostStream = false;
+        for (const auto& r : d["ranks"])
+            hostStream |= r["rank"].is_null() && r["host"] == "node-b";
+        QVERIFY(hostStream);
+    }
+
+    // The same Xid in a kernel log that names no host: two hosts have a GPU on that bus, and the
+    // driver gave no pid, so no rank can be named.
+    void kernelLogOfNoHostNamesNoRank()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString from = QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/kernel-log/");
+        for (const char* f : {"rank0.log", "rank1.log", "rank2.log", "rank3.log"})
+            QVERIFY(QFile::copy(from + QLatin1String(f), dir.filePath(QLatin1String(f))));
+        QFile k(dir.filePath(QStringLiteral("dmesg.txt")));
+        QVERIFY(k.open(QIODevice::WriteOnly));
+        k.write("[Thu Jun 12 10:00:02 2025] NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n");
+        k.close();
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyzePaths({dir.path().toStdString()}, m_enc, o);
+        json d = json::parse(diagnosisJson(*a));
+        QCOMPARE(d["initiating"]["entry"].get<std::string>(), std::string("gpu-hardware-fault"));
+        QVERIFY(d["initiating"]["rank"].is_null());
+        // With the pid of a rank's process, the line is that rank's.
+        QVERIFY(k.open(QIODevice::WriteOnly));
+        k.write("[Thu Jun 12 10:00:02 2025] NVRM: Xid (PCI:0000:3b:00): 79, pid=4101, GPU has fallen off the "
+                "bus.\n");
+        k.close();
+        d = json::parse(diagnosisJson(*analyzePaths({dir.path().toStdString()}, m_enc, o)));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 1);
+    }
+
     void collectors()
     {
         AnalyzeOptions o;

@@ -245,6 +245,20 @@ void SourceLines::reserveStamps(std::size_t n)
     m_stamps.reserve(n);
 }
 
+void SourceLines::moveStamps(const std::function<std::int64_t(std::int64_t)>& move)
+{
+    StampStore was = std::move(m_stamps);
+    m_stamps = StampStore{};
+    m_stamps.reserve(was.size());
+    const std::int64_t codeMask = (std::int64_t{1} << kCodeBits) - 1;
+    for (std::size_t i = 0; i < was.size(); ++i) {
+        const std::int64_t packed = was.packed(i);
+        m_stamps.push_back(was.line(i),
+                           move(packed >> kCodeBits) * (std::int64_t{1} << kCodeBits) + (packed & codeMask));
+    }
+    m_stamps.shrink();
+}
+
 void SourceLines::widen(std::uint32_t line, std::uint32_t v)
 {
     const std::size_t n = m_level.size();
@@ -582,6 +596,11 @@ struct ElasticKey {
 // What the scan of a source found besides its per-line facts, which it writes straight into the
 // analysis's SourceLines (no second copy of them per source while identity runs).
 struct SourceScan {
+    // The year the stamps that print none (glog, syslog, vLLM) were given: the first the text
+    // shows, or else the current one (`yearFromText` false), which the bundle's may replace.
+    int year = 0;
+    bool yearFromText = false;
+    bool guessedYear = false; // some stamp took `year`
     std::vector<LocalKey> keys;
     std::vector<int> keyDecoRank; // per key: a launcher rank seen on its NCCL lines, or -1
     std::vector<std::string>
@@ -668,6 +687,74 @@ std::string hostNamedIn(const std::string& path, const std::vector<Process>& pro
     return tie ? std::string{} : best;
 }
 
+// `us` in year `to` where it falls in year `from` (the same month, day and time; a 29 February
+// that `to` lacks is its 1 March), else as it is. A yearless 29 February read in a year without
+// one was already 1 March, and stays so: the stamp no longer says which it was.
+std::int64_t withYear(std::int64_t us, int from, int to)
+{
+    constexpr std::int64_t kDayUs = 86400LL * 1000000;
+    std::int64_t days = us / kDayUs, rest = us % kDayUs;
+    if (rest < 0) {
+        rest += kDayUs;
+        --days;
+    }
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm, as civilToUnixSeconds).
+    const std::int64_t z = days + 719468;
+    const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    const auto doe = static_cast<unsigned>(z - era * 146097);
+    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const unsigned mp = (5 * doy + 2) / 153;
+    const int day = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
+    const int month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+    const std::int64_t year = static_cast<std::int64_t>(yoe) + era * 400 + (month <= 2);
+    if (year != from)
+        return us;
+    return civilToUnixSeconds(to, month, day, 0, 0, 0) * 1000000 + rest;
+}
+
+// Stamps that print no year (glog, syslog, vLLM) took the current year in a file that shows none.
+// A bundle whose other files show a year is of that year (the most files', the latest of a tie):
+// such stamps move to it, with the init phases timed by them. Otherwise a journal or a glog-only
+// rank file of last year's job stands a year after the rest.
+void rebaseGuessedYears(Analysis& a, std::vector<SourceScan>& scans)
+{
+    std::map<int, std::size_t> years;
+    for (const auto& sc : scans)
+        if (sc.yearFromText)
+            ++years[sc.year];
+    if (years.empty())
+        return;
+    int bundleYear = 0;
+    std::size_t most = 0;
+    for (const auto& [year, files] : years)
+        if (files >= most) {
+            most = files;
+            bundleYear = year;
+        }
+    for (std::size_t s = 0; s < scans.size(); ++s) {
+        SourceScan& sc = scans[s];
+        if (sc.yearFromText || !sc.guessedYear || sc.year == bundleYear)
+            continue;
+        const int from = sc.year;
+        auto move = [from, bundleYear](std::int64_t us) { return withYear(us, from, bundleYear); };
+        a.lines[s].moveStamps(move);
+        auto moveTime = [&move](TimeInterval& t) {
+            if (t.knownLo())
+                t.lo = move(t.lo);
+            if (t.knownHi())
+                t.hi = move(t.hi);
+        };
+        for (auto& ip : sc.initPhases) {
+            if (ip.start)
+                moveTime(ip.start->t);
+            if (ip.complete)
+                moveTime(ip.complete->t);
+        }
+        sc.year = bundleYear;
+    }
+}
+
 // A run of hex digits as a number; 0 where it is empty or longer than 15 digits (no bus id is).
 std::uint64_t hexValue(std::string_view hex)
 {
@@ -701,8 +788,10 @@ int currentYear()
 
 // Python logging, ISO and collector stamps carry the year; glog stamps do not, so they borrow it:
 // the first year the first 2,000 lines of `text` show near their start.
-int yearHint(std::string_view text)
+int yearHint(std::string_view text, bool* fromText = nullptr)
 {
+    if (fromText)
+        *fromText = true;
     std::size_t at = 0;
     for (int i = 0; i < 2000 && at < text.size(); ++i) {
         const std::size_t nl = text.find('\n', at);
@@ -725,6 +814,8 @@ int yearHint(std::string_view text)
             }
         }
     }
+    if (fromText)
+        *fromText = false;
     return currentYear();
 }
 
@@ -744,6 +835,7 @@ struct SourcePiece {
     ScannedEventLines eventLines;
     std::vector<std::uint32_t> blankLines;
     SourceLines stamps;               // the piece's stamps only (no per-line facts)
+    bool guessedYear = false;         // some stamp printed no year
     std::vector<std::uint32_t> remap; // its keys' numbers in the whole source (joinPiece)
     // Init phases per (commId, key). A line's time needs the stamps around it, which may lie in the
     // next or previous piece: a START before the piece's first stamp (its lower bound is the
@@ -952,8 +1044,10 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
             pendingBlanks.push_back(i);
         if (p.nccl && p.nccl->tid >= 0 && p.level >= Level::Warn)
             out.tids.push_back({i, static_cast<std::int32_t>(p.nccl->tid)});
-        if (p.stamp)
+        if (p.stamp) {
             out.stamps.addStamp({i, p.stamp->us, p.stamp->resolutionUs});
+            out.guessedYear |= p.stamp->yearGuessed;
+        }
     }
     // The keyed line that follows the last of them may start the next piece.
     if (!sourceEndsHere)
@@ -1215,6 +1309,8 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourceP
                        const Scanner& scanner, const Source& source)
 {
     SourceScan out = std::move(join.out);
+    for (const auto& piece : pieces)
+        out.guessedYear |= piece.guessedYear;
     // Hits and phases once every line has its key and the stamps are whole.
     std::unordered_map<std::uint64_t, std::uint16_t> kept; // pattern << 32 | key -> hits kept
     std::map<std::pair<const std::string*, std::uint32_t>, std::size_t> phaseIndex;
@@ -1401,11 +1497,15 @@ SourceScan scanSource(Source& source, const Scanner& scanner, ScanPools& pools, 
     indexLines(src);
     lines.resize(src.lineCount());
     std::vector<SourcePiece> pieces;
-    pieces.push_back(scanPiece(src, scanner, 0, static_cast<std::uint32_t>(src.lineCount()),
-                               yearHint(src.text()), lines, pools, true));
+    bool yearFromText = false;
+    const int year = yearHint(src.text(), &yearFromText);
+    pieces.push_back(
+        scanPiece(src, scanner, 0, static_cast<std::uint32_t>(src.lineCount()), year, lines, pools, true));
     PieceJoin join;
     joinWhole(join, pieces.front(), lines);
     SourceScan out = mergePieces(std::move(join), lines, std::move(pieces), scanner, src);
+    out.year = year;
+    out.yearFromText = yearFromText;
     if (pass.read())
         source.lineStarts = std::move(src.lineStarts);
     return out;
@@ -1966,6 +2066,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         struct Pieces {
             std::size_t source = 0;
             int year = 0;
+            bool yearFromText = false;
             SourceLines lines;
             std::vector<ScannedPiece> done;
             // Pieces join (joinPiece) as soon as every piece before them has; the task that joins
@@ -1983,7 +2084,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 auto p = std::make_unique<Pieces>();
                 p->source = i;
                 Source& src = a.sources[i];
-                p->year = yearHint(src.text());
+                p->year = yearHint(src.text(), &p->yearFromText);
                 src.lineStarts.clear();
                 p->done.resize((src.size + pieceBytes - 1) / pieceBytes);
                 p->finished.assign(p->done.size(), 0);
@@ -2129,6 +2230,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 std::vector<ScannedPiece>().swap(p.done);
                 scans[task.source] =
                     mergePieces(std::move(p.join), p.lines, std::move(scanned), scanner, src);
+                scans[task.source].year = p.year;
+                scans[task.source].yearFromText = p.yearFromText;
                 a.lines[task.source] = std::move(p.lines);
                 if (src.buffer) {
                     src.buffer->dropResident();
@@ -2149,6 +2252,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         stageDone("index, parse, scan");
         dropBinaryAndCopies(a, scans, pathIdentity, totalBytes,
                             copiesOf(a, scans, heads, hashed, pathIdentity));
+        rebaseGuessedYears(a, scans);
         a.totalBytes = totalBytes;
         // Every byte has been read by now: say which files changed under us while they were open.
         // A re-analysis of sources read before (the window's clock settings) brings what was said

@@ -215,6 +215,9 @@ public:
     void append(const SourceLines& piece, const std::vector<std::uint32_t>& remap, const SourceLines& stamps);
     void reserve(std::size_t lines) { m_level.reserve(lines); }
     void reserveStamps(std::size_t n);
+    // Each stamp's time through `move` (microseconds in, microseconds out), its line and resolution
+    // kept.
+    void moveStamps(const std::function<std::int64_t(std::int64_t)>& move);
     std::size_t stampCount() const { return m_stamps.size(); }
     std::uint32_t stampLine(std::size_t i) const { return m_stamps.line(i); }
     std::int64_t stampUs(std::size_t i) const { return m_stamps.packed(i) >> kCodeBits; }

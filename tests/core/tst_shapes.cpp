@@ -10,6 +10,7 @@
 
 #include "analysis.h"
 #include "identity/path_identity.h"
+#include "parse/line_parser.h"
 #include "report/diagnosis_report.h"
 #include "shipped_encyclopedia.h"
 
@@ -581,6 +582,43 @@ private slots:
         for (const auto& r : d["ranks"])
             hostStream |= r["rank"].is_null() && r["host"] == "node-b";
         QVERIFY(hostStream);
+    }
+
+    // Stamps that print no year (journalctl's, glog's) in a file that shows none take the year the
+    // bundle's other files show, not the year Rankline runs in: the journal's Xid stands beside the
+    // dmesg copy of it, and a glog-only rank's watchdog beside the others' lines.
+    void yearlessStampsTakeTheBundlesYear()
+    {
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyzePaths({RANKLINE_TEST_DATA_DIR "/shapes/kernel-log"}, m_enc, o);
+        const std::int64_t xid = civilToUnixSeconds(2025, 6, 12, 10, 0, 2) * 1000000;
+        bool seen = false;
+        for (std::size_t s = 0; s < a->sources.size(); ++s) {
+            if (a->sources[s].displayPath != "journal-k.txt")
+                continue;
+            seen = true;
+            QCOMPARE(a->lines[s].time(1).lo, xid);
+        }
+        QVERIFY(seen);
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile r0(dir.filePath(QStringLiteral("rank0.log")));
+        QVERIFY(r0.open(QIODevice::WriteOnly));
+        r0.write("2024-03-04 23:59:58,000 INFO step 9\n2024-03-05 00:00:01,000 INFO step 10\n");
+        r0.close();
+        QFile r1(dir.filePath(QStringLiteral("rank1.log")));
+        QVERIFY(r1.open(QIODevice::WriteOnly));
+        r1.write(
+            "[rank1]:[E305 00:00:02.500000 ProcessGroupNCCL.cpp:607] [Rank 1] Watchdog caught collective "
+            "operation timeout\n");
+        r1.close();
+        auto g = analyzePaths({dir.path().toStdString()}, m_enc, o);
+        for (std::size_t s = 0; s < g->sources.size(); ++s)
+            if (g->sources[s].displayPath == "rank1.log")
+                QCOMPARE(g->lines[s].time(0).lo, civilToUnixSeconds(2024, 3, 5, 0, 0, 2) * 1000000 + 500000);
+        QVERIFY(g->span.hi - g->span.lo < std::int64_t{10} * 1000000);
     }
 
     // The same Xid in a kernel log that names no host: two hosts have a GPU on that bus, and the

@@ -2000,25 +2000,33 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     pathIdentity.resize(a.sources.size());
     parallelFor(a.sources.size(), workers,
                 [&](std::size_t i) { pathIdentity[i] = identityFromPath(a.sources[i].displayPath); });
-    // torchrun restarts: each attempt is a separate run. Unless asked for all, diagnose the latest
-    // and say which files were set aside.
-    int latest = -1;
+    {
+        std::vector<std::string> paths(a.sources.size());
+        for (std::size_t i = 0; i < a.sources.size(); ++i)
+            paths[i] = a.sources[i].displayPath;
+        deepSpeedLaunches(pathIdentity, paths);
+    }
+    // torchrun restarts and DeepSpeed launches: each attempt is a separate run. Unless asked for
+    // all, diagnose the latest of each kind and say which files were set aside.
+    int latest[2] = {-1, -1}; // torchrun, DeepSpeed
+    std::string latestRun[2];
     for (const auto& pi : pathIdentity)
-        if (pi.attempt)
-            latest = std::max(latest, *pi.attempt);
-    if (!options.allAttempts && latest >= 0)
+        if (pi.attempt && *pi.attempt > latest[pi.deepSpeed]) {
+            latest[pi.deepSpeed] = *pi.attempt;
+            latestRun[pi.deepSpeed] = pi.run;
+        }
+    if (!options.allAttempts && (latest[0] >= 0 || latest[1] >= 0))
         keepSources(
             a.sources,
             [&](std::size_t i) {
-                const std::optional<int>& attempt = pathIdentity[i].attempt;
-                if (!attempt || *attempt >= latest)
+                const PathIdentity& pi = pathIdentity[i];
+                if (!pi.attempt || *pi.attempt >= latest[pi.deepSpeed])
                     return true;
                 a.skipped.push_back(
-                    {a.sources[i].displayPath, "torchrun attempt " + std::to_string(*attempt) + " (attempt " +
-                                                   std::to_string(latest) +
-                                                   " is the latest and is the one diagnosed; to "
-                                                   "include older ones: --all-attempts, or View > "
-                                                   "Include Earlier torchrun Attempts in the window)"});
+                    {a.sources[i].displayPath,
+                     pi.run + " (" + latestRun[pi.deepSpeed] +
+                         " is the latest and is the one diagnosed; to include older ones: "
+                         "--all-attempts, or View > Include Earlier Attempts in the window)"});
                 return false;
             },
             pathIdentity);
@@ -2548,13 +2556,32 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             }
             consoleLines[s].push_back({line, pid});
         }
-    // Rank-only keys now map to the process with that rank, or a process of their own.
+    // Rank-only keys now map to the process with that rank, or a process of their own. The source's
+    // own process with that rank comes first: with every attempt or launch read, rank 2's
+    // "[rank2]:" lines in the second launch's file are that launch's rank 2, not the first's.
     std::map<int, ProcessId> rankProcess;
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
+        std::unordered_map<int, ProcessId> own;
+        bool ownKnown = false;
         for (std::size_t k = 0; k < scans[s].keys.size(); ++k) {
             if (!scans[s].keys[k].byRank())
                 continue;
             int r = scans[s].keys[k].rank;
+            if (!ownKnown) {
+                ownKnown = true;
+                auto add = [&](ProcessId id) {
+                    if (id.valid() && a.processes[id.value].rank)
+                        own.emplace(*a.processes[id.value].rank, id);
+                };
+                for (std::size_t k2 = 0; k2 < scans[s].keys.size(); ++k2)
+                    if (!scans[s].keys[k2].byRank())
+                        add(keyProcess[s][k2]);
+                add(defaultProcess[s]);
+            }
+            if (const auto mine = own.find(r); mine != own.end()) {
+                keyProcess[s][k] = mine->second;
+                continue;
+            }
             auto it = rankProcess.find(r);
             if (it == rankProcess.end()) {
                 ProcessId found = processWithRank(r);

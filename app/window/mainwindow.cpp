@@ -171,7 +171,7 @@ void MainWindow::buildMenus()
     // A torchrun --log-dir tree holds one attempt per restart; the latest is the run that failed last
     // and is diagnosed alone unless this is on. Reading the files again is what it takes: the older
     // attempts' files were never scanned.
-    m_allAttemptsAction = view->addAction(tr("Include Earlier torchrun &Attempts"));
+    m_allAttemptsAction = view->addAction(tr("Include Earlier &Attempts"));
     m_allAttemptsAction->setObjectName(QStringLiteral("actionAllAttempts"));
     m_allAttemptsAction->setCheckable(true);
     m_allAttemptsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));

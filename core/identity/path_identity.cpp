@@ -1,6 +1,9 @@
 #include "identity/path_identity.h"
 
+#include <algorithm>
 #include <cctype>
+#include <set>
+#include <tuple>
 #include <vector>
 
 namespace rl
@@ -149,6 +152,7 @@ PathIdentity identityFromPath(const std::string& displayPath)
         std::string c = lower(parts[i]);
         if (c.rfind("attempt_", 0) == 0 && allDigits(c.substr(8))) {
             id.attempt = std::stoi(c.substr(8));
+            id.run = "torchrun attempt " + std::to_string(*id.attempt);
             if (i + 2 < parts.size() && allDigits(parts[i + 1]))
                 id.localRank = std::stoi(parts[i + 1]);
             if (i >= 2 && id.host.empty())
@@ -174,6 +178,52 @@ PathIdentity identityFromPath(const std::string& displayPath)
     if (id.host.empty() && parts.size() >= 2 && podLike(lower(parts[parts.size() - 2])))
         id.host = parts[parts.size() - 2];
     return id;
+}
+
+void deepSpeedLaunches(std::vector<PathIdentity>& ids, const std::vector<std::string>& displayPaths)
+{
+    struct RankLog {
+        std::string time; // %Y%m%d%H%M%S
+        int rank;
+        std::size_t at;
+    };
+    std::vector<RankLog> logs;
+    for (std::size_t i = 0; i < displayPaths.size() && i < ids.size(); ++i) {
+        const std::string& path = displayPaths[i];
+        const std::size_t slash = path.find_last_of("/!");
+        const std::string name = path.substr(slash == std::string::npos ? 0 : slash + 1);
+        // "20250612140316_rank3.log"
+        if (name.size() < 24 || name.compare(14, 5, "_rank") != 0 || !name.ends_with(".log") ||
+            !allDigits(name.substr(0, 7)) || !allDigits(name.substr(7, 7)) ||
+            !allDigits(name.substr(19, name.size() - 23)) || ids[i].attempt)
+            continue;
+        logs.push_back({name.substr(0, 14), std::stoi(name.substr(19, name.size() - 23)), i});
+    }
+    std::sort(logs.begin(), logs.end(), [](const RankLog& x, const RankLog& y) {
+        return std::tie(x.time, x.rank) < std::tie(y.time, y.rank);
+    });
+    std::vector<int> launchOf(logs.size(), 0);
+    std::vector<std::string> launchTime(1);
+    std::set<int> ranks;
+    for (std::size_t k = 0; k < logs.size(); ++k) {
+        if (!ranks.insert(logs[k].rank).second) {
+            ranks = {logs[k].rank};
+            launchTime.emplace_back();
+        }
+        if (launchTime.back().empty())
+            launchTime.back() = logs[k].time;
+        launchOf[k] = static_cast<int>(launchTime.size()) - 1;
+    }
+    if (launchTime.size() < 2)
+        return;
+    for (std::size_t k = 0; k < logs.size(); ++k) {
+        PathIdentity& id = ids[logs[k].at];
+        const std::string& t = launchTime[static_cast<std::size_t>(launchOf[k])];
+        id.attempt = launchOf[k];
+        id.deepSpeed = true;
+        id.run = "DeepSpeed launch of " + t.substr(0, 4) + "-" + t.substr(4, 2) + "-" + t.substr(6, 2) + " " +
+                 t.substr(8, 2) + ":" + t.substr(10, 2) + ":" + t.substr(12, 2);
+    }
 }
 
 } // namespace rl

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace rl
 {
@@ -14,13 +15,24 @@ namespace rl
 struct PathIdentity {
     std::optional<int> rank;
     std::optional<int> localRank;
-    std::optional<int> attempt;
-    std::string host;   // a node folder or pod name
-    std::string stream; // "stdout", "stderr", "error.json", or empty
+    std::optional<int> attempt; // torchrun's attempt_<n>, or the DeepSpeed launch (deepSpeedLaunches)
+    // The run `attempt` counts, as the skipped list names it: "torchrun attempt 1", "DeepSpeed
+    // launch of 2025-06-12 14:03:16".
+    std::string run;
+    bool deepSpeed = false; // `attempt` counts DeepSpeed's launches, not torchrun's attempts
+    std::string host;       // a node folder or pod name
+    std::string stream;     // "stdout", "stderr", "error.json", or empty
     bool operator==(const PathIdentity&) const = default;
 };
 
 // `displayPath` uses '/' between folders and '!' between an archive and its member.
 PathIdentity identityFromPath(const std::string& displayPath);
+
+// DeepSpeed's launcher with --enable_each_rank_log DIR writes each rank's output to
+// "DIR/<launch time>_rank<N>.log" (its node's local time, %Y%m%d%H%M%S), and a folder kept across
+// restarts holds every launch. In the time order of their names, a launch names each rank once and
+// a rank named again starts the next one (one launch's nodes start seconds apart, so their times
+// differ): each such file's `attempt` becomes its launch's number, where there are two or more.
+void deepSpeedLaunches(std::vector<PathIdentity>& ids, const std::vector<std::string>& displayPaths);
 
 } // namespace rl

@@ -354,7 +354,7 @@ private slots:
         QCOMPARE(attemptZero(), 0);
         const auto& skipped = w.currentIndex()->analysis().skipped;
         QVERIFY(std::any_of(skipped.begin(), skipped.end(), [](const Skipped& s) {
-            return s.reason.find("View > Include Earlier torchrun Attempts") != std::string::npos;
+            return s.reason.find("View > Include Earlier Attempts") != std::string::npos;
         }));
         all->trigger();
         QVERIFY(ready.wait(20000));

@@ -90,6 +90,42 @@ private slots:
         QCOMPARE(QString::fromStdString(id.host), host);
     }
 
+    // DeepSpeed's --enable_each_rank_log folder after a retry: "<launch time>_rank<N>.log" of two
+    // launches, each node's launcher a second apart. The latest launch is diagnosed and the earlier
+    // one set aside, as torchrun's attempts are; with every attempt, each launch's ranks stay apart.
+    void deepSpeedLaunches()
+    {
+        json d = diagnose(QStringLiteral("deepspeed-rank-logs"));
+        QCOMPARE(d["ranks"].size(), std::size_t{4});
+        for (const auto& r : d["ranks"])
+            QCOMPARE(r["attempt"].get<int>(), 1);
+        QCOMPARE(d["skipped"].size(), std::size_t{4});
+        for (const auto& sk : d["skipped"]) {
+            const std::string why = sk["reason"];
+            QVERIFY2(why.starts_with("DeepSpeed launch of 2025-06-12 14:03:16 (DeepSpeed launch of "
+                                     "2025-06-12 14:45:01 is the latest"),
+                     why.c_str());
+            QVERIFY(why.find("--all-attempts") != std::string::npos);
+        }
+        // The latest launch hung: rank 2's watchdog, no initiating failure of its own.
+        QVERIFY(d["initiating"].is_null());
+
+        json all = diagnose(QStringLiteral("deepspeed-rank-logs"), true);
+        QCOMPARE(all["ranks"].size(), std::size_t{8});
+        QVERIFY(all["skipped"].empty());
+        QCOMPARE(all["initiating"]["rank"].get<int>(), 1);
+        QCOMPARE(all["initiating"]["file"].get<std::string>(), std::string("20250612140316_rank1.log"));
+        for (const auto& r : all["ranks"])
+            QCOMPARE(r["files"].size(), std::size_t{1}); // rank 2's "[rank2]:" line stays its launch's
+
+        // One launch across two nodes whose launchers started a second apart: one run, no attempts.
+        std::vector<PathIdentity> ids(4);
+        rl::deepSpeedLaunches(ids, {"a/20250612140316_rank0.log", "a/20250612140316_rank1.log",
+                                    "b/20250612140317_rank2.log", "b/20250612140317_rank3.log"});
+        for (const auto& id : ids)
+            QVERIFY(!id.attempt);
+    }
+
     void folders()
     {
         json d = diagnose(QStringLiteral("folders"));

@@ -1085,11 +1085,14 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
                 out.decorationHost = host;
                 out.decorationPid = pid;
                 out.decorationRank = tagRank;
-            } else if (out.decorationPid < 0) {
+            } else {
                 // Behind a launcher's rank prefix ("[1,3]<stderr>:[gpu15:85054:0:85088] Caught
-                // signal 11"): the prefix gives the rank, the tag the host and pid.
-                out.decorationHost = host;
-                out.decorationPid = pid;
+                // signal 11"): the prefix gives the rank, the tag the host and pid, where the prefix
+                // did not (SageMaker's names the host, Ray's the pid).
+                if (out.decorationHost.empty())
+                    out.decorationHost = host;
+                if (out.decorationPid < 0)
+                    out.decorationPid = pid;
             }
             rest.remove_prefix(usedTag);
             continue;

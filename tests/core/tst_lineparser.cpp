@@ -374,6 +374,17 @@ private slots:
         QCOMPARE(QString::fromUtf8(p.decorationHost.data(), static_cast<qsizetype>(p.decorationHost.size())),
                  QStringLiteral("n-profile-user-profile-v3-16"));
         QCOMPARE(qint64(p.decorationPid), qint64(17086));
+
+        // Behind SageMaker's tag, which names the host: the UCX tag gives the pid.
+        const ParsedLine sm =
+            parseLine("[1,mpirank:3,algo-2]<stderr>:[algo-2:4101:0:4110] Caught signal 11", 2025);
+        QCOMPARE(sm.decorationRank, 3);
+        QCOMPARE(sm.decorationHost, std::string_view("algo-2"));
+        QCOMPARE(qint64(sm.decorationPid), qint64(4101));
+        // Behind Ray's, which names the pid: the UCX tag gives the host.
+        const ParsedLine ray = parseLine("(RayWorker pid=4101) [gpu15:4101:0:4110] Caught signal 11", 2025);
+        QCOMPARE(ray.decorationHost, std::string_view("gpu15"));
+        QCOMPARE(qint64(ray.decorationPid), qint64(4101));
     }
 
     void timestamps_data()

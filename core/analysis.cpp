@@ -2557,11 +2557,13 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             consoleLines[s].push_back({line, pid});
         }
     // Rank-only keys now map to the process with that rank, or a process of their own. The source's
-    // own process with that rank comes first: with every attempt or launch read, rank 2's
-    // "[rank2]:" lines in the second launch's file are that launch's rank 2, not the first's.
+    // own process comes first: the one whose NCCL lines carry the same prefix (torchrun's
+    // "[default1]:" is a local rank: in a second node's file it is that node's local rank 1), else
+    // the one with that rank (with every attempt or launch read, rank 2's "[rank2]:" lines in the
+    // second launch's file are that launch's rank 2, not the first's).
     std::map<int, ProcessId> rankProcess;
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
-        std::unordered_map<int, ProcessId> own;
+        std::unordered_map<int, ProcessId> byPrefix, byRank;
         bool ownKnown = false;
         for (std::size_t k = 0; k < scans[s].keys.size(); ++k) {
             if (!scans[s].keys[k].byRank())
@@ -2571,14 +2573,22 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 ownKnown = true;
                 auto add = [&](ProcessId id) {
                     if (id.valid() && a.processes[id.value].rank)
-                        own.emplace(*a.processes[id.value].rank, id);
+                        byRank.emplace(*a.processes[id.value].rank, id);
                 };
-                for (std::size_t k2 = 0; k2 < scans[s].keys.size(); ++k2)
-                    if (!scans[s].keys[k2].byRank())
-                        add(keyProcess[s][k2]);
+                for (std::size_t k2 = 0; k2 < scans[s].keys.size(); ++k2) {
+                    if (scans[s].keys[k2].byRank() || !keyProcess[s][k2].valid())
+                        continue;
+                    add(keyProcess[s][k2]);
+                    if (scans[s].keyDecoRank[k2] >= 0)
+                        byPrefix.emplace(scans[s].keyDecoRank[k2], keyProcess[s][k2]);
+                }
                 add(defaultProcess[s]);
             }
-            if (const auto mine = own.find(r); mine != own.end()) {
+            if (const auto mine = byPrefix.find(r); mine != byPrefix.end()) {
+                keyProcess[s][k] = mine->second;
+                continue;
+            }
+            if (const auto mine = byRank.find(r); mine != byRank.end()) {
                 keyProcess[s][k] = mine->second;
                 continue;
             }

@@ -126,6 +126,26 @@ private slots:
             QVERIFY(!id.attempt);
     }
 
+    // kubectl logs --timestamps of each pod of a PyTorchJob, torchrun --tee inside: "[default1]:" is a
+    // local rank, so in the worker pod's file the traceback under it is that pod's local rank 1
+    // (global rank 3, whose NCCL lines carry the same prefix), not the master pod's rank 1.
+    void localRankPrefixesInEachPodsFile()
+    {
+        json d = diagnose(QStringLiteral("pods-tee"));
+        QCOMPARE(d["ranks"].size(), std::size_t{4});
+        for (const auto& r : d["ranks"]) {
+            // Each rank's lines are in its own pod's file only (before, the worker's traceback made
+            // the master's rank 1 a process of both files).
+            QCOMPARE(r["files"].size(), std::size_t{1});
+            QCOMPARE(r["files"][0].get<std::string>(),
+                     std::string(r["rank"].get<int>() < 2 ? "job-master-0.log" : "job-worker-0.log"));
+        }
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyzePaths({RANKLINE_TEST_DATA_DIR "/shapes/pods-tee/job-worker-0.log"}, m_enc, o);
+        QCOMPARE(a->process(a->lines[0].process(5)).rank.value_or(-1), 3); // "RuntimeError: boom ..."
+    }
+
     void folders()
     {
         json d = diagnose(QStringLiteral("folders"));

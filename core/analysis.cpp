@@ -2636,6 +2636,13 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                     gpuOwners[s].push_back({x.line, withPid.front()});
                 else if (onGpu.size() == 1 && (x.pid < 0 || withPid.empty()))
                     gpuOwners[s].push_back({x.line, onGpu.front()});
+                // The stream the driver's line is in is a kernel log (a host's, where known), not a
+                // process of the job: said as such where nothing else named it.
+                if (from.valid()) {
+                    Process& log = a.processes[from.value];
+                    if (!log.rank && log.pid < 0 && log.identitySource.empty())
+                        log.identitySource = "kernel-log";
+                }
             }
         }
     }

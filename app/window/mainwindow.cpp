@@ -1018,7 +1018,9 @@ void MainWindow::fillRanks()
         QStringList files;
         for (auto s : p.sources)
             files << QString::fromStdString(a.source(s).displayPath);
-        auto* rank = new QStandardItem(p.rank ? tr("rank %1").arg(*p.rank) : tr("unknown"));
+        auto* rank = new QStandardItem(p.rank                             ? tr("rank %1").arg(*p.rank)
+                                       : p.identitySource == "kernel-log" ? tr("kernel log")
+                                                                          : tr("unknown"));
         rank->setData(p.id.value, ProcessRole);
         if (p.attempt)
             rank->setText(rank->text() + tr(" (attempt %1)").arg(*p.attempt));

@@ -2001,7 +2001,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     parallelFor(a.sources.size(), workers,
                 [&](std::size_t i) { pathIdentity[i] = identityFromPath(a.sources[i].displayPath); });
     {
-        std::vector<std::string> paths(a.sources.size());
+        std::vector<std::string_view> paths(a.sources.size());
         for (std::size_t i = 0; i < a.sources.size(); ++i)
             paths[i] = a.sources[i].displayPath;
         deepSpeedLaunches(pathIdentity, paths);

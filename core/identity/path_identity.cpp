@@ -180,24 +180,27 @@ PathIdentity identityFromPath(const std::string& displayPath)
     return id;
 }
 
-void deepSpeedLaunches(std::vector<PathIdentity>& ids, const std::vector<std::string>& displayPaths)
+void deepSpeedLaunches(std::vector<PathIdentity>& ids, const std::vector<std::string_view>& displayPaths)
 {
     struct RankLog {
-        std::string time; // %Y%m%d%H%M%S
+        std::string_view time; // %Y%m%d%H%M%S
         int rank;
         std::size_t at;
     };
+    auto digits = [](std::string_view d) {
+        return !d.empty() && std::all_of(d.begin(), d.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
     std::vector<RankLog> logs;
     for (std::size_t i = 0; i < displayPaths.size() && i < ids.size(); ++i) {
-        const std::string& path = displayPaths[i];
+        const std::string_view path = displayPaths[i];
         const std::size_t slash = path.find_last_of("/!");
-        const std::string name = path.substr(slash == std::string::npos ? 0 : slash + 1);
+        const std::string_view name = path.substr(slash == std::string_view::npos ? 0 : slash + 1);
         // "20250612140316_rank3.log"
-        if (name.size() < 24 || name.compare(14, 5, "_rank") != 0 || !name.ends_with(".log") ||
-            !allDigits(name.substr(0, 7)) || !allDigits(name.substr(7, 7)) ||
-            !allDigits(name.substr(19, name.size() - 23)) || ids[i].attempt)
+        if (name.size() < 24 || name.size() > 30 || name.substr(14, 5) != "_rank" ||
+            !name.ends_with(".log") || !digits(name.substr(0, 14)) ||
+            !digits(name.substr(19, name.size() - 23)) || ids[i].attempt)
             continue;
-        logs.push_back({name.substr(0, 14), std::stoi(name.substr(19, name.size() - 23)), i});
+        logs.push_back({name.substr(0, 14), std::stoi(std::string(name.substr(19, name.size() - 23))), i});
     }
     std::sort(logs.begin(), logs.end(), [](const RankLog& x, const RankLog& y) {
         return std::tie(x.time, x.rank) < std::tie(y.time, y.rank);

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rl
@@ -33,6 +34,6 @@ PathIdentity identityFromPath(const std::string& displayPath);
 // restarts holds every launch. In the time order of their names, a launch names each rank once and
 // a rank named again starts the next one (one launch's nodes start seconds apart, so their times
 // differ): each such file's `attempt` becomes its launch's number, where there are two or more.
-void deepSpeedLaunches(std::vector<PathIdentity>& ids, const std::vector<std::string>& displayPaths);
+void deepSpeedLaunches(std::vector<PathIdentity>& ids, const std::vector<std::string_view>& displayPaths);
 
 } // namespace rl

@@ -692,25 +692,16 @@ std::string hostNamedIn(const std::string& path, const std::vector<Process>& pro
 // one was already 1 March, and stays so: the stamp no longer says which it was.
 std::int64_t withYear(std::int64_t us, int from, int to)
 {
-    constexpr std::int64_t kDayUs = 86400LL * 1000000;
-    std::int64_t days = us / kDayUs, rest = us % kDayUs;
-    if (rest < 0) {
-        rest += kDayUs;
-        --days;
-    }
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm, as civilToUnixSeconds).
-    const std::int64_t z = days + 719468;
-    const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    const auto doe = static_cast<unsigned>(z - era * 146097);
-    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    const unsigned mp = (5 * doy + 2) / 153;
-    const int day = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
-    const int month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
-    const std::int64_t year = static_cast<std::int64_t>(yoe) + era * 400 + (month <= 2);
-    if (year != from)
+    std::int64_t seconds = us / 1000000;
+    if (us % 1000000 < 0)
+        --seconds;
+    const auto t = static_cast<std::time_t>(seconds);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    if (tm.tm_year + 1900 != from)
         return us;
-    return civilToUnixSeconds(to, month, day, 0, 0, 0) * 1000000 + rest;
+    return civilToUnixSeconds(to, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec) * 1000000 +
+           (us - seconds * 1000000);
 }
 
 // Stamps that print no year (glog, syslog, vLLM) took the current year in a file that shows none.
@@ -753,6 +744,14 @@ void rebaseGuessedYears(Analysis& a, std::vector<SourceScan>& scans)
         }
         sc.year = bundleYear;
     }
+}
+
+// The process a sorted list of (line, process) gives `line`, or none.
+ProcessId ownerOf(const std::vector<std::pair<std::uint32_t, ProcessId>>& owners, std::uint32_t line)
+{
+    const auto it = std::lower_bound(owners.begin(), owners.end(), line,
+                                     [](const auto& x, std::uint32_t v) { return x.first < v; });
+    return it != owners.end() && it->first == line ? it->second : ProcessId{};
 }
 
 // A run of hex digits as a number; 0 where it is empty or longer than 15 digits (no bus id is).
@@ -2681,13 +2680,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             return;
         }
         sl.assignProcesses([&](std::uint32_t i) {
-            if (!gpuOwners[s].empty()) {
-                const auto& xo = gpuOwners[s];
-                const auto it = std::lower_bound(xo.begin(), xo.end(), i,
-                                                 [](const auto& x, std::uint32_t v) { return x.first < v; });
-                if (it != xo.end() && it->first == i)
-                    return it->second;
-            }
+            if (const ProcessId gpu = ownerOf(gpuOwners[s], i); gpu.valid())
+                return gpu;
             std::uint32_t k = sl.process(i).value;
             ProcessId pid = k == kNoKey ? ProcessId{} : keyProcess[s][k];
             if (!pid.valid() && ncclKeys[s] > 1 &&
@@ -2702,13 +2696,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                     }
                 }
             }
-            if (!pid.valid() && k == kNoKey && !consoleLines[s].empty()) {
-                const auto& cl = consoleLines[s];
-                const auto it = std::lower_bound(cl.begin(), cl.end(), i,
-                                                 [](const auto& x, std::uint32_t v) { return x.first < v; });
-                if (it != cl.end() && it->first == i)
-                    pid = it->second;
-            }
+            if (!pid.valid() && k == kNoKey)
+                pid = ownerOf(consoleLines[s], i);
             return pid.valid() ? pid : defaultProcess[s];
         });
         for (std::uint32_t i = 0; i < n; ++i)

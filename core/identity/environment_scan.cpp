@@ -556,8 +556,6 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
 {
     const Patterns& pat = patterns();
     Environment& env = a.environment;
-    reservePopulated(env.ranks, a.processes.size()); // util/populate.h: every rank's record is written below
-    env.ranks.assign(a.processes.size(), {});
     auto processAt = [&a](LineRef r) -> ProcessId {
         if (r.source.value >= a.lines.size() || r.line >= a.lines[r.source.value].size())
             return {};
@@ -570,9 +568,14 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
     };
     auto addClue = [&env](RankEnvironment& re, LineClue c, LineRef where) {
         // The first line of each kind is evidence enough; a rank repeats the same forms many times.
-        if (std::none_of(re.clues.begin(), re.clues.end(),
-                         [&](const VersionClue& v) { return v.id() == c.id; }))
-            re.clues.push_back({env.clueFacts->intern(std::move(c)), where, true});
+        if (std::any_of(re.clues.begin(), re.clues.end(),
+                        [&](const VersionClue& v) { return v.id() == c.id; }))
+            return;
+        // A rank shows a few kinds (three on a typical rank): room for them at once rather than
+        // three growths of each of ten thousand ranks' lists (step 3 gives back what is left).
+        if (re.clues.empty())
+            re.clues.reserve(4);
+        re.clues.push_back({env.clueFacts->intern(std::move(c)), where, true});
     };
     auto addAddress = [](RankEnvironment& re, std::string ifname, std::string ip, const char* via,
                          LineRef where) {
@@ -605,8 +608,11 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
         const auto setting = static_cast<std::uint32_t>(it->second);
         if (listed && std::find(listed->begin(), listed->end(), setting) != listed->end())
             return;
-        if (listed)
+        if (listed) {
+            if (listed->empty())
+                listed->reserve(4); // as a rank's clues above: a few each, grown once
             listed->push_back(setting);
+        }
         env.settings[it->second].processes.push_back(p);
     };
 
@@ -618,7 +624,7 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
     // The form of a rank's lines says the same thing on its thousandth WARN as on its first: look at
     // a bounded number per rank, so a bundle with millions of events is not read a second time.
     constexpr int kEventsPerRank = 64;
-    std::vector<int> looked(env.ranks.size(), 0);
+    std::vector<int> looked(a.processes.size(), 0);
     std::vector<const Event*> chosen; // the first events of each rank, source by source
     {
         std::vector<const Event*> inTimeOrder;
@@ -626,7 +632,7 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
         for (const auto& e : a.events) {
             const bool again = previous && *previous == e.where;
             previous = &e.where;
-            if (again || !e.process.valid() || e.process.value >= env.ranks.size() ||
+            if (again || !e.process.valid() || e.process.value >= a.processes.size() ||
                 looked[e.process.value] >= kEventsPerRank)
                 continue;
             ++looked[e.process.value];
@@ -776,6 +782,10 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
     std::vector<ScannedEventLines>().swap(scanned);
     std::vector<SourceWork>().swap(work);
     std::vector<std::pair<LineRef, ProcessId>>().swap(versionLines);
+    // Every rank's record, allocated only now that the lists above are given back: the stage's peak
+    // is after this. Its pages are faulted in at once (util/populate.h): each is written below.
+    reservePopulated(env.ranks, a.processes.size());
+    env.ranks.assign(a.processes.size(), {});
 
     // 1. The scanner's built-in lines (in source order, as the scan produced them).
     for (std::size_t k = 0; k < envHits.hits.size(); ++k) {

@@ -67,18 +67,23 @@ void useMemoryForSpeed()
 // environment) each free much of what the one before built and allocate as much again on the main
 // thread: the clock stage frees the scans' per-source results, and the environment's records of
 // ten thousand ranks are as large. Purged at once, each page they reuse is faulted in anew, which
-// costs 10 µs or more a page on some virtual machines (README, Performance). Through those stages
-// freed memory is kept 5 ms for the next allocations, and purged at once again from the findings
-// on. Twelve alternating rounds on 10,000 small files: 0.600 -> 0.560 s, peak RSS 60.5 -> 63.5 MiB
-// (at most 64.0, under the 40 % line of 64.3); the 64-file bundle, whose stages after the scan take
-// milliseconds, unchanged (0.510 s). 10 and 25 ms gained no more and kept more (at most 64.2 and
-// 64.5 MiB).
+// costs 10 µs or more a page on some virtual machines (README, Performance). Through the identity
+// and clock stages freed memory is kept 5 ms for the next allocations (twelve alternating rounds on
+// 10,000 small files when it was kept through the environment too: 0.600 -> 0.560 s; 10 and 25 ms
+// gained no more and kept more). The run's peak is in the environment stage, where every rank's
+// record is allocated while the events, hits and environment lines are all held (VmHWM on those
+// files as each stage ends: scan 57.0, identity 60.2, clock 61.4, environment 64.4-65.3 MiB with
+// the delay kept through it, over the 40 % line of 64.3): from that stage on, freed memory is
+// purged at once, and the peak is 60.3-62.5 MiB. That stage takes 29 -> 60 ms (its allocations
+// fault their pages anew), within the runs' spread of the whole: alternating runs, 0.691 -> 0.668
+// and 0.769 -> 0.762 s (medians of 5 and 8). The 64-file bundle, whose stages after the scan take
+// milliseconds, is unchanged.
 void reuseBetweenStages(std::string_view stage)
 {
 #if RANKLINE_MIMALLOC
     if (stage == "index, parse, scan")
         mi_option_set(mi_option_decommit_delay, 5);
-    else if (stage == "versions, environment, local NCCL")
+    else if (stage == "clock alignment")
         mi_option_set(mi_option_decommit_delay, 0);
 #else
     (void)stage;

@@ -15,6 +15,7 @@
 #include <map>
 #include <mutex>
 #include <numeric>
+#include <set>
 #include <thread>
 #include <unistd.h>
 #include <unordered_map>
@@ -509,8 +510,15 @@ struct LocalKey {
     std::string host;
     std::int64_t pid = -1;
     int rank = -1; // set for rank-only keys
+    // The lines a launcher or collector prefixes with a host only (pdsh's "worker-3: ", kubectl's
+    // "[pod/<pod>/<container>] ") that NCCL's prefix does not name: the host's console, which may
+    // be one process's or several's (identity decides).
+    bool hostStream = false;
     bool byRank() const { return host.empty() && pid < 0 && rank >= 0; }
-    bool operator==(const LocalKey& o) const { return pid == o.pid && rank == o.rank && host == o.host; }
+    bool operator==(const LocalKey& o) const
+    {
+        return pid == o.pid && rank == o.rank && hostStream == o.hostStream && host == o.host;
+    }
 };
 // Keys are numbered in order of first appearance, so their index needs no order: hashed, as a
 // piece of a combined stream of thousands of ranks looks up tens of thousands of them.
@@ -518,7 +526,8 @@ struct LocalKeyHash {
     std::size_t operator()(const LocalKey& k) const
     {
         return std::hash<std::string_view>{}(k.host) ^
-               (std::hash<std::int64_t>{}(k.pid) * 0x9e3779b97f4a7c15ULL) ^ static_cast<std::size_t>(k.rank);
+               (std::hash<std::int64_t>{}(k.pid) * 0x9e3779b97f4a7c15ULL) ^ static_cast<std::size_t>(k.rank) ^
+               static_cast<std::size_t>(k.hostStream);
     }
 };
 using LocalKeyIndex = std::unordered_map<LocalKey, std::uint32_t, LocalKeyHash>;
@@ -1038,10 +1047,14 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
             if (!p.decorationHost.empty() && out.keyDecoHost[key].empty())
                 out.keyDecoHost[key] = std::string(p.decorationHost);
         } else if (p.decoration == Decoration::Ray || p.decoration == Decoration::Journald ||
-                   p.decoration == Decoration::ProcessTag || p.decoration == Decoration::HostPrefix) {
+                   p.decoration == Decoration::ProcessTag || p.decoration == Decoration::HostPrefix ||
+                   p.decoration == Decoration::KubectlPod) {
             // A collector or launcher prefix names the process (Ray, journald) or at least the host
-            // (pdsh): its lines form their own stream.
-            key = keyFor({std::string(p.decorationHost), p.decorationPid, -1});
+            // (pdsh, kubectl's pod): its lines form their own stream.
+            const bool hostOnly =
+                (p.decoration == Decoration::HostPrefix || p.decoration == Decoration::KubectlPod) &&
+                p.decorationPid < 0;
+            key = keyFor({std::string(p.decorationHost), p.decorationPid, -1, hostOnly});
         }
         lines.set(i, ProcessId(key), p.level);
         while (!pendingBlanks.empty() && pendingBlanks.front() + kBlankLookahead < i)
@@ -1421,12 +1434,15 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourceP
             if (b != Builtin::InitLine && b != Builtin::TorchRank)
                 continue;
             const std::uint32_t key = lines.process(h.line).value;
-            if (b == Builtin::TorchRank && key == kNoKey) {
+            // A host's console (LocalKey::hostStream) is read as lines of no key are: several ranks
+            // may have written it.
+            const bool console = key == kNoKey || out.keys[key].hostStream;
+            if (b == Builtin::TorchRank && console) {
                 out.consoleRanks.push_back({h.line, std::atoi(captureOf(h, "rank").c_str())});
                 if (!seen.back().torch)
                     noKeyTorch = out.rankLines.size();
             }
-            Seen& k = seen[key == kNoKey ? out.keys.size() : key];
+            Seen& k = seen[key == kNoKey || (console && b == Builtin::TorchRank) ? out.keys.size() : key];
             if (b == Builtin::InitLine) {
                 const int nranks = std::atoi(captureOf(h, "nranks").c_str());
                 if (nranks > k.nranks) {
@@ -2391,6 +2407,32 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 a.processes[keyProcess[s][k].value].address.empty() &&
                 scans[s].keyDecoHost[k].find_first_not_of("0123456789.:abcdefABCDEF") == std::string::npos)
                 a.processes[keyProcess[s][k].value].address = scans[s].keyDecoHost[k];
+    // A host's console in a launcher's or collector's stream (pdsh's "worker-3: ", kubectl's
+    // "[pod/<pod>/<container>] ": LocalKey::hostStream) is the process's whose NCCL lines carry the
+    // same prefix in this source, where they are one process's: as a file's other lines are where
+    // one process wrote its NCCL lines. With several, it stays the host's, its rank unknown (a pod
+    // of eight GPUs runs eight ranks, and kubectl writes their output as one).
+    std::set<std::pair<std::size_t, std::uint32_t>> sharedConsoles; // (source, key) that stayed the host's
+    for (std::size_t s = 0; s < a.sources.size(); ++s) {
+        const auto& keys = scans[s].keys;
+        if (std::none_of(keys.begin(), keys.end(), [](const LocalKey& k) { return k.hostStream; }))
+            continue;
+        std::unordered_map<std::string_view, ProcessId> only; // a prefix's host -> its one NCCL process
+        for (std::size_t k = 0; k < keys.size(); ++k)
+            if (!keys[k].hostStream && keys[k].pid >= 0 && keyProcess[s][k].valid() &&
+                !scans[s].keyDecoHost[k].empty()) {
+                auto [it, added] = only.try_emplace(scans[s].keyDecoHost[k], keyProcess[s][k]);
+                if (!added && it->second != keyProcess[s][k])
+                    it->second = ProcessId{};
+            }
+        for (std::size_t k = 0; k < keys.size(); ++k)
+            if (auto it = keys[k].hostStream ? only.find(keys[k].host) : only.end(); it != only.end()) {
+                if (it->second.valid())
+                    keyProcess[s][k] = it->second;
+                else
+                    sharedConsoles.emplace(s, static_cast<std::uint32_t>(k));
+            }
+    }
     // The first process (lowest id) with each rank. Built when the ranks it depends on are known and
     // kept up to date as processes are added, so that looking a rank up per source or per key does
     // not scan every process (quadratic on bundles of thousands of files).
@@ -2535,9 +2577,12 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             if (r.init)
                 continue;
             ProcessId pid = keyedProcess(s, r.line);
-            if (!pid.valid() && a.lines[s].process(r.line).value == kNoKey)
+            const std::uint32_t key = a.lines[s].process(r.line).value;
+            if (!pid.valid() && key == kNoKey)
                 pid = defaultProcess[s];
-            if (!pid.valid())
+            // A host's console that several processes' NCCL lines share the prefix of is not the
+            // rank's its "[Rank N]" names.
+            if (!pid.valid() || sharedConsoles.count({s, key}))
                 continue;
             Process& p = a.processes[pid.value];
             if (!p.rank) {
@@ -2694,6 +2739,11 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             if (const ProcessId gpu = ownerOf(gpuOwners[s], i); gpu.valid())
                 return gpu;
             std::uint32_t k = sl.process(i).value;
+            // A "[Rank N]" line of a host's console (LocalKey::hostStream) several ranks wrote is
+            // rank N's, as such a line with no prefix at all.
+            if (!consoleLines[s].empty() && k != kNoKey && scans[s].keys[k].hostStream)
+                if (const ProcessId console = ownerOf(consoleLines[s], i); console.valid())
+                    return console;
             ProcessId pid = k == kNoKey ? ProcessId{} : keyProcess[s][k];
             if (!pid.valid() && ncclKeys[s] > 1 &&
                 std::binary_search(scans[s].blankLines.begin(), scans[s].blankLines.end(), i)) {

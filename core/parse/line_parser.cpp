@@ -596,8 +596,8 @@ std::size_t hostPrefixAt(std::string_view s, std::string_view& host)
 // kubectl logs --prefix (with -l or --all-containers, the pods of a job in one stream):
 // "[pod/<pod>/<container>] ", the container empty where kubectl did not learn it. A pod's name is
 // the host name its processes see (gethostname), so NCCL's own prefix names the same host. Its
-// lines are not keyed by the pod: a pod of eight GPUs runs eight ranks, and kubectl writes each
-// container's log as one block, which places its lines as a file's would.
+// lines that NCCL's prefix does not name are the pod's console, not a process's: a pod of eight
+// GPUs runs eight ranks (analysis gives them to the pod's one NCCL process where there is one).
 std::size_t kubectlPodAt(std::string_view s, std::string_view& host)
 {
     if (!s.starts_with("[pod/"))

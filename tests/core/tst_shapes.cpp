@@ -287,10 +287,44 @@ private slots:
                 QCOMPARE(QString::fromStdString(r["identity_source"]), QStringLiteral("nccl-init"));
             }
         QCOMPARE(named, 8);
+        // Each pod runs four ranks: its lines without NCCL's prefix (tracebacks, the bare "NCCL
+        // version" line) stay the pod's, rank unknown, one console per pod.
+        QStringList consoles;
+        for (const auto& r : d["ranks"])
+            if (!r["rank"].is_number())
+                consoles << QString::fromStdString(r["host"].is_null() ? "" : r["host"].get<std::string>());
+        consoles.sort();
+        QCOMPARE(consoles, (QStringList{QStringLiteral("train-worker-0"), QStringLiteral("train-worker-1")}));
         QCOMPARE(d["initiating"]["rank"].get<int>(), 5);
         QCOMPARE(d["initiating"]["line"].get<int>(), 269);
         // kubectl's stamps, read behind the prefix, place the abort in time.
         QVERIFY(d["findings"][0]["time"]["lo"].is_string());
+    }
+
+    // A pod (kubectl --prefix) or a node (pdsh's "host: ") whose NCCL lines are one process's: its
+    // other lines, the traceback with the PyTorch exception among them, are that process's, as a
+    // file's are. Before, they formed an unknown rank that took the exception's NCCL version.
+    void hostConsolesOfOneProcess_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("kubectl") << QStringLiteral("combined/kubectl-prefix-pods.log");
+        QTest::newRow("pdsh") << QStringLiteral("combined/pdsh-consoles.log");
+    }
+    void hostConsolesOfOneProcess()
+    {
+        QFETCH(QString, file);
+        json d = diagnose(file);
+        QCOMPARE(d["ranks"].size(), std::size_t{2});
+        for (const auto& r : d["ranks"]) {
+            QVERIFY(r["rank"].is_number());
+            QCOMPARE(QString::fromStdString(r["host"]), r["rank"] == 0 ? QStringLiteral("trainer-master-0")
+                                                                       : QStringLiteral("trainer-worker-0"));
+            if (r["rank"] == 1)
+                QCOMPARE(QString::fromStdString(r["nccl_version_source"]),
+                         QStringLiteral("pytorch-exception"));
+        }
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 1);
+        QCOMPARE(d["initiating"]["line"].get<int>(), 9);
     }
 
     void mpirunTagAndStderr()

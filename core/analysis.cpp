@@ -2691,6 +2691,9 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                     gpuOwners[s].push_back({x.line, withPid.front()});
                 else if (onGpu.size() == 1 && (x.pid < 0 || withPid.empty()))
                     gpuOwners[s].push_back({x.line, onGpu.front()});
+                else if (onGpu.size() > 1)
+                    a.gpuCandidates.push_back(
+                        {{SourceId(static_cast<std::uint32_t>(s)), x.line}, x.bus, std::move(onGpu)});
                 // The stream the driver's line is in is a kernel log (a host's, where known), not a
                 // process of the job: said as such where nothing else named it.
                 if (from.valid()) {
@@ -2799,6 +2802,12 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         a.processes.erase(a.processes.begin() + static_cast<std::ptrdiff_t>(kept), a.processes.end());
         for (std::size_t i = 0; i < kept; ++i)
             a.processes[i].id = ProcessId(static_cast<std::uint32_t>(i));
+        for (auto& g : a.gpuCandidates) {
+            for (ProcessId& p : g.processes)
+                p = remap[p.value];
+            std::erase_if(g.processes, [](ProcessId p) { return !p.valid(); });
+            std::sort(g.processes.begin(), g.processes.end());
+        }
     }
     // Every line has its process: what identity needed is not needed again. Given back before the
     // events and hits are reserved (their pages faulted in at once) rather than after them, so that

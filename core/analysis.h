@@ -489,8 +489,17 @@ struct Analysis {
     MergedOrder merged;                             // every line, in merged chronological order (empty
                                                     // when AnalyzeOptions::mergedOrder is off)
     std::vector<ElasticRecordLines> elasticRecords; // by source, then line
-    std::vector<Finding> findings;                  // best first
-    std::optional<std::size_t> initiating;          // index into findings
+    // The driver's kernel lines that name a GPU several ranks ran on (identical machines, and a
+    // kernel log that names no host, nor the pid): the line stays the kernel log's, and these are
+    // the ranks it may be about.
+    struct GpuCandidates {
+        LineRef where;
+        std::uint64_t bus = 0; // as Process::busId
+        std::vector<ProcessId> processes;
+    };
+    std::vector<GpuCandidates> gpuCandidates; // by source, then line
+    std::vector<Finding> findings;            // best first
+    std::optional<std::size_t> initiating;    // index into findings
     NcclVersions nccl;
     Environment environment;                 // versions, settings, interfaces per rank; flags
     ClockModel clock;                        // per-host offsets applied to every time below

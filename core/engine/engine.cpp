@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "identity/environment_scan.h"
+#include "util/strings.h"
 
 namespace rl
 {
@@ -193,6 +194,7 @@ private:
     void collateralTarget(Finding& f, const Hit& anchorHit);
     void evaluate(Finding& f);
     void summarize(Finding& f);
+    std::string gpuCandidatesAt(LineRef where) const;
     void versionVerdict();
     void versionMismatch(std::vector<Finding>& findings);
     void collectiveProgress();
@@ -632,6 +634,31 @@ void Builder::evaluate(Finding& f)
 // How many lines after its first a multi-line record (a box, an exception's text) may run on.
 constexpr std::uint32_t kRecordLines = 12;
 
+// A kernel log's line about a GPU that several ranks ran on (Analysis::gpuCandidates): "the rank on
+// GPU 0000:3b:00.0 (rank 1 (node-a:4101) or rank 3 (node-b:4103))", the process a finding on it
+// names in place of "unknown rank". Empty for any other line.
+std::string Builder::gpuCandidatesAt(LineRef where) const
+{
+    const auto& all = m_a.gpuCandidates;
+    const auto it = std::lower_bound(all.begin(), all.end(), where,
+                                     [](const Analysis::GpuCandidates& g, LineRef w) { return g.where < w; });
+    if (it == all.end() || it->where != where || it->processes.empty())
+        return {};
+    constexpr std::size_t kNamed = 3;
+    std::vector<std::string> named;
+    for (std::size_t i = 0; i < it->processes.size() && i < kNamed; ++i)
+        named.push_back(m_a.process(it->processes[i]).label());
+    std::string s = "the rank on GPU " + pciBusId(it->bus) + " (";
+    for (std::size_t i = 0; i < named.size(); ++i)
+        s += (i == 0                                                    ? ""
+              : i + 1 == named.size() && it->processes.size() <= kNamed ? " or "
+                                                                        : ", ") +
+             named[i];
+    if (it->processes.size() > kNamed)
+        s += " or " + std::to_string(it->processes.size() - kNamed) + " more";
+    return s + ": the kernel log names neither its host nor a pid)";
+}
+
 void Builder::summarize(Finding& f)
 {
     const Entry& e = entry(f.entry);
@@ -639,8 +666,12 @@ void Builder::summarize(Finding& f)
     const Hit* h = m_anchorHit.count(f.anchor) ? m_anchorHit[f.anchor] : nullptr;
     if (!e.summary.empty()) {
         auto value = [&](const std::string& name) -> std::string {
-            if (name == "process")
+            if (name == "process") {
+                if (!p.rank && p.identitySource == "kernel-log")
+                    if (std::string gpu = gpuCandidatesAt(f.anchor); !gpu.empty())
+                        return gpu;
                 return p.label();
+            }
             if (name == "host")
                 return p.host.empty() ? "an unknown host" : p.host;
             if (name == "rank")

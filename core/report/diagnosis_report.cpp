@@ -17,6 +17,7 @@
 #include "engine/engine.h"
 #include "identity/environment_scan.h"
 #include "util/parallel.h"
+#include "util/strings.h"
 #include "util/text_kind.h"
 #include "util/utf8.h"
 
@@ -579,28 +580,6 @@ bool cluesShown(const RankEnvironment& re)
     const bool contradicted =
         std::any_of(re.clues.begin(), re.clues.end(), [](const VersionClue& c) { return !c.agrees; });
     return !re.clues.empty() && (!re.ncclVersion || contradicted);
-}
-
-// NCCL's busId (0x3b000) as the kernel and nvidia-smi write it: "0000:3b:00.0" (domain, bus,
-// device, function). By hand: ten thousand ranks each have one, and snprintf costs a thousand
-// instructions a call.
-std::string pciBusId(std::uint64_t bus)
-{
-    static constexpr char kHex[] = "0123456789abcdef";
-    char out[32];
-    char* p = out + sizeof out;
-    auto put = [&p](std::uint64_t v, int digits) {
-        for (; digits > 0 || v > 0; --digits, v >>= 4)
-            *--p = kHex[v & 0xf];
-    };
-    put(bus & 0xf, 1);
-    *--p = '.';
-    put(bus >> 4 & 0xff, 2);
-    *--p = ':';
-    put(bus >> 12 & 0xff, 2);
-    *--p = ':';
-    put(bus >> 20, 4);
-    return std::string(p, static_cast<std::size_t>(out + sizeof out - p));
 }
 
 // Each rule's wording as the first rank shown with it states it (a clue gives its own only where it

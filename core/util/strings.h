@@ -1,5 +1,5 @@
 #pragma once
-// Small string helpers the report writers and the probe share.
+// Small string helpers the report writers, the engine and the probe share.
 
 #include <cstdint>
 #include <string>
@@ -38,6 +38,28 @@ inline std::string withThousands(std::uint64_t n)
 inline std::string byteCount(std::uint64_t n)
 {
     return withThousands(n) + (n == 1 ? " byte" : " bytes");
+}
+
+// NCCL's busId (0x3b000) as the kernel and nvidia-smi write it: "0000:3b:00.0" (domain, bus,
+// device, function). By hand: ten thousand ranks each have one, and snprintf costs a thousand
+// instructions a call.
+inline std::string pciBusId(std::uint64_t bus)
+{
+    static constexpr char kHex[] = "0123456789abcdef";
+    char out[32];
+    char* p = out + sizeof out;
+    auto put = [&p](std::uint64_t v, int digits) {
+        for (; digits > 0 || v > 0; --digits, v >>= 4)
+            *--p = kHex[v & 0xf];
+    };
+    put(bus & 0xf, 1);
+    *--p = '.';
+    put(bus >> 4 & 0xff, 2);
+    *--p = ':';
+    put(bus >> 12 & 0xff, 2);
+    *--p = ':';
+    put(bus >> 20, 4);
+    return std::string(p, static_cast<std::size_t>(out + sizeof out - p));
 }
 
 } // namespace rl

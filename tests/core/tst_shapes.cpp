@@ -731,13 +731,22 @@ private slots:
         json d = json::parse(diagnosisJson(*a));
         QCOMPARE(d["initiating"]["entry"].get<std::string>(), std::string("gpu-hardware-fault"));
         QVERIFY(d["initiating"]["rank"].is_null());
+        // The finding names the ranks it may be about, those on that GPU, rather than "unknown rank".
+        const std::string summary = d["findings"][0]["summary"];
+        QVERIFY2(
+            summary.starts_with("The rank on GPU 0000:3b:00.0 (rank 1 (node-a:4101) or rank 3 (node-b:4103)"),
+            summary.c_str());
+        QCOMPARE(a->gpuCandidates.size(), std::size_t{1});
+        QCOMPARE(a->gpuCandidates[0].processes.size(), std::size_t{2});
         // With the pid of a rank's process, the line is that rank's.
         QVERIFY(k.open(QIODevice::WriteOnly));
         k.write("[Thu Jun 12 10:00:02 2025] NVRM: Xid (PCI:0000:3b:00): 79, pid=4101, GPU has fallen off the "
                 "bus.\n");
         k.close();
-        d = json::parse(diagnosisJson(*analyzePaths({dir.path().toStdString()}, m_enc, o)));
+        a = analyzePaths({dir.path().toStdString()}, m_enc, o);
+        d = json::parse(diagnosisJson(*a));
         QCOMPARE(d["initiating"]["rank"].get<int>(), 1);
+        QVERIFY(a->gpuCandidates.empty());
     }
 
     void collectors()

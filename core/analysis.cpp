@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <climits>
 #include <cstdio>
@@ -856,6 +857,11 @@ struct SourcePiece {
     SourceLines stamps;               // the piece's stamps only (no per-line facts)
     bool guessedYear = false;         // some stamp printed no year
     std::vector<std::uint32_t> remap; // its keys' numbers in the whole source (joinPiece)
+    // (line, bus) of the Init lines on which their key's communicator grew, in line order: identity
+    // keeps one of them per process (the first of the largest) and its GPU's bus is read here, while
+    // the text is in hand. Read later, a combined stream's Init lines, scattered over the whole
+    // file, mapped its pages back in: 12-20 MiB more at the peak on 10,000 ranks in one stream.
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> initBus;
     // Init phases per (commId, key). A line's time needs the stamps around it, which may lie in the
     // next or previous piece: a START before the piece's first stamp (its lower bound is the
     // previous piece's last stamp, shared by all such lines) and a COMPLETE after its last stamp
@@ -1099,6 +1105,21 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
         }
         return text ? pools.environment.intern(std::move(*text)) : nullptr;
     };
+    std::vector<int> initRanks; // per key (the last: lines of no key): the largest nranks so far
+    auto noteInitBus = [&](const ScanHit& h, std::string_view line) {
+        const std::uint32_t k = lines.process(h.line).value;
+        const std::size_t at = k == kNoKey ? 0 : std::size_t{k} + 1;
+        if (at >= initRanks.size())
+            initRanks.resize(std::max(at + 1, out.keys.size() + 1), 0);
+        const std::string_view n = h.captures.get("nranks");
+        int nranks = 0;
+        std::from_chars(n.data(), n.data() + n.size(), nranks);
+        if (nranks <= initRanks[at])
+            return;
+        initRanks[at] = nranks;
+        if (const std::uint64_t bus = busOf(line))
+            out.initBus.push_back({h.line, bus});
+    };
     auto addInitPhase = [&](const ScanHit& h) {
         const std::string* comm = pools.commIds.intern(h.captures.get("commid"));
         const std::uint32_t key = lines.process(h.line).value;
@@ -1163,9 +1184,13 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
                 if (count < kKeepHitsPerProcess)
                     ++count;
                 if (const Builtin b = scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin;
-                    isEnvironmentBuiltin(b))
-                    if (auto text = readEnvironmentText(b, source.line(h.line), lines.process(h.line).value))
+                    isEnvironmentBuiltin(b)) {
+                    const std::string_view line = source.line(h.line);
+                    if (b == Builtin::InitLine)
+                        noteInitBus(h, line);
+                    if (auto text = readEnvironmentText(b, line, lines.process(h.line).value))
                         out.envText.emplace_back(out.hits.size(), text);
+                }
                 out.hits.push_back(std::move(h));
             });
     }
@@ -1291,6 +1316,8 @@ void shiftLines(SourcePiece& piece, std::uint32_t offset)
         l += offset;
     for (auto& l : piece.blankLines)
         l += offset;
+    for (auto& b : piece.initBus)
+        b.first += offset;
     for (auto& e : piece.elastic) {
         e.from += offset;
         e.end += offset;
@@ -1327,13 +1354,24 @@ void joinPiece(PieceJoin& join, ScannedPiece& piece, Source& source, SourceLines
 // init phases reduced with the times the whole source gives.
 // `lines` (the source's, whose "process" field holds a local key index until identity) are read and
 // shrunk in place.
-// `source` holds the text (identity reads the bus of the Init lines it keeps).
 SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourcePiece>&& pieces,
-                       const Scanner& scanner, const Source& source)
+                       const Scanner& scanner)
 {
     SourceScan out = std::move(join.out);
-    for (const auto& piece : pieces)
+    // The buses of the Init lines identity may keep (SourcePiece::initBus), in line order.
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> initBus;
+    for (auto& piece : pieces) {
         out.guessedYear |= piece.guessedYear;
+        if (initBus.empty())
+            initBus = std::move(piece.initBus);
+        else
+            initBus.insert(initBus.end(), piece.initBus.begin(), piece.initBus.end());
+    }
+    auto busAt = [&initBus](std::uint32_t line) -> std::uint64_t {
+        const auto it =
+            std::lower_bound(initBus.begin(), initBus.end(), std::make_pair(line, std::uint64_t{0}));
+        return it != initBus.end() && it->first == line ? it->second : 0;
+    };
     // Hits and phases once every line has its key and the stamps are whole.
     std::unordered_map<std::uint64_t, std::uint16_t> kept; // pattern << 32 | key -> hits kept
     std::map<std::pair<const std::string*, std::uint32_t>, std::size_t> phaseIndex;
@@ -1447,8 +1485,8 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourceP
                 const int nranks = std::atoi(captureOf(h, "nranks").c_str());
                 if (nranks > k.nranks) {
                     k.nranks = nranks;
-                    out.rankLines.push_back({h.line, true, nranks, std::atoi(captureOf(h, "rank").c_str()),
-                                             busOf(source.line(h.line))});
+                    out.rankLines.push_back(
+                        {h.line, true, nranks, std::atoi(captureOf(h, "rank").c_str()), busAt(h.line)});
                 }
             } else if (!k.torch) {
                 k.torch = true;
@@ -1529,7 +1567,7 @@ SourceScan scanSource(Source& source, const Scanner& scanner, ScanPools& pools, 
         scanPiece(src, scanner, 0, static_cast<std::uint32_t>(src.lineCount()), year, lines, pools, true));
     PieceJoin join;
     joinWhole(join, pieces.front(), lines);
-    SourceScan out = mergePieces(std::move(join), lines, std::move(pieces), scanner, src);
+    SourceScan out = mergePieces(std::move(join), lines, std::move(pieces), scanner);
     out.year = year;
     out.yearFromText = yearFromText;
     if (pass.read())
@@ -2262,8 +2300,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                     if (d.begin < d.end)
                         scanned.push_back(std::move(d.scan));
                 std::vector<ScannedPiece>().swap(p.done);
-                scans[task.source] =
-                    mergePieces(std::move(p.join), p.lines, std::move(scanned), scanner, src);
+                scans[task.source] = mergePieces(std::move(p.join), p.lines, std::move(scanned), scanner);
                 scans[task.source].year = p.year;
                 scans[task.source].yearFromText = p.yearFromText;
                 a.lines[task.source] = std::move(p.lines);

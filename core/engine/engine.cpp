@@ -656,7 +656,7 @@ std::string Builder::gpuCandidatesAt(LineRef where) const
              named[i];
     if (it->processes.size() > kNamed)
         s += " or " + std::to_string(it->processes.size() - kNamed) + " more";
-    return s + ": the kernel log names neither its host nor a pid)";
+    return s + ": the driver's line does not say which)";
 }
 
 void Builder::summarize(Finding& f)

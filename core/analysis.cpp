@@ -767,12 +767,18 @@ void rebaseGuessedYears(Analysis& a, std::vector<SourceScan>& scans)
     }
 }
 
+// What a list of (line, value) sorted by line gives `line`, or T{} (no process, no bus).
+template <class T> T atLine(const std::vector<std::pair<std::uint32_t, T>>& byLine, std::uint32_t line)
+{
+    const auto it = std::lower_bound(byLine.begin(), byLine.end(), line,
+                                     [](const auto& x, std::uint32_t v) { return x.first < v; });
+    return it != byLine.end() && it->first == line ? it->second : T{};
+}
+
 // The process a sorted list of (line, process) gives `line`, or none.
 ProcessId ownerOf(const std::vector<std::pair<std::uint32_t, ProcessId>>& owners, std::uint32_t line)
 {
-    const auto it = std::lower_bound(owners.begin(), owners.end(), line,
-                                     [](const auto& x, std::uint32_t v) { return x.first < v; });
-    return it != owners.end() && it->first == line ? it->second : ProcessId{};
+    return atLine(owners, line);
 }
 
 // A run of hex digits as a number; 0 where it is empty or longer than 15 digits (no bus id is).
@@ -1367,11 +1373,6 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourceP
         else
             initBus.insert(initBus.end(), piece.initBus.begin(), piece.initBus.end());
     }
-    auto busAt = [&initBus](std::uint32_t line) -> std::uint64_t {
-        const auto it =
-            std::lower_bound(initBus.begin(), initBus.end(), std::make_pair(line, std::uint64_t{0}));
-        return it != initBus.end() && it->first == line ? it->second : 0;
-    };
     // Hits and phases once every line has its key and the stamps are whole.
     std::unordered_map<std::uint64_t, std::uint16_t> kept; // pattern << 32 | key -> hits kept
     std::map<std::pair<const std::string*, std::uint32_t>, std::size_t> phaseIndex;
@@ -1485,8 +1486,8 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourceP
                 const int nranks = std::atoi(captureOf(h, "nranks").c_str());
                 if (nranks > k.nranks) {
                     k.nranks = nranks;
-                    out.rankLines.push_back(
-                        {h.line, true, nranks, std::atoi(captureOf(h, "rank").c_str()), busAt(h.line)});
+                    out.rankLines.push_back({h.line, true, nranks, std::atoi(captureOf(h, "rank").c_str()),
+                                             atLine(initBus, h.line)});
                 }
             } else if (!k.torch) {
                 k.torch = true;

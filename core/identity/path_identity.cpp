@@ -37,9 +37,10 @@ std::string lower(std::string s)
     return s;
 }
 
-bool allDigits(const std::string& s)
+// Digits only, at most `most` of them (a rank or an attempt: seven).
+bool allDigits(std::string_view s, std::size_t most = 7)
 {
-    if (s.empty() || s.size() > 7)
+    if (s.empty() || s.size() > most)
         return false;
     for (char c : s)
         if (!std::isdigit(static_cast<unsigned char>(c)))
@@ -187,18 +188,15 @@ void deepSpeedLaunches(std::vector<PathIdentity>& ids, const std::vector<std::st
         int rank;
         std::size_t at;
     };
-    auto digits = [](std::string_view d) {
-        return !d.empty() && std::all_of(d.begin(), d.end(), [](char c) { return c >= '0' && c <= '9'; });
-    };
     std::vector<RankLog> logs;
     for (std::size_t i = 0; i < displayPaths.size() && i < ids.size(); ++i) {
         const std::string_view path = displayPaths[i];
         const std::size_t slash = path.find_last_of("/!");
         const std::string_view name = path.substr(slash == std::string_view::npos ? 0 : slash + 1);
         // "20250612140316_rank3.log"
-        if (name.size() < 24 || name.size() > 30 || name.substr(14, 5) != "_rank" ||
-            !name.ends_with(".log") || !digits(name.substr(0, 14)) ||
-            !digits(name.substr(19, name.size() - 23)) || ids[i].attempt)
+        if (name.size() < 24 || name.substr(14, 5) != "_rank" || !name.ends_with(".log") ||
+            !allDigits(name.substr(0, 14), 14) || !allDigits(name.substr(19, name.size() - 23)) ||
+            ids[i].attempt)
             continue;
         logs.push_back({name.substr(0, 14), std::stoi(std::string(name.substr(19, name.size() - 23))), i});
     }

@@ -570,7 +570,7 @@ struct Reader {
         // A plain log that was only named .gz (or whose compressed copy was replaced by the text
         // again) is read as it is.
         if (!binaryFormat(compressed.substr(0, 512)) && !looksBinary(compressed)) {
-            addText(path, display, std::make_shared<OwnedBuffer>(std::string(compressed)));
+            addDecompressed(path, display, std::string(compressed));
             return;
         }
         z_stream zs{};
@@ -622,7 +622,17 @@ struct Reader {
             if (outText.empty())
                 return;
         }
-        addText(path, display, std::make_shared<OwnedBuffer>(std::move(outText)));
+        addDecompressed(path, display, std::move(outText));
+    }
+
+    // What a compressed log held, read as its plain file would be: torchelastic's error.json,
+    // gzipped with the rest of a torchrun log folder (`gzip -r`), is the failure it records.
+    void addDecompressed(const std::string& path, const std::string& display, std::string text)
+    {
+        if (endsWith(uncompressedName(display), "error.json"))
+            if (auto lines = torchelasticErrorText(text))
+                text = std::move(*lines);
+        addText(path, display, std::make_shared<OwnedBuffer>(std::move(text)));
     }
 
     // libarchive, or null having said why this file is not opened.
@@ -750,7 +760,7 @@ struct Reader {
         if (in.tar)
             readArchive(path, display);
         else if (!in.text.empty())
-            addText(path, display, std::make_shared<OwnedBuffer>(std::move(in.text)));
+            addDecompressed(path, display, std::move(in.text));
         else if (!in.said)
             skip(display, "empty once decompressed: nothing to read");
     }
@@ -773,7 +783,7 @@ struct Reader {
             skip(display, "archive nested more than two levels deep: not opened (extract the outer archives "
                           "and open this one)");
         else if (!in.text.empty())
-            addText(path, display, std::make_shared<OwnedBuffer>(std::move(in.text)));
+            addDecompressed(path, display, std::move(in.text));
         else if (!in.said)
             skip(display, "empty once decompressed: nothing to read");
         return size;

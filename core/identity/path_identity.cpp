@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <string_view>
 #include <tuple>
 #include <vector>
+
+#include "util/paths.h"
 
 namespace rl
 {
@@ -76,13 +79,10 @@ std::optional<int> numberAfter(const std::string& name, const std::string& word,
 
 std::string stem(const std::string& name)
 {
-    std::string s = name;
-    for (const char* ext :
-         {".gz", ".zst", ".xz", ".bz2", ".lz4", ".lzma", ".lz", ".log", ".txt", ".out", ".err"}) {
-        std::string e(ext);
-        if (s.size() > e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0)
-            s.resize(s.size() - e.size());
-    }
+    std::string s(uncompressedName(name));
+    for (std::string_view ext : {".log", ".txt", ".out", ".err"})
+        if (s.size() > ext.size() && s.ends_with(ext))
+            s.resize(s.size() - ext.size());
     return s;
 }
 
@@ -124,7 +124,7 @@ PathIdentity identityFromPath(const std::string& displayPath)
 
     if (base == "stdout" || base == "stderr" || base == "stddiag")
         id.stream = base;
-    else if (file == "error.json")
+    else if (uncompressedName(file) == "error.json")
         id.stream = "error.json";
 
     // NeMo names each rank's log "nemo_log_globalrank-3_localrank-3.txt".
@@ -192,7 +192,9 @@ void deepSpeedLaunches(std::vector<PathIdentity>& ids, const std::vector<std::st
     for (std::size_t i = 0; i < displayPaths.size() && i < ids.size(); ++i) {
         const std::string_view path = displayPaths[i];
         const std::size_t slash = path.find_last_of("/!");
-        const std::string_view name = path.substr(slash == std::string_view::npos ? 0 : slash + 1);
+        // Gzipped when the logs were collected, as often: "20250612140316_rank3.log.gz".
+        const std::string_view name =
+            uncompressedName(path.substr(slash == std::string_view::npos ? 0 : slash + 1));
         // "20250612140316_rank3.log"
         if (name.size() < 24 || name.substr(14, 5) != "_rank" || !name.ends_with(".log") ||
             !allDigits(name.substr(0, 14), 14) || !allDigits(name.substr(19, name.size() - 23)) ||

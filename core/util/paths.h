@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <stdlib.h>
 #include <string>
+#include <string_view>
 
 namespace rl
 {
@@ -17,6 +18,24 @@ inline std::string realPath(const std::string& path)
     std::string out(real);
     std::free(real);
     return out;
+}
+
+// `name` as it was before a compressor added its suffix (any case): "rank3.log.gz" was rank3.log.
+// The suffixes of the single compressed logs the bundle reader opens in place.
+inline std::string_view uncompressedName(std::string_view name)
+{
+    for (std::string_view ext : {".gz", ".zst", ".xz", ".bz2", ".lz4", ".lzma", ".lz"}) {
+        if (name.size() <= ext.size())
+            continue;
+        std::string_view tail = name.substr(name.size() - ext.size());
+        auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+        bool same = true;
+        for (std::size_t i = 0; i < ext.size(); ++i)
+            same = same && lower(tail[i]) == ext[i];
+        if (same)
+            return name.substr(0, name.size() - ext.size());
+    }
+    return name;
 }
 
 } // namespace rl

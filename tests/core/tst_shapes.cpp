@@ -1,12 +1,14 @@
 // Bundle shapes users actually have (fixtures under tests/data/shapes): which rank and host every
 // line belongs to, and why.
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
+#include <zlib.h>
 
 #include "analysis.h"
 #include "identity/path_identity.h"
@@ -124,6 +126,49 @@ private slots:
                                     "b/20250612140317_rank2.log", "b/20250612140317_rank3.log"});
         for (const auto& id : ids)
             QVERIFY(!id.attempt);
+    }
+
+    // A log folder gzipped file by file when it was collected (`gzip -r`), as often: diagnosed as
+    // the plain folder is. DeepSpeed's launches were not told apart in "<time>_rank<N>.log.gz"
+    // (eight ranks of two launches made one run), and torchelastic's error.json.gz was read as
+    // one line of JSON rather than the failure it records.
+    void gzippedFolders_data()
+    {
+        QTest::addColumn<QString>("shape");
+        QTest::newRow("DeepSpeed launches") << "deepspeed-rank-logs";
+        QTest::newRow("torchrun log-dir with error.json") << "torchrun";
+    }
+    void gzippedFolders()
+    {
+        QFETCH(QString, shape);
+        const QDir from(QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/") + shape);
+        QTemporaryDir gz;
+        QVERIFY(gz.isValid());
+        QDirIterator it(from.path(), QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString file = it.next();
+            const QString to = gz.filePath(from.relativeFilePath(file) + QStringLiteral(".gz"));
+            QVERIFY(QDir().mkpath(QFileInfo(to).path()));
+            QFile in(file);
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            const QByteArray bytes = in.readAll();
+            gzFile g = gzopen(to.toLocal8Bit().constData(), "wb");
+            QVERIFY(g);
+            QCOMPARE(gzwrite(g, bytes.constData(), static_cast<unsigned>(bytes.size())), int(bytes.size()));
+            QCOMPARE(gzclose(g), Z_OK);
+        }
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        std::string plain = diagnosisJson(*analyzePaths({from.path().toStdString()}, m_enc, o));
+        std::string zipped = diagnosisJson(*analyzePaths({gz.path().toStdString()}, m_enc, o));
+        // The files' names are the only difference: "rank0.log.gz" where the plain one is rank0.log.
+        for (const char* gzName : {".gz\"", ".gz:", ".gz ("}) {
+            const std::string_view was(gzName);
+            for (std::size_t at = zipped.find(was); at != std::string::npos; at = zipped.find(was, at))
+                zipped.erase(at, 3);
+        }
+        QVERIFY(plain.find(".gz") == std::string::npos);
+        QCOMPARE(QString::fromStdString(zipped), QString::fromStdString(plain));
     }
 
     // kubectl logs --timestamps of each pod of a PyTorchJob, torchrun --tee inside: "[default1]:" is a

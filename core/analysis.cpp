@@ -2533,6 +2533,18 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         }
         return only;
     };
+    // A torchrun --log-dir worker's folder ("<run_id>/attempt_<n>/<local_rank>"): its stdout.log,
+    // stderr.log and error.json are one worker's, whether or not the path names the node (a tree
+    // opened from inside a node's folder, or tarred there, does not).
+    auto workerFolder = [&](std::size_t s) -> std::string_view {
+        const PathIdentity& pi = pathIdentity[s];
+        if (!pi.attempt || pi.deepSpeed || !pi.localRank)
+            return {};
+        const std::string_view path = a.sources[s].displayPath;
+        const std::size_t cut = path.find_last_of("/!");
+        return cut == std::string_view::npos ? std::string_view{} : path.substr(0, cut);
+    };
+    std::map<std::string_view, ProcessId> lastInFolder;
     // First the files that one named process wrote, so their path facts are known before the
     // files that need them (stderr.log beside stdout.log).
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
@@ -2547,6 +2559,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         if (ncclKeys[s] == 1) {
             defaultProcess[s] = only;
             applyPath(a.processes[only.value], pathIdentity[s], a.sources[s].displayPath);
+            if (const std::string_view folder = workerFolder(s); !folder.empty())
+                lastInFolder[folder] = only;
         } else if (ncclKeys[s] > 1) {
             // A driver among tagged workers (Ray's and vLLM's "(RayWorker pid=N) " before the
             // workers' lines only): where exactly one process printed NCCL lines with nothing
@@ -2586,7 +2600,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             // Several processes share this file (or none is named): undecorated lines get a
             // process of the file's own, which the path may identify.
             ProcessId same;
-            if (ncclKeys[s] == 0 && !pi.host.empty() && pi.localRank) {
+            const std::string_view folder = ncclKeys[s] == 0 ? workerFolder(s) : std::string_view{};
+            if (auto it = lastInFolder.find(folder); !folder.empty() && it != lastInFolder.end())
+                same = it->second;
+            if (!same.valid() && ncclKeys[s] == 0 && !pi.host.empty() && pi.localRank) {
                 // stdout.log and stderr.log of one local rank
                 auto it = lastInSlot.find(LocalSlot{pi.host, *pi.localRank, pi.attempt});
                 if (it != lastInSlot.end())
@@ -2605,6 +2622,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 if (p.rank)
                     firstWithRank.emplace(*p.rank, p.id);
                 indexSlot(p);
+                if (!folder.empty())
+                    lastInFolder[folder] = p.id;
                 defaultProcess[s] = p.id;
             }
         }

@@ -806,6 +806,10 @@ struct Reader {
                 continue;
             const char* name = la.entry_pathname(entry);
             std::string member = name ? name : "?";
+            // `tar czf logs.tgz -C DIR .` names every member "./rank0.log": shown, and read for
+            // what its folders say, as the folder's own files are.
+            while (member.size() > 2 && member.starts_with("./"))
+                member.erase(0, member.find_first_not_of('/', 1));
             if (isFinderMetadata(member)) {
                 ++finder;
                 continue;

@@ -21,7 +21,7 @@ std::vector<std::string> components(const std::string& path)
     std::string cur;
     for (char c : path) {
         if (c == '/' || c == '!') {
-            if (!cur.empty())
+            if (!cur.empty() && cur != ".") // "a/./b" is a/b
                 out.push_back(cur);
             cur.clear();
         } else {
@@ -148,6 +148,11 @@ PathIdentity identityFromPath(const std::string& displayPath)
     if (podLike(base))
         id.host = parts.back().substr(0, base.size());
 
+    // How many of `parts` name the archive the file was read from, with its folders: "a/x.tgz!b/f"
+    // has two (the last is the archive itself).
+    const std::size_t bang = displayPath.rfind('!');
+    const std::size_t archiveParts =
+        bang == std::string::npos ? 0 : components(displayPath.substr(0, bang)).size();
     // torchrun --log-dir: [<node>/]<run_id>/attempt_<n>/<local_rank>/<file>
     for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
         std::string c = lower(parts[i]);
@@ -156,7 +161,9 @@ PathIdentity identityFromPath(const std::string& displayPath)
             id.run = "torchrun attempt " + std::to_string(*id.attempt);
             if (i + 2 < parts.size() && allDigits(parts[i + 1]))
                 id.localRank = std::stoi(parts[i + 1]);
-            if (i >= 2 && id.host.empty())
+            // The folder above the run's, unless that is the archive the tree was read from
+            // ("node-a.tgz!run7/attempt_1/0/stdout.log": an archive's name is no host's).
+            if (i >= 2 && id.host.empty() && i - 2 + 1 != archiveParts)
                 id.host = parts[i - 2];
             break;
         }

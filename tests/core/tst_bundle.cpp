@@ -8,6 +8,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <grp.h>
+#include <map>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -680,6 +681,50 @@ private slots:
         Bundle b = readBundle({dir.filePath(QStringLiteral("outer.tar.gz")).toStdString()});
         QCOMPARE(names(b), (QStringList{QStringLiteral("outer.tar.gz!node-b/logs.zip!rank7.log"),
                                         QStringLiteral("outer.tar.gz!top.log")}));
+    }
+
+    // A torchrun --log-dir tree tarred from inside the node's folder (`tar czf node-a.tgz -C node-a
+    // .`): tar names every member "./run7_x1/...". The "./" is not shown, and its "." was read as
+    // the node's name before, so local rank 1's files made a process on host ".", and local rank
+    // 0's stderr.log stayed apart from its stdout.log. Each worker folder is one worker, host named
+    // or not, as in the folder opened in place.
+    void torchrunTreeTarredFromInside()
+    {
+        QTemporaryDir dir;
+        const QDir node(QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/torchrun/node-a"));
+        QList<QPair<QString, QByteArray>> members;
+        for (const char* file : {"run7_x1/attempt_1/0/stdout.log", "run7_x1/attempt_1/0/stderr.log",
+                                 "run7_x1/attempt_1/1/stdout.log", "run7_x1/attempt_1/1/error.json"})
+            members.append(
+                {QStringLiteral("./") + QLatin1String(file), readAll(node.filePath(QLatin1String(file)))});
+        writeArchive(dir.filePath(QStringLiteral("node-a.tgz")), members);
+
+        // Worker by worker: its files, and the host it is on where anything says so.
+        auto workers = [](const Analysis& a) {
+            std::map<std::uint32_t, QStringList> files;
+            for (std::size_t s = 0; s < a.sources.size(); ++s) {
+                const QString path = QString::fromStdString(a.sources[s].displayPath);
+                files[a.lines[s].process(0).value].append(path.mid(path.indexOf(QLatin1String("run7_x1"))));
+            }
+            QStringList out;
+            for (auto& [p, list] : files) {
+                list.sort();
+                out.append(QString::fromStdString(a.processes[p].host) + QStringLiteral(": ") +
+                           list.join(QLatin1Char(' ')));
+            }
+            out.sort();
+            return out;
+        };
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto tarred = analyzePaths({dir.filePath(QStringLiteral("node-a.tgz")).toStdString()}, m_enc, o);
+        for (const Source& src : tarred->sources)
+            QVERIFY2(src.displayPath.starts_with("node-a.tgz!run7_x1/attempt_1/"), src.displayPath.c_str());
+        const QStringList expected{
+            QStringLiteral(": run7_x1/attempt_1/1/error.json run7_x1/attempt_1/1/stdout.log"),
+            QStringLiteral("node-a: run7_x1/attempt_1/0/stderr.log run7_x1/attempt_1/0/stdout.log")};
+        QCOMPARE(workers(*tarred), expected);
+        QCOMPARE(workers(*analyzePaths({node.path().toStdString()}, m_enc, o)), expected);
     }
 
     void singleCompressedLogs()

@@ -76,6 +76,16 @@ private slots:
         QTest::newRow("Azure ML v1, rank spelt out")
             << "azureml-logs/70_driver_log_rank_2.txt" << 2 << -1 << "";
         QTest::newRow("Azure ML v1's one process") << "azureml-logs/70_driver_log.txt" << -1 << -1 << "";
+        // torchrun --log-dir trees: the folder above the run's names the node, unless it is the
+        // archive the tree was read from; "./" (tar's members made with -C DIR .) is no folder.
+        QTest::newRow("torchrun under a node folder")
+            << "node-a/run7/attempt_1/3/stdout.log" << -1 << 3 << "node-a";
+        QTest::newRow("torchrun with ./") << "node-a/./run7/attempt_1/3/stdout.log" << -1 << 3 << "node-a";
+        QTest::newRow("torchrun at an archive's top")
+            << "node-a.tgz!run7/attempt_1/3/stdout.log" << -1 << 3 << "";
+        QTest::newRow("torchrun under a folder in an archive")
+            << "logs.tgz!node-b/run7/attempt_1/3/stdout.log" << -1 << 3 << "node-b";
+        QTest::newRow("./ in an archive") << "logs.tgz!./node-07/gpu2.log" << -1 << 2 << "node-07";
         // A Slurm job array's default output ("slurm-%A_%a.out"): an array task, not a rank.
         QTest::newRow("Slurm array task") << "slurm-12345_3.out" << -1 << -1 << "";
     }

@@ -340,6 +340,7 @@ QWidget* MainWindow::buildInvestigation()
 
     m_logPane = new LogPane(m_bookmarks, center);
     connect(m_logPane, &LogPane::lineSelected, m_timeline, &TimelineWidget::setSelectedLine);
+    connect(m_logPane, &LogPane::lineSelected, this, &MainWindow::showRankOf);
     connect(m_logPane, &LogPane::message, this,
             [this](const QString& text) { statusBar()->showMessage(text, 6000); });
     center->addWidget(m_timelinePane);
@@ -989,6 +990,7 @@ void MainWindow::checkFilesOnDisk()
 void MainWindow::fillRanks()
 {
     m_rankModel->clear();
+    m_rankRows.clear();
     m_rankModel->setHorizontalHeaderLabels(
         {tr("Rank"), tr("Local"), tr("PID"), tr("Identified by"), tr("Files")});
     const Analysis& a = m_index->analysis();
@@ -1061,6 +1063,9 @@ void MainWindow::fillRanks()
         for (auto* item : row)
             item->setToolTip(tip);
         host->appendRow(row);
+        if (m_rankRows.size() <= p.id.value)
+            m_rankRows.resize(p.id.value + 1);
+        m_rankRows[p.id.value] = rank->index();
     }
     // Local ranks come from paths (gpu2.log, torchrun trees); most bundles name none.
     m_rankView->setColumnHidden(1, std::none_of(a.processes.begin(), a.processes.end(),
@@ -1076,6 +1081,28 @@ void MainWindow::selectLine(LineRef where)
         return;
     m_logPane->selectLine(where);
     m_timeline->setSelectedLine(where);
+    showRankOf(where);
+}
+
+void MainWindow::showRankOf(LineRef where)
+{
+    if (!m_index)
+        return;
+    // On ten thousand ranks the initiating one is far down the list: without this the list stayed
+    // at rank 0 while the timeline and the log showed rank 409.
+    const Analysis& a = m_index->analysis();
+    if (where.source.value >= a.lines.size() || where.line >= a.lines[where.source.value].size())
+        return;
+    const ProcessId p = a.lines[where.source.value].process(where.line);
+    if (p.value >= m_rankRows.size() || !m_rankRows[p.value].isValid())
+        return;
+    const QModelIndex row = m_rankRows[p.value];
+    m_rankView->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect |
+                                                           QItemSelectionModel::Rows);
+    // Centred when it has to scroll (the initiating rank in the middle of its neighbours), left
+    // where it is when already in view (a click in the log does not make the list jump).
+    if (!m_rankView->viewport()->rect().contains(m_rankView->visualRect(row)))
+        m_rankView->scrollTo(row, QAbstractItemView::PositionAtCenter);
 }
 
 QTableView* MainWindow::logView() const

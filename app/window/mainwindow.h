@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QPersistentModelIndex>
 #include <QPointer>
 #include <QStringList>
 
@@ -8,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "analysis.h"
 #include "models/analysisindex.h"
@@ -140,6 +142,8 @@ private:
     // The status bar's reload offer: files that grew while being read, or changed since.
     void updateReloadButton();
     void scheduleFileCheck(int afterMs);
+    // Shows the rank that wrote `where` in the rank list, as its current row (no filter changes).
+    void showRankOf(rl::LineRef where);
 
     std::shared_ptr<const Encyclopedia> m_encyclopedia;
     std::shared_ptr<const AnalysisIndex> m_index;
@@ -154,6 +158,8 @@ private:
     Bookmarks* m_bookmarks = nullptr;
     QTreeView* m_rankView = nullptr;
     QStandardItemModel* m_rankModel = nullptr;
+    // Each process's row in the rank list (by process id): the list follows the selected line.
+    std::vector<QPersistentModelIndex> m_rankRows;
     FindingPanel* m_findings = nullptr;
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancelButton = nullptr;

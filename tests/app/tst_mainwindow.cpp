@@ -333,6 +333,56 @@ private slots:
         w.grab().save(QStringLiteral(RANKLINE_BUILD_DIR "/screenshots/rank-list-conflicts.png"));
     }
 
+    // The rank list follows the selected line: on opening, the initiating rank (far down a list of
+    // three hundred, where it was left out of view at rank 0 before); then the rank of a line
+    // chosen in the log.
+    void rankListFollowsTheSelectedLine()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (int r = 0; r < 300; ++r) {
+            QByteArray text = QStringLiteral("h%1:%2:%3 [0] NCCL INFO Bootstrap : Using eth0:10.0.%1.%4<0>\n")
+                                  .arg(r / 8)
+                                  .arg(100 + r)
+                                  .arg(200 + r)
+                                  .arg(r % 8 + 1)
+                                  .toUtf8();
+            if (r == 250)
+                text += "h31:350:450 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to "
+                        "10.0.0.1<43567> failed : Software caused connection abort\n";
+            QVERIFY(
+                appendTo(dir.filePath(QStringLiteral("rank%1.log").arg(r, 3, 10, QLatin1Char('0'))), text));
+        }
+        MainWindow w(m_enc);
+        QVERIFY(shown(w));
+        QSignalSpy ready(&w, &MainWindow::analysisReady);
+        w.openPaths({dir.path()});
+        QVERIFY(ready.wait(20000));
+        QVERIFY(w.currentIndex()->analysis().initiatingFinding());
+        auto* view = w.findChild<QTreeView*>(QStringLiteral("rankList"));
+        QVERIFY(view);
+        auto shownRank = [view] {
+            const QModelIndex current = view->currentIndex();
+            QVERIFY2(view->viewport()->rect().contains(view->visualRect(current)),
+                     "the current rank is out of view");
+            QVERIFY(view->selectionModel()->isSelected(current));
+        };
+        QCOMPARE(view->currentIndex().siblingAtColumn(0).data().toString(),
+                 QStringLiteral("rank 250 ◆ initiating"));
+        shownRank();
+
+        // A line of rank 3's, as the log pane reports a click.
+        const Analysis& a = w.currentIndex()->analysis();
+        std::optional<LineRef> three;
+        for (std::size_t s = 0; s < a.sources.size() && !three; ++s)
+            if (a.sources[s].displayPath == "rank003.log")
+                three = LineRef{SourceId(static_cast<std::uint32_t>(s)), 0};
+        QVERIFY(three);
+        emit w.findChild<LogPane*>()->lineSelected(*three);
+        QCOMPARE(view->currentIndex().siblingAtColumn(0).data().toString(), QStringLiteral("rank 3"));
+        shownRank();
+    }
+
     // A torchrun tree: the latest attempt by default; the View menu brings the earlier ones in.
     void earlierTorchrunAttemptsOnRequest()
     {

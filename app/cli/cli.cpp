@@ -49,7 +49,10 @@ int diagnose(const std::vector<std::string>& args, const Hooks& hooks)
 {
     ArgParser p("Diagnose a failed distributed-training job from its logs.");
     p.addPositional("diagnose", "the sub-command");
-    p.addPositional("paths", "Log files, folders or archives; - reads standard input.", "PATH...");
+    p.addPositional(
+        "paths",
+        "Log files, folders or archives; - reads standard input (a log, or a compressed log or archive).",
+        "PATH...");
     p.addOption({{"json"}, "Print one JSON object on stdout.", {}, {}});
     p.addOption({{"no-local-nccl"}, "Do not look for this machine's libnccl.so.2.", {}, {}});
     p.addOption({{"nccl-lib"}, "Probe this NCCL library instead of libnccl.so.2.", "path", {}});

@@ -112,11 +112,18 @@ bool readInputs(const char* command, const std::vector<std::string>& paths, cons
         // Nothing piped in: the read below waits for typing, which looks like a hang unless said.
         if (::isatty(STDIN_FILENO))
             printErr(std::string(command) + ": reading a log from the terminal; end it with Ctrl-D");
-        std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-        if (text.empty())
+        std::string bytes((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+        if (bytes.empty()) {
             bundle.skipped.push_back({"<stdin>", "the standard input was empty: nothing to read"});
-        else
-            bundle.sources.push_back(sourceFromText("<stdin>", std::move(text)));
+            continue;
+        }
+        // A compressed log or an archive piped in (`tar cz logs | rankline diagnose -`) is opened
+        // as the file would be; before, its bytes were read as text.
+        Bundle piped = readBytes("<stdin>", std::move(bytes), options.limits);
+        for (auto& s : piped.skipped)
+            bundle.skipped.push_back(std::move(s));
+        for (auto& s : piped.sources)
+            bundle.sources.push_back(std::move(s));
     }
     if (!files.empty()) {
         Bundle read = readBundle(files, options.limits);

@@ -52,7 +52,8 @@ int runReport(const QStringList& args)
     p.addHelpOption();
     p.addPositionalArgument(QStringLiteral("report"), QStringLiteral("the sub-command"));
     p.addPositionalArgument(QStringLiteral("paths"),
-                            QStringLiteral("Log files, folders or archives; - reads standard input."),
+                            QStringLiteral("Log files, folders or archives; - reads standard input (a log, "
+                                           "or a compressed log or archive)."),
                             QStringLiteral("PATH..."));
     QCommandLineOption out(
         {QStringLiteral("o"), QStringLiteral("output")},

@@ -1165,6 +1165,28 @@ struct Reader {
         }
     }
 
+    // Bytes held in memory under `display` (the standard input), read as a file of those bytes
+    // would be. With no name to go by, its first bytes say what it is: a compressed log or archive
+    // (`tar cz logs | rankline diagnose -`), or text.
+    void readMemory(const std::string& display, std::string bytes)
+    {
+        const char* format = binaryFormat(std::string_view(bytes).substr(0, 512));
+        const std::string_view f = format ? format : "";
+        const bool archive = f == "zip" || f == "tar" || f == "7z";
+        if (!archive && !compressedFormat(format)) {
+            addText(std::string{}, display, std::make_shared<OwnedBuffer>(std::move(bytes)));
+            return;
+        }
+        const ArchiveLibrary* la = loadArchiveLibrary(display);
+        if (!la)
+            return;
+        const std::uint64_t allowed = ratioCap(bytes.size());
+        if (archive)
+            readArchiveMemory(*la, std::string{}, display, bytes, 0, allowed);
+        else
+            readCompressedMember(*la, std::string{}, display, bytes, 0, allowed);
+    }
+
     void readPath(const std::string& input, bool several)
     {
         std::error_code ec;
@@ -1459,6 +1481,22 @@ Source sourceFromText(std::string name, std::string text)
     s.size = text.size();
     s.buffer = std::make_shared<OwnedBuffer>(std::move(text));
     return s;
+}
+
+Bundle readBytes(const std::string& name, std::string bytes, const BundleLimits& limits)
+{
+    Bundle out;
+    const CancelFn never;
+    Reader r{limits, never, out};
+    if (bytes.empty())
+        r.skip(name, "empty: nothing to read");
+    else
+        r.readMemory(name, std::move(bytes));
+    auto byPath = [](const Source& a, const Source& b) { return a.displayPath < b.displayPath; };
+    std::stable_sort(out.sources.begin(), out.sources.end(), byPath);
+    for (std::size_t i = 0; i < out.sources.size(); ++i)
+        out.sources[i].id = SourceId(static_cast<std::uint32_t>(i));
+    return out;
 }
 
 Bundle readBundle(const std::vector<std::string>& paths, const BundleLimits& limits,

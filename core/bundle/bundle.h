@@ -282,8 +282,13 @@ std::vector<std::string> filesAddedSince(const std::vector<std::string>& paths,
 // bytes since it was read", "was replaced since it was read (rotated or rewritten …)", ...
 std::string describeChange(const FileChange& change, std::uint64_t sizeRead);
 
-// Builds a source from text held in memory (a pasted snippet, standard input).
+// Builds a source from text held in memory (a pasted snippet).
 Source sourceFromText(std::string name, std::string text);
+
+// Bytes held in memory under `name` (the standard input), read as readBundle reads a file: a
+// compressed log or an archive (known by its first bytes) is opened, binary data is skipped with
+// the reason, and text is one source.
+Bundle readBytes(const std::string& name, std::string bytes, const BundleLimits& limits = {});
 
 // The text of a torchelastic error.json as log lines, or nullopt when it is not one.
 std::optional<std::string> torchelasticErrorText(std::string_view json);

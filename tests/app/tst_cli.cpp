@@ -144,6 +144,27 @@ private slots:
         QCOMPARE(QString::fromStdString(d["skipped"][0]["reason"]),
                  QStringLiteral("the standard input was empty: nothing to read"));
         QCOMPARE(QString::fromStdString(d["initiating"]["file"]), QStringLiteral("gpu-b/rank5.log"));
+
+        // An archive piped in (`tar cz logs | rankline diagnose -`) is opened as the file would be:
+        // its bytes were read as text before (a few lines of binary, no finding).
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString tgz = dir.filePath(QStringLiteral("sample.tgz"));
+        QProcess tar;
+        tar.start(QStringLiteral("tar"), {QStringLiteral("czf"), tgz, QStringLiteral("-C"),
+                                          QFileInfo(sample).path(), QFileInfo(sample).fileName()});
+        QVERIFY(tar.waitForFinished(20000) && tar.exitCode() == 0);
+        QFile packed(tgz);
+        QVERIFY(packed.open(QIODevice::ReadOnly));
+        r = run({QStringLiteral("diagnose"), QStringLiteral("-"), QStringLiteral("--json"),
+                 QStringLiteral("--no-local-nccl")},
+                packed.readAll());
+        QCOMPARE(r.code, 0);
+        d = json::parse(r.out.toStdString());
+        QCOMPARE(d["stats"]["files"].get<int>(), 8);
+        QCOMPARE(QString::fromStdString(d["initiating"]["file"]),
+                 QStringLiteral("<stdin>!connect-abort-2x4/gpu-b/rank5.log"));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 5);
     }
 
     void brokenFileDoesNotStopTheRest()

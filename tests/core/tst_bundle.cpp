@@ -727,6 +727,46 @@ private slots:
         QCOMPARE(workers(*analyzePaths({node.path().toStdString()}, m_enc, o)), expected);
     }
 
+    // Bytes held in memory (the standard input) read as a file of them would be: known by their
+    // first bytes, having no name.
+    void bytesReadAsTheirFileWouldBe()
+    {
+        const QByteArray log = "h:1:2 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\nsecond line\n";
+        auto read = [](const QByteArray& bytes) {
+            return readBytes("<stdin>",
+                             std::string(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+        };
+        for (const char* filter : {"gzip", "zstd", "xz"}) {
+            Bundle b = read(compressed(filter, log));
+            QCOMPARE(names(b), QStringList{QStringLiteral("<stdin>")});
+            QCOMPARE(b.sources[0].text(),
+                     std::string_view(log.constData(), static_cast<std::size_t>(log.size())));
+            QVERIFY(b.skipped.empty());
+        }
+        QTemporaryDir dir;
+        const QList<QPair<QString, QByteArray>> members{{QStringLiteral("node-a/rank0.log"), log},
+                                                        {QStringLiteral("node-b/rank1.log"), log}};
+        writeArchive(dir.filePath(QStringLiteral("a.tgz")), members);
+        writeArchive(dir.filePath(QStringLiteral("b.zip")), members, Kind::Zip);
+        for (const char* archive : {"a.tgz", "b.zip"}) {
+            Bundle b = read(readAll(dir.filePath(QLatin1String(archive))));
+            QCOMPARE(names(b), (QStringList{QStringLiteral("<stdin>!node-a/rank0.log"),
+                                            QStringLiteral("<stdin>!node-b/rank1.log")}));
+            QVERIFY(b.skipped.empty());
+        }
+        // Text as it is; binary data and nothing at all said so.
+        QCOMPARE(names(read(log)), QStringList{QStringLiteral("<stdin>")});
+        Bundle binary = read(QByteArray("\x7f"
+                                        "ELF\0\0\0\0",
+                                        8));
+        QVERIFY(binary.sources.empty());
+        QCOMPARE(binary.skipped.size(), std::size_t{1});
+        QVERIFY2(binary.skipped[0].reason.starts_with("binary"), binary.skipped[0].reason.c_str());
+        Bundle truncated = read(compressed("gzip", log).left(20));
+        QCOMPARE(truncated.skipped.size(), std::size_t{1});
+        QCOMPARE(QString::fromStdString(truncated.skipped[0].file), QStringLiteral("<stdin>"));
+    }
+
     void singleCompressedLogs()
     {
         QTemporaryDir dir;

@@ -99,7 +99,8 @@ IsolatedResult runIsolated(const std::function<std::string()>& work, int timeout
     if (timedOut) {
         r.error = "the probe process did not answer within " + std::to_string(timeoutMs) + " ms";
     } else if (WIFSIGNALED(status)) {
-        r.error = std::string("the probe process died: ") + ::strsignal(WTERMSIG(status));
+        r.signal = WTERMSIG(status);
+        r.error = std::string("the probe process died: ") + ::strsignal(r.signal);
     } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         r.error = "the probe process failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")";
     } else {

@@ -20,6 +20,7 @@ struct IsolatedResult {
     bool ok = false;    // the child ran `work` to the end and exited normally
     std::string output; // what `work` returned
     std::string error;  // why there is no answer: fork failed, timed out, killed by a signal
+    int signal = 0;     // the signal that killed the child, if one did
 };
 
 // `work` runs in the child only; it must not rely on other threads of this process (they do not

@@ -1,5 +1,6 @@
 #include "probe/nccl_probe.h"
 
+#include <csignal>
 #include <cstdlib>
 #include <dlfcn.h>
 
@@ -76,6 +77,14 @@ NcclProbeResult probeNcclIsolated(const std::string& library, int timeoutMs)
     NcclProbeResult r;
     if (!child.ok) {
         r.error = library + ": " + child.error;
+        // The loader maps the library's segments as its headers describe them: a file cut short (a
+        // partial copy or download) faults on the first page past its end.
+        if (child.signal == SIGBUS)
+            r.error += " (the file is shorter than its headers say: a truncated copy or an unfinished "
+                       "download; copy or install it again)";
+        else if (child.signal == SIGSEGV)
+            r.error += " (the library crashed while it was loaded or asked for its version: a damaged file, "
+                       "or one built for another system)";
         return r;
     }
     std::string fields[5];

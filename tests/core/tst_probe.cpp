@@ -115,6 +115,24 @@ private slots:
         QVERIFY2(parts[3].contains(QStringLiteral("already loaded")), qPrintable(parts[3])); // ...and says so
     }
 
+    // A library file cut short (a partial copy): the loader faults on a page past its end, and the
+    // answer says so rather than only naming the signal.
+    void truncatedLibrary()
+    {
+        QFile full(QStringLiteral(FAKE_NCCL_PATH));
+        QVERIFY(full.open(QIODevice::ReadOnly));
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString cut = dir.filePath(QStringLiteral("libnccl.so.2"));
+        QFile out(cut);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(full.read(full.size() / 2));
+        out.close();
+        const NcclProbeResult r = probeNcclIsolated(cut.toStdString());
+        QVERIFY(!r.found);
+        QVERIFY2(r.error.find("truncated copy") != std::string::npos, r.error.c_str());
+    }
+
     void isolatedChildCrashOrHang()
     {
         IsolatedResult crash = runIsolated([]() -> std::string {

@@ -2003,6 +2003,70 @@ void residentBytes(std::uint64_t& anon, std::uint64_t& file)
     }
 }
 
+// Several runs of one job in one stream: a log that a job restarted with the same output
+// appended to (`>>`, Slurm's --open-mode=append), or a console on which torchrun restarted its
+// workers. Each rank is printed by one process per run, one run after the other.
+struct StreamRuns {
+    // Per process: its run among its rank's processes where they follow one another in a source
+    // (0 for the first), or -1. Empty where no rank has two processes.
+    std::vector<int> run;
+    // Per source: the line its latest run starts on (the first line of a rank's last process, the
+    // earliest of them), or 0: what comes before it in the stream is the earlier runs'.
+    std::vector<std::uint32_t> latestFrom;
+};
+
+StreamRuns runsInStreams(const Analysis& a)
+{
+    std::unordered_map<int, int> perRank;
+    bool repeated = false;
+    for (const auto& p : a.processes)
+        if (p.rank && !p.attempt)
+            repeated = ++perRank[*p.rank] > 1 || repeated;
+    if (!repeated)
+        return {};
+    StreamRuns out;
+    out.run.assign(a.processes.size(), -1);
+    out.latestFrom.assign(a.lines.size(), 0);
+    for (std::size_t s = 0; s < a.lines.size(); ++s) {
+        const SourceLines& sl = a.lines[s];
+        // Each repeated rank's processes by their first and last line here.
+        std::unordered_map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>> lines;
+        for (std::uint32_t i = 0; i < sl.size(); ++i) {
+            const ProcessId p = sl.process(i);
+            if (!p.valid() || p.value >= a.processes.size())
+                continue;
+            const Process& proc = a.processes[p.value];
+            if (!proc.rank || proc.attempt || perRank[*proc.rank] < 2)
+                continue;
+            auto [it, first] = lines.try_emplace(p.value, i, i);
+            if (!first)
+                it->second.second = i;
+        }
+        std::map<int, std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>>> byRank;
+        for (const auto& [p, range] : lines)
+            byRank[*a.processes[p].rank].emplace_back(range.first, range.second, p);
+        std::uint32_t latestFrom = UINT32_MAX;
+        for (auto& [rank, list] : byRank) {
+            if (list.size() < 2)
+                continue;
+            std::sort(list.begin(), list.end());
+            bool apart = true; // each starts after the one before it ended
+            for (std::size_t k = 1; k < list.size(); ++k)
+                apart = apart && std::get<0>(list[k]) > std::get<1>(list[k - 1]);
+            if (!apart)
+                continue;
+            for (std::size_t k = 0; k < list.size(); ++k)
+                out.run[std::get<2>(list[k])] = std::max(out.run[std::get<2>(list[k])], static_cast<int>(k));
+            latestFrom = std::min(latestFrom, std::get<0>(list.back()));
+        }
+        if (latestFrom != UINT32_MAX)
+            out.latestFrom[s] = latestFrom;
+    }
+    if (std::none_of(out.run.begin(), out.run.end(), [](int r) { return r > 0; }))
+        return {};
+    return out;
+}
+
 } // namespace
 
 double processCpuSeconds()
@@ -2674,6 +2738,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     // the one with that rank (with every attempt or launch read, rank 2's "[rank2]:" lines in the
     // second launch's file are that launch's rank 2, not the first's).
     std::map<int, ProcessId> rankProcess;
+    // Per source, the ranks that several of its NCCL processes printed under (a job that ran again
+    // with its output appended to the same stream): their rank-only lines are placed by position
+    // when every line is assigned (below), rather than all given to the first run's process.
+    std::vector<std::unordered_map<int, std::vector<ProcessId>>> repeatedRanks(a.sources.size());
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
         std::unordered_map<int, ProcessId> byPrefix, byRank;
         bool ownKnown = false;
@@ -2683,6 +2751,12 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             int r = scans[s].keys[k].rank;
             if (!ownKnown) {
                 ownKnown = true;
+                std::unordered_map<int, std::vector<ProcessId>> several;
+                auto note = [&several](int rank, ProcessId id) {
+                    auto& list = several[rank];
+                    if (std::find(list.begin(), list.end(), id) == list.end())
+                        list.push_back(id);
+                };
                 auto add = [&](ProcessId id) {
                     if (id.valid() && a.processes[id.value].rank)
                         byRank.emplace(*a.processes[id.value].rank, id);
@@ -2691,10 +2765,18 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                     if (scans[s].keys[k2].byRank() || !keyProcess[s][k2].valid())
                         continue;
                     add(keyProcess[s][k2]);
-                    if (scans[s].keyDecoRank[k2] >= 0)
+                    if (scans[s].keyDecoRank[k2] >= 0) {
                         byPrefix.emplace(scans[s].keyDecoRank[k2], keyProcess[s][k2]);
+                        note(scans[s].keyDecoRank[k2], keyProcess[s][k2]);
+                    } else if (const auto& rank = a.processes[keyProcess[s][k2].value].rank;
+                               rank && scans[s].keys[k2].pid >= 0) {
+                        note(*rank, keyProcess[s][k2]);
+                    }
                 }
                 add(defaultProcess[s]);
+                for (auto& [rank, list] : several)
+                    if (list.size() > 1)
+                        repeatedRanks[s].emplace(rank, std::move(list));
             }
             if (const auto mine = byPrefix.find(r); mine != byPrefix.end()) {
                 keyProcess[s][k] = mine->second;
@@ -2795,10 +2877,37 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             sl.shrink();
             return;
         }
+        // A repeated rank's processes (repeatedRanks) by the line each first printed on, in line
+        // order: a rank-only line is the one's that started last before it (the first one's before
+        // any of them).
+        std::unordered_map<int, std::vector<std::pair<std::uint32_t, ProcessId>>> runsOfRank;
+        if (!repeatedRanks[s].empty()) {
+            std::unordered_map<std::uint32_t, int> rankOf; // process -> its repeated rank
+            for (const auto& [rank, list] : repeatedRanks[s])
+                for (ProcessId p : list)
+                    rankOf.emplace(p.value, rank);
+            std::unordered_set<std::uint32_t> seen;
+            for (std::uint32_t i = 0; i < n && seen.size() < rankOf.size(); ++i) {
+                const std::uint32_t k = sl.process(i).value;
+                if (k == kNoKey || scans[s].keys[k].byRank() || !keyProcess[s][k].valid())
+                    continue;
+                const ProcessId p = keyProcess[s][k];
+                if (const auto it = rankOf.find(p.value); it != rankOf.end() && seen.insert(p.value).second)
+                    runsOfRank[it->second].push_back({i, p});
+            }
+        }
         sl.assignProcesses([&](std::uint32_t i) {
             if (const ProcessId gpu = ownerOf(gpuOwners[s], i); gpu.valid())
                 return gpu;
             std::uint32_t k = sl.process(i).value;
+            if (!runsOfRank.empty() && k != kNoKey && scans[s].keys[k].byRank())
+                if (const auto it = runsOfRank.find(scans[s].keys[k].rank); it != runsOfRank.end()) {
+                    const auto& runs = it->second;
+                    auto next =
+                        std::upper_bound(runs.begin(), runs.end(), std::make_pair(i, ProcessId{}),
+                                         [](const auto& x, const auto& y) { return x.first < y.first; });
+                    return next == runs.begin() ? runs.front().second : std::prev(next)->second;
+                }
             // A "[Rank N]" line of a host's console (LocalKey::hostStream) several ranks wrote is
             // rank N's, as such a line with no prefix at all.
             if (!consoleLines[s].empty() && k != kNoKey && scans[s].keys[k].hostStream)
@@ -2881,6 +2990,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     release(rankProcess);
     release(sourceProcesses);
     release(consoleLines);
+    release(repeatedRanks);
     // What the stages after identity read of the scans, moved out of them, and the scans freed.
     std::vector<ScanAfterIdentity> later(scans.size());
     std::vector<ScannedEventLines> scannedEvents(scans.size());
@@ -2943,6 +3053,45 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         // context hit on one line make one event): their pages are faulted in at once.
         reservePopulated(a.events, n);
     }
+    // Several runs of the job in one stream (runsInStreams): each process is numbered by its run,
+    // and unless every attempt is asked for, the earlier runs' lines stay readable but make no
+    // events and no findings (their processes', and in each stream whatever precedes its latest
+    // run), as a torchrun log folder's earlier attempts are set aside.
+    std::vector<char> setAside(a.processes.size(), 0);
+    std::vector<std::uint32_t> asideBefore(a.sources.size(), 0);
+    if (const StreamRuns runs = runsInStreams(a); !runs.run.empty()) {
+        std::unordered_map<int, int> lastRun; // rank -> its latest run
+        for (const auto& p : a.processes)
+            if (runs.run[p.id.value] >= 0)
+                lastRun[*p.rank] = std::max(lastRun[*p.rank], runs.run[p.id.value]);
+        for (auto& p : a.processes)
+            if (runs.run[p.id.value] >= 0) {
+                p.attempt = runs.run[p.id.value];
+                setAside[p.id.value] = !options.allAttempts && runs.run[p.id.value] < lastRun[*p.rank];
+            }
+        for (std::size_t s = 0; s < a.sources.size(); ++s) {
+            if (!options.allAttempts)
+                asideBefore[s] = runs.latestFrom[s];
+            std::size_t aside = 0;
+            std::vector<char> counted(a.processes.size(), 0);
+            for (std::uint32_t i = 0; i < a.lines[s].size(); ++i)
+                if (const ProcessId p = a.lines[s].process(i);
+                    p.valid() && setAside[p.value] && !std::exchange(counted[p.value], 1))
+                    ++aside;
+            if (aside > 0 || asideBefore[s] > 0)
+                a.skipped.push_back(
+                    {a.sources[s].displayPath,
+                     "lines " +
+                         std::string(asideBefore[s] > 0
+                                         ? "1 to " + std::to_string(asideBefore[s]) + " and those of "
+                                         : "of ") +
+                         std::to_string(aside) +
+                         " process(es) are an earlier run of the job and make no findings (its "
+                         "ranks printed here again, each by a new process, after they had "
+                         "ended): the latest run is the one diagnosed; to include earlier ones: "
+                         "--all-attempts, or View > Include Earlier Attempts in the window"});
+        }
+    }
     std::vector<Hit> hits;
     reservePopulated(hits, fingerprintHits);
     EnvironmentHits envHits; // read by collectEnvironment once events exist
@@ -2973,6 +3122,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             const auto& pat = scanner.patterns()[static_cast<std::size_t>(h.pattern)];
             LineRef where{sid, h.line};
             Process& proc = a.processes[a.lines[s].process(h.line).value];
+            // An earlier run's symptoms, tracebacks and exceptions (setAside): no events, no hits.
+            const bool aside = setAside[proc.id.value] || h.line < asideBefore[s];
             auto takeCaptures = [&h] {
                 Captures caps = std::move(h.captures);
                 caps.shrink();
@@ -2980,6 +3131,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             };
             switch (pat.builtin) {
             case Builtin::None: {
+                if (aside)
+                    break;
                 // The same line may match two fingerprints of one symptom: keep one. Hits come in
                 // line order, so only this line's hits need checking.
                 bool dup = false;
@@ -3029,6 +3182,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 break;
             case Builtin::Traceback:
             case Builtin::Exception: {
+                if (aside)
+                    break;
                 Event e = makeEvent(h.line, pat.builtin == Builtin::Traceback ? EventKind::Traceback
                                                                               : EventKind::Exception);
                 e.level = Level::Error;
@@ -3069,7 +3224,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         for (std::uint32_t i = firstWarn[s]; i < sl.size(); ++i) {
             Level lv = sl.level(i);
             if ((lv != Level::Warn && lv != Level::Error && lv != Level::Fatal) ||
-                std::binary_search(symptomLines.begin(), symptomLines.end(), i))
+                std::binary_search(symptomLines.begin(), symptomLines.end(), i) || i < asideBefore[s] ||
+                (sl.process(i).valid() && setAside[sl.process(i).value]))
                 continue;
             a.events.push_back(makeEvent(i, lv == Level::Warn ? EventKind::Warn : EventKind::Error));
         }

@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <zlib.h>
 
@@ -179,6 +180,51 @@ private slots:
         }
         QVERIFY(plain.find(".gz") == std::string::npos);
         QCOMPARE(QString::fromStdString(zipped), QString::fromStdString(plain));
+    }
+
+    // A job that ran twice with its output appended to one srun -l file (Slurm's --requeue with
+    // --open-mode=append): each rank printed by a new process the second time. The latest run is
+    // diagnosed (its out-of-memory error, not the first run's connect abort, which was taken
+    // before), the earlier one's lines are set aside and said so; with every attempt read, the
+    // first run's failure is the earliest again.
+    void appendedRuns()
+    {
+        json d = diagnose(QStringLiteral("appended/slurm-requeued.out"));
+        QCOMPARE(d["initiating"]["entry"].get<std::string>(), std::string("cuda-oom"));
+        QCOMPARE(d["initiating"]["line"].get<int>(), 37);
+        std::map<int, int> attemptOfPid;
+        for (const auto& r : d["ranks"])
+            if (r["pid"].is_number())
+                attemptOfPid[r["pid"].get<int>()] = r["attempt"].get<int>();
+        QCOMPARE(attemptOfPid, (std::map<int, int>{{4100, 0}, {5100, 0}, {7200, 1}, {8300, 1}}));
+        QCOMPARE(d["skipped"].size(), std::size_t{1});
+        const std::string why = d["skipped"][0]["reason"];
+        QVERIFY2(why.starts_with("lines 1 to 24 and those of 2 process(es) are an earlier run of the job") &&
+                     why.find("--all-attempts") != std::string::npos,
+                 why.c_str());
+
+        json all = diagnose(QStringLiteral("appended/slurm-requeued.out"), true);
+        QCOMPARE(all["initiating"]["entry"].get<std::string>(), std::string("nccl-socket-connect-abort"));
+        QCOMPARE(all["initiating"]["line"].get<int>(), 9);
+        QVERIFY(all["skipped"].empty());
+
+        // Two processes of one rank whose lines interleave (two jobs writing into one file at once)
+        // are no runs one after the other: nothing is set aside.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile f(dir.filePath(QStringLiteral("two-jobs.out")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("0: h1:10:10 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 1b000 - Init START\n"
+                "0: h1:20:20 [0] NCCL INFO comm 0x2 rank 0 nranks 2 cudaDev 1 busId 1c000 - Init START\n"
+                "0: h1:10:10 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 10.0.0.9<4000> "
+                "failed : Software caused connection abort\n"
+                "0: h1:20:20 [0] NCCL INFO comm 0x2 rank 0 nranks 2 cudaDev 1 busId 1c000 - Init COMPLETE\n");
+        f.close();
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        json both = json::parse(diagnosisJson(*analyzePaths({dir.path().toStdString()}, m_enc, o)));
+        QVERIFY2(both["skipped"].empty(), both["skipped"].dump().c_str());
+        QCOMPARE(both["initiating"]["entry"].get<std::string>(), std::string("nccl-socket-connect-abort"));
     }
 
     // kubectl logs --timestamps of each pod of a PyTorchJob, torchrun --tee inside: "[default1]:" is a

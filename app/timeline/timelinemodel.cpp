@@ -205,6 +205,9 @@ std::shared_ptr<const TimelineModel> TimelineModel::fromIndex(const AnalysisInde
         if (std::find(hosts.begin(), hosts.end(), p.host) == hosts.end())
             hosts.push_back(p.host);
     std::stable_partition(hosts.begin(), hosts.end(), [](const std::string& h) { return !h.empty(); });
+    const bool severalAttempts = std::any_of(a.processes.begin(), a.processes.end(), [&a](const Process& p) {
+        return p.attempt && a.processes.front().attempt != p.attempt;
+    });
     for (const auto& h : hosts) {
         const int hi = model->addHost(h.empty() ? QObject::tr("(host unknown)") : QString::fromStdString(h));
         for (const auto& hc : a.clock.hosts)
@@ -215,12 +218,19 @@ std::shared_ptr<const TimelineModel> TimelineModel::fromIndex(const AnalysisInde
         for (const auto& p : a.processes) {
             if (p.host != h)
                 continue;
+            // A process known by neither rank nor pid: its local rank where its path gives one (a
+            // torchrun worker folder), before the path itself, which a narrow lane cuts short.
             QString label =
-                p.rank ? QObject::tr("rank %1").arg(*p.rank)
-                : p.pid >= 0
-                    ? QObject::tr("pid %1").arg(p.pid)
+                p.rank       ? QObject::tr("rank %1").arg(*p.rank)
+                : p.pid >= 0 ? QObject::tr("pid %1").arg(p.pid)
+                : p.localRank
+                    ? QObject::tr("local rank %1").arg(*p.localRank)
                     : QString::fromStdString(p.sources.empty() ? std::string("?")
                                                                : a.source(p.sources.front()).displayPath);
+            // A rank's runs side by side (earlier attempts included, or a job's runs in one
+            // stream) are told apart as in the rank list; with one attempt shown it says nothing.
+            if (p.attempt && severalAttempts)
+                label += QObject::tr(" (attempt %1)").arg(*p.attempt);
             model->addLane(hi, label, p.id);
         }
     }

@@ -244,6 +244,32 @@ private slots:
         QCOMPARE(m.markCount(), std::size_t{3});
     }
 
+    // Lanes of processes with no rank say what else is known (a torchrun worker folder's local
+    // rank, not its path cut short), and a rank's runs side by side say which attempt each is;
+    // with one attempt shown the attempt says nothing and is left out.
+    void laneLabelsOfAttemptsAndLocalRanks()
+    {
+        const auto enc = test::shippedEncyclopedia();
+        QVERIFY(enc);
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto labels = [&](const char* shape) {
+            AnalysisIndex index(
+                analyzePaths({std::string(RANKLINE_TEST_DATA_DIR "/shapes/") + shape}, enc, o));
+            QStringList out;
+            const auto model = TimelineModel::fromIndex(index); // held: lanes() is its own
+            for (const auto& lane : model->lanes())
+                out << lane.label;
+            return out;
+        };
+        QCOMPARE(labels("torchrun"), (QStringList{QStringLiteral("pid 7001"), QStringLiteral("local rank 1"),
+                                                  QStringLiteral("local rank 0")}));
+        const QStringList runs = labels("appended/slurm-requeued.out");
+        for (const char* lane :
+             {"rank 0 (attempt 0)", "rank 0 (attempt 1)", "rank 1 (attempt 0)", "rank 1 (attempt 1)"})
+            QVERIFY2(runs.contains(QLatin1String(lane)), qPrintable(runs.join(QLatin1String(", "))));
+    }
+
     void sampleIncidentModel()
     {
         qputenv("RANKLINE_RESOURCES", RANKLINE_RESOURCES_DIR);

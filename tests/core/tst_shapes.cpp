@@ -208,11 +208,33 @@ private slots:
         QCOMPARE(all["initiating"]["line"].get<int>(), 9);
         QVERIFY(all["skipped"].empty());
 
-        // Two processes of one rank whose lines interleave (two jobs writing into one file at once)
-        // are no runs one after the other: nothing is set aside.
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        QFile f(dir.filePath(QStringLiteral("two-jobs.out")));
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        // The same runs as `nohup python train.py >> train.log` leaves them: no launcher prefix, the
+        // framework's lines those of no process. Told apart by NCCL's lines alone; what precedes
+        // the second run in the file is set aside with the first run's processes.
+        {
+            QFile in(QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/appended/slurm-requeued.out"));
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            QFile out(dir.filePath(QStringLiteral("nohup/train.log")));
+            QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("nohup"))) && out.open(QIODevice::WriteOnly));
+            for (QByteArray line : in.readAll().split('\n'))
+                if (!line.startsWith("srun:"))
+                    out.write((line.startsWith("0: ") || line.startsWith("1: ") ? line.mid(3) : line) + '\n');
+        }
+        json nohup = json::parse(
+            diagnosisJson(*analyzePaths({dir.filePath(QStringLiteral("nohup")).toStdString()}, m_enc, o)));
+        QCOMPARE(nohup["initiating"]["entry"].get<std::string>(), std::string("cuda-oom"));
+        QCOMPARE(nohup["skipped"].size(), std::size_t{1});
+        QVERIFY(nohup["skipped"][0]["reason"].get<std::string>().starts_with(
+            "lines 1 to 22 and those of 2 process(es)"));
+
+        // Two processes of one rank whose lines interleave (two jobs writing into one file at once)
+        // are no runs one after the other: nothing is set aside.
+        QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("two-jobs"))));
+        QFile f(dir.filePath(QStringLiteral("two-jobs/job.out")));
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("0: h1:10:10 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 1b000 - Init START\n"
                 "0: h1:20:20 [0] NCCL INFO comm 0x2 rank 0 nranks 2 cudaDev 1 busId 1c000 - Init START\n"
@@ -220,9 +242,8 @@ private slots:
                 "failed : Software caused connection abort\n"
                 "0: h1:20:20 [0] NCCL INFO comm 0x2 rank 0 nranks 2 cudaDev 1 busId 1c000 - Init COMPLETE\n");
         f.close();
-        AnalyzeOptions o;
-        o.probeLocalNccl = false;
-        json both = json::parse(diagnosisJson(*analyzePaths({dir.path().toStdString()}, m_enc, o)));
+        json both = json::parse(
+            diagnosisJson(*analyzePaths({dir.filePath(QStringLiteral("two-jobs")).toStdString()}, m_enc, o)));
         QVERIFY2(both["skipped"].empty(), both["skipped"].dump().c_str());
         QCOMPARE(both["initiating"]["entry"].get<std::string>(), std::string("nccl-socket-connect-abort"));
     }

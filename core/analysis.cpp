@@ -3072,12 +3072,13 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         for (std::size_t s = 0; s < a.sources.size(); ++s) {
             if (!options.allAttempts)
                 asideBefore[s] = runs.latestFrom[s];
-            std::size_t aside = 0;
-            std::vector<char> counted(a.processes.size(), 0);
+            // The earlier runs' processes with lines here (a set per source, not a flag per
+            // process: ten thousand files and as many processes).
+            std::set<std::uint32_t> asideHere;
             for (std::uint32_t i = 0; i < a.lines[s].size(); ++i)
-                if (const ProcessId p = a.lines[s].process(i);
-                    p.valid() && setAside[p.value] && !std::exchange(counted[p.value], 1))
-                    ++aside;
+                if (const ProcessId p = a.lines[s].process(i); p.valid() && setAside[p.value])
+                    asideHere.insert(p.value);
+            const std::size_t aside = asideHere.size();
             if (aside > 0 || asideBefore[s] > 0)
                 a.skipped.push_back(
                     {a.sources[s].displayPath,

@@ -111,6 +111,12 @@ const char* binaryFormat(std::string_view head)
     return nullptr;
 }
 
+// An archive Rankline opens, by its first bytes (binaryFormat's names).
+bool archiveFormat(std::string_view format)
+{
+    return format == "zip" || format == "tar" || format == "7z";
+}
+
 std::string binaryReason(const char* format, const std::string& display)
 {
     if (!format)
@@ -134,7 +140,7 @@ std::string binaryReason(const char* format, const std::string& display)
                                : f == "bzip2" ? ".bz2"
                                : f == "lzip"  ? ".lz"
                                               : "." + std::string(f);
-    const bool archive = f == "zip" || f == "tar" || f == "7z";
+    const bool archive = archiveFormat(f);
     std::string how = "rename it to " + name + suffix;
     if (!archive)
         how += " (" + name + ".tar" + suffix + " if it holds a tar archive)";
@@ -854,9 +860,6 @@ struct Reader {
                 addText(path, memberDisplay, std::make_shared<OwnedBuffer>(std::move(data)));
                 break;
             }
-            if (endsWith(member, "error.json"))
-                if (auto text = torchelasticErrorText(data))
-                    data = std::move(*text);
             // What a member holds beyond its own bytes counts against the archive's allowance; once
             // that is spent the rest of the archive is not read.
             const std::uint64_t left = allowed > expanded ? allowed - expanded : 0;
@@ -883,7 +886,7 @@ struct Reader {
                                     "outer archives and open this one)");
                 continue;
             }
-            addText(path, memberDisplay, std::make_shared<OwnedBuffer>(std::move(data)));
+            addDecompressed(path, memberDisplay, std::move(data)); // torchelastic's error.json too
         }
         if (rc != ARCHIVE_EOF && rc != ARCHIVE_OK && !(cancelled && cancelled()))
             skip(display, std::string("archive is truncated or corrupt: ") + archiveError(la, a) +
@@ -1171,8 +1174,7 @@ struct Reader {
     void readMemory(const std::string& display, std::string bytes)
     {
         const char* format = binaryFormat(std::string_view(bytes).substr(0, 512));
-        const std::string_view f = format ? format : "";
-        const bool archive = f == "zip" || f == "tar" || f == "7z";
+        const bool archive = format && archiveFormat(format);
         if (!archive && !compressedFormat(format)) {
             addText(std::string{}, display, std::make_shared<OwnedBuffer>(std::move(bytes)));
             return;
@@ -1483,6 +1485,26 @@ Source sourceFromText(std::string name, std::string text)
     return s;
 }
 
+namespace
+{
+
+// Sources sorted by display path, so that results do not depend on the order they were read in,
+// and numbered in that order.
+void inPathOrder(std::vector<Source>& sources)
+{
+    // Mostly in this order already (a folder's files are listed in path order): then there is
+    // nothing to move.
+    auto byPath = [](const Source& a, const Source& b) { return a.displayPath < b.displayPath; };
+    if (!std::is_sorted(sources.begin(), sources.end(), byPath))
+        std::stable_sort(sources.begin(), sources.end(), byPath);
+    // Kept for the whole analysis: a folder of 10,000 files left a vector of 16,384.
+    sources.shrink_to_fit();
+    for (std::size_t i = 0; i < sources.size(); ++i)
+        sources[i].id = SourceId(static_cast<std::uint32_t>(i));
+}
+
+} // namespace
+
 Bundle readBytes(const std::string& name, std::string bytes, const BundleLimits& limits)
 {
     Bundle out;
@@ -1492,10 +1514,7 @@ Bundle readBytes(const std::string& name, std::string bytes, const BundleLimits&
         r.skip(name, "empty: nothing to read");
     else
         r.readMemory(name, std::move(bytes));
-    auto byPath = [](const Source& a, const Source& b) { return a.displayPath < b.displayPath; };
-    std::stable_sort(out.sources.begin(), out.sources.end(), byPath);
-    for (std::size_t i = 0; i < out.sources.size(); ++i)
-        out.sources[i].id = SourceId(static_cast<std::uint32_t>(i));
+    inPathOrder(out.sources);
     return out;
 }
 
@@ -1572,15 +1591,7 @@ Bundle readBundle(const std::vector<std::string>& paths, const BundleLimits& lim
             std::erase_if(out.sources, [&](const Source&) { return twice[i++] != 0; });
         }
     }
-    // Mostly in this order already (a folder's files are listed in path order): then there is
-    // nothing to move.
-    auto byPath = [](const Source& a, const Source& b) { return a.displayPath < b.displayPath; };
-    if (!std::is_sorted(out.sources.begin(), out.sources.end(), byPath))
-        std::stable_sort(out.sources.begin(), out.sources.end(), byPath);
-    // Kept for the whole analysis: a folder of 10,000 files left a vector of 16,384.
-    out.sources.shrink_to_fit();
-    for (std::size_t i = 0; i < out.sources.size(); ++i)
-        out.sources[i].id = SourceId(static_cast<std::uint32_t>(i));
+    inPathOrder(out.sources);
     return out;
 }
 

@@ -2013,6 +2013,8 @@ struct StreamRuns {
     // Per source: the line its latest run starts on (the first line of a rank's last process, the
     // earliest of them), or 0: what comes before it in the stream is the earlier runs'.
     std::vector<std::uint32_t> latestFrom;
+    // Per source: the processes of repeated ranks with lines in it (those that may be set aside).
+    std::vector<std::vector<std::uint32_t>> repeatedHere;
 };
 
 StreamRuns runsInStreams(const Analysis& a)
@@ -2027,6 +2029,7 @@ StreamRuns runsInStreams(const Analysis& a)
     StreamRuns out;
     out.run.assign(a.processes.size(), -1);
     out.latestFrom.assign(a.lines.size(), 0);
+    out.repeatedHere.resize(a.lines.size());
     for (std::size_t s = 0; s < a.lines.size(); ++s) {
         const SourceLines& sl = a.lines[s];
         // Each repeated rank's processes by their first and last line here.
@@ -2043,8 +2046,10 @@ StreamRuns runsInStreams(const Analysis& a)
                 it->second.second = i;
         }
         std::map<int, std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>>> byRank;
-        for (const auto& [p, range] : lines)
+        for (const auto& [p, range] : lines) {
             byRank[*a.processes[p].rank].emplace_back(range.first, range.second, p);
+            out.repeatedHere[s].push_back(p);
+        }
         std::uint32_t latestFrom = UINT32_MAX;
         for (auto& [rank, list] : byRank) {
             if (list.size() < 2)
@@ -3072,13 +3077,11 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         for (std::size_t s = 0; s < a.sources.size(); ++s) {
             if (!options.allAttempts)
                 asideBefore[s] = runs.latestFrom[s];
-            // The earlier runs' processes with lines here (a set per source, not a flag per
-            // process: ten thousand files and as many processes).
-            std::set<std::uint32_t> asideHere;
-            for (std::uint32_t i = 0; i < a.lines[s].size(); ++i)
-                if (const ProcessId p = a.lines[s].process(i); p.valid() && setAside[p.value])
-                    asideHere.insert(p.value);
-            const std::size_t aside = asideHere.size();
+            // The earlier runs' processes with lines here: repeated ranks' all, as runsInStreams
+            // found them while reading the lines.
+            const auto& here = runs.repeatedHere[s];
+            const auto aside = static_cast<std::size_t>(std::count_if(
+                here.begin(), here.end(), [&setAside](std::uint32_t p) { return setAside[p] != 0; }));
             if (aside > 0 || asideBefore[s] > 0)
                 a.skipped.push_back(
                     {a.sources[s].displayPath,

@@ -3,6 +3,7 @@
 #include <QObject>
 
 #include <algorithm>
+#include <optional>
 
 #include "models/analysisindex.h"
 
@@ -205,9 +206,14 @@ std::shared_ptr<const TimelineModel> TimelineModel::fromIndex(const AnalysisInde
         if (std::find(hosts.begin(), hosts.end(), p.host) == hosts.end())
             hosts.push_back(p.host);
     std::stable_partition(hosts.begin(), hosts.end(), [](const std::string& h) { return !h.empty(); });
-    const bool severalAttempts = std::any_of(a.processes.begin(), a.processes.end(), [&a](const Process& p) {
-        return p.attempt && a.processes.front().attempt != p.attempt;
-    });
+    // Whether the processes that have an attempt have more than one between them.
+    std::optional<int> oneAttempt;
+    bool severalAttempts = false;
+    for (const auto& p : a.processes)
+        if (p.attempt) {
+            severalAttempts = severalAttempts || (oneAttempt && *oneAttempt != *p.attempt);
+            oneAttempt = p.attempt;
+        }
     for (const auto& h : hosts) {
         const int hi = model->addHost(h.empty() ? QObject::tr("(host unknown)") : QString::fromStdString(h));
         for (const auto& hc : a.clock.hosts)

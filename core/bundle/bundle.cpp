@@ -24,6 +24,7 @@
 #include <zlib.h>
 
 #include "bundle/archive_library.h"
+#include "bundle/json_records.h"
 #include "util/mapped_file.h"
 #include "util/parallel.h"
 #include "util/paths.h"
@@ -173,10 +174,12 @@ public:
         if (m_mapped.load(std::memory_order_acquire))
             return false;
         std::uint64_t grown = 0;
-        if (m_file.read(scratch, &grown))
+        if (m_file.read(scratch, &grown)) {
             lookAt(scratch);
-        else
+            asLogLines(scratch);
+        } else {
             m_shrank.store(true);
+        }
         m_grownBy.store(grown);
         return true;
     }
@@ -222,12 +225,23 @@ private:
             view->map = std::move(*f);
             view->text = view->map.text().substr(0, m_file.size());
             lookAt(view->text);
+            if (!m_binary.load() && jsonRecordsHead(view->text)) {
+                view->lost.assign(view->text);
+                if (asLogLines(view->lost)) {
+                    view->map = MappedFile{};
+                    view->text = view->lost;
+                } else {
+                    view->lost.clear();
+                }
+            }
         } else {
             // Shorter now, or not mappable: read, and what it lost reads as NUL.
-            if (m_file.read(view->lost))
+            if (m_file.read(view->lost)) {
                 lookAt(view->lost);
-            else
+                asLogLines(view->lost);
+            } else {
                 m_shrank.store(true);
+            }
             view->text = view->lost;
         }
         m_view = std::move(view);
@@ -241,6 +255,20 @@ private:
             m_format.store(rl::binaryFormat(text));
             m_binary.store(true);
         }
+    }
+    // A small file's first read is the first look at its bytes, so a log kept as JSON records
+    // (bundle/json_records.h) is found here, and every read (the passes', text()) turns the same
+    // bytes into the same log lines: the line index the scan made holds for all of them. Only
+    // the text changes; the source's size stays the file's. True when `text` was turned.
+    bool asLogLines(std::string& text) const
+    {
+        if (m_binary.load() || !jsonRecordsHead(text))
+            return false;
+        auto lines = jsonRecordsText(text);
+        if (!lines)
+            return false;
+        text = std::move(*lines);
+        return true;
     }
 
     // What text() shows, made when it is first asked for: most small files are only ever read by
@@ -633,11 +661,17 @@ struct Reader {
 
     // What a compressed log held, read as its plain file would be: torchelastic's error.json,
     // gzipped with the rest of a torchrun log folder (`gzip -r`), is the failure it records.
+    // So is a log kept as JSON records (bundle/json_records.h): a container's log copied off a node,
+    // its rotated pieces gzipped, is the log lines the records hold.
     void addDecompressed(const std::string& path, const std::string& display, std::string text)
     {
-        if (endsWith(uncompressedName(display), "error.json"))
+        if (endsWith(uncompressedName(display), "error.json")) {
             if (auto lines = torchelasticErrorText(text))
                 text = std::move(*lines);
+        } else if (jsonRecordsHead(std::string_view(text).substr(0, MappedFile::kHeadBytes))) {
+            if (auto lines = jsonRecordsText(text))
+                text = std::move(*lines);
+        }
         addText(path, display, std::make_shared<OwnedBuffer>(std::move(text)));
     }
 
@@ -953,6 +987,16 @@ struct Reader {
         }
         MappedFile& mapped = std::get<MappedFile>(*file);
         const std::optional<bool> headBinary = mapped.headBinary();
+        // A log kept as JSON records is read whole once, into the log lines they hold, which are
+        // then the source's text (held in memory, as a decompressed log's is). Known from the look
+        // at the head, or from the text itself where it was copied into memory.
+        if (headBinary ? !*headBinary && mapped.headJsonRecords()
+                       : jsonRecordsHead(mapped.text().substr(0, MappedFile::kHeadBytes))) {
+            if (auto lines = jsonRecordsText(mapped.text())) {
+                addText(path, display, std::make_shared<OwnedBuffer>(std::move(*lines)));
+                return;
+            }
+        }
         addText(path, display, std::make_shared<MappedBuffer>(std::move(mapped)), headBinary);
     }
 
@@ -1176,7 +1220,7 @@ struct Reader {
         const char* format = binaryFormat(std::string_view(bytes).substr(0, 512));
         const bool archive = format && archiveFormat(format);
         if (!archive && !compressedFormat(format)) {
-            addText(std::string{}, display, std::make_shared<OwnedBuffer>(std::move(bytes)));
+            addDecompressed(std::string{}, display, std::move(bytes));
             return;
         }
         const ArchiveLibrary* la = loadArchiveLibrary(display);

@@ -265,6 +265,7 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept
         m_shrank = other.m_shrank;
         m_guard = std::exchange(other.m_guard, std::nullopt);
         m_headBinary = other.m_headBinary;
+        m_headRecords = other.m_headRecords;
         m_copy = std::move(other.m_copy);
         m_opened = other.m_opened;
     }
@@ -283,6 +284,7 @@ void MappedFile::reset()
     m_mapped = false;
     m_guard.reset();
     m_headBinary.reset();
+    m_headRecords = false;
 }
 
 bool MappedFile::damaged() const
@@ -535,8 +537,10 @@ Expected<MappedFile> MappedFile::map(int fd, const struct stat& st, const std::s
                     ::madvise(p, size, MADV_SEQUENTIAL);
                 thread_local std::vector<char> head(kHeadBytes);
                 const std::size_t want = std::min(size, kHeadBytes);
-                if (lookAtHead && readInto(fd, head.data(), want) == static_cast<long long>(want))
+                if (lookAtHead && readInto(fd, head.data(), want) == static_cast<long long>(want)) {
                     f.m_headBinary = binaryHead({head.data(), want});
+                    f.m_headRecords = jsonRecordsHead({head.data(), want});
+                }
                 return f;
             }
             f.reset(); // no guard slot left: an unguarded map is not safe, copy instead

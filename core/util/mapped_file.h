@@ -81,6 +81,9 @@ public:
     // files, a short read).
     static constexpr std::size_t kHeadBytes = 64 * 1024;
     std::optional<bool> headBinary() const { return m_headBinary; }
+    // Whether that look at the head found what may be a log kept as JSON records
+    // (jsonRecordsHead); false where headBinary() is not known.
+    bool headJsonRecords() const { return m_headRecords; }
     // True when the file shrank while it was open: the bytes it lost read as NUL (mapped) or were
     // never read (copied). Meaningful once the text has been read through.
     bool damaged() const;
@@ -102,6 +105,7 @@ private:
     bool m_shrank = false;
     std::optional<std::size_t> m_guard;
     std::optional<bool> m_headBinary;
+    bool m_headRecords = false;
     std::unique_ptr<char[]> m_copy;
     FileIdentity m_opened; // grownBy, opened()
 };

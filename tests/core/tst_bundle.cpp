@@ -17,6 +17,7 @@
 
 #include "analysis.h"
 #include "bundle/bundle.h"
+#include "bundle/json_records.h"
 #include "encyclopedia/encyclopedia.h"
 #include "report/incident_report.h"
 #include "shipped_encyclopedia.h"
@@ -34,6 +35,12 @@ void write(const QString& path, const QByteArray& bytes)
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(bytes);
+}
+
+// A JSON record written with ' for " (moc reads no raw strings).
+QByteArray q(const char* singleQuoted)
+{
+    return QByteArray(singleQuoted).replace('\'', '"');
 }
 
 QByteArray readAll(const QString& path)
@@ -1223,6 +1230,114 @@ private slots:
         QVERIFY(skippedFor(b, QStringLiteral("cut.log.gz")));
         QVERIFY(QString::fromStdString(skippedFor(b, QStringLiteral("cut.log.gz"))->reason)
                     .contains(QStringLiteral("truncated")));
+    }
+
+    // Logs kept as JSON records, record by record (bundle/json_records.h).
+    void jsonRecordsBecomeTheirLogLines_data()
+    {
+        QTest::addColumn<QByteArray>("records");
+        QTest::addColumn<QByteArray>("lines"); // empty: not records, read as they are
+        // Docker's json-file: Go escapes <, > and & (HTML-safe), the text ends with its line break.
+        QTest::newRow("Docker")
+            << QByteArray(
+                   q("{'log':'a:1:2 [0] NCCL WARN Connect to 10.0.0.1\\u003c45763\\u003e failed \\u0026 "
+                     "\\'x\\'\\n','stream':'stderr','time':'2025-06-12T10:00:05.902000417Z'}\n"))
+            << QByteArray("2025-06-12T10:00:05.902000417Z a:1:2 [0] NCCL WARN Connect to "
+                          "10.0.0.1<45763> failed & \"x\"\n");
+        // A line longer than 16 KiB is split by Docker into records without a line break but the
+        // last: one line again, at the first piece's time.
+        QTest::newRow("Docker's pieces of one line")
+            << QByteArray(q("{'log':'first half, ','stream':'stdout','time':'2025-06-12T10:00:01Z'}\n"
+                            "{'log':'stderr between\\n','stream':'stderr','time':'2025-06-12T10:00:01.5Z'}\n"
+                            "{'log':'second half\\n','stream':'stdout','time':'2025-06-12T10:00:02Z'}\n"
+                            "{'log':'next\\n','stream':'stdout','time':'2025-06-12T10:00:03Z'}"))
+            << QByteArray("2025-06-12T10:00:01.5Z stderr between\n2025-06-12T10:00:01Z first half, second "
+                          "half\n2025-06-12T10:00:03Z next\n");
+        // A collector's records, which end with no line break, are lines of their own.
+        QTest::newRow("not Docker's pieces")
+            << QByteArray(q("{'log':'one','time':'2025-06-12T10:00:01Z'}\n{'log':'two','time':'2025-06-12T10:"
+                            "00:02Z'}"))
+            << QByteArray("2025-06-12T10:00:01Z one\n2025-06-12T10:00:02Z two\n");
+        // A piece left open at the end of a file still being written is kept.
+        QTest::newRow("Docker's last piece")
+            << QByteArray(q("{'log':'cut short','stream':'stdout','time':'2025-06-12T10:00:01Z'}"))
+            << QByteArray("2025-06-12T10:00:01Z cut short\n");
+        // journalctl -o json: the kernel's lines as `host kernel: `, a process's with its pid; a
+        // text with control bytes is an array of its bytes; a text of several lines, each with
+        // the record's prefix.
+        QTest::newRow("journald")
+            << QByteArray(
+                   q("{'__REALTIME_TIMESTAMP':'1749722440250000','_TRANSPORT':'kernel','SYSLOG_IDENTIFIER':'"
+                     "kernel','_HOSTNAME':'node-j','MESSAGE':'NVRM: Xid (PCI:0000:3b:00): 79'}\n"
+                     "{'__REALTIME_TIMESTAMP':'1749722440310000','_HOSTNAME':'node-j','SYSLOG_IDENTIFIER':'"
+                     "python3','_PID':'8124','MESSAGE':[27,91,51,49,109,69,27,91,48,109,32,255]}\n"
+                     "{'MESSAGE':'Traceback (most recent call last):\\n  File "
+                     "\\'t.py\\'','_HOSTNAME':'node-j','_COMM':'python3','__REALTIME_TIMESTAMP':'"
+                     "1749722441000001'}\n"))
+            << QByteArray(
+                   "2025-06-12T10:00:40.250000+0000 node-j kernel: NVRM: Xid (PCI:0000:3b:00): 79\n"
+                   "2025-06-12T10:00:40.310000+0000 node-j python3[8124]: \x1b[31mE\x1b[0m \xff\n"
+                   "2025-06-12T10:00:41.000001+0000 node-j python3: Traceback (most recent call last):\n"
+                   "2025-06-12T10:00:41.000001+0000 node-j python3:   File \"t.py\"\n");
+        // Collectors' own: the time in seconds, milliseconds or nanoseconds since the epoch, or as
+        // text; a level; nested fields passed over; keys in any order, spaces anywhere.
+        QTest::newRow("collectors")
+            << QByteArray(
+                   q("{'date':1749722404.3101,'log':'fluent','kubernetes':{'pod':'a}b','l':[1,{'x':']'}]}}\n"
+                     "{ 'message' : 'vector', 'timestamp' : '2025-06-12T10:00:04.5Z' , 'level':'error' }\n"
+                     "{'ts':1749722404000,'msg':'millis'}\n"
+                     "{'line':'loki','timestamp':'1749722404123456789'}\n"
+                     "{'message':'no time'}"))
+            << QByteArray("2025-06-12T10:00:04.310100Z fluent\n"
+                          "2025-06-12T10:00:04.5Z ERROR vector\n"
+                          "2025-06-12T10:00:04.000000Z millis\n"
+                          "2025-06-12T10:00:04.123456Z loki\n"
+                          "no time\n");
+        // Escapes: a surrogate pair is one character; a half alone is shown as U+FFFD.
+        QTest::newRow("unicode escapes")
+            << QByteArray(
+                   q("{'log':'\\ud83d\\ude80 \\ud83d x \\u00e9\\t\\/\\n','time':'2025-06-12T10:00:01Z'}"))
+            << QByteArray("2025-06-12T10:00:01Z \xf0\x9f\x9a\x80 \xef\xbf\xbd x \xc3\xa9\t/\n");
+        // Blank lines before the first record and between records keep their places; a line that
+        // is no record (cut short, a collector's own note) is kept as it is.
+        QTest::newRow("other lines kept")
+            << q("\xef\xbb\xbf\n"
+                 "{'log':'one\\n','time':'2025-06-12T10:00:01Z'}\r\n"
+                 "plain text\r\n"
+                 "{'log':'cut")
+            << QByteArray("\n2025-06-12T10:00:01Z one\nplain text\n{\"log\":\"cut\n");
+        // Not records: a log whose first line is something else, JSON without a log line's field,
+        // a field that holds no text, broken JSON.
+        QTest::newRow("a plain log") << QByteArray("2025-06-12 INFO {\"log\":\"x\"}\n") << QByteArray();
+        QTest::newRow("metrics") << QByteArray("{\"step\":10,\"loss\":1.5}\n") << QByteArray();
+        QTest::newRow("torchelastic's error.json")
+            << QByteArray(q("{'message': {'message': 'RuntimeError: x', 'extraInfo': {}}}")) << QByteArray();
+        QTest::newRow("broken") << QByteArray(q("{'log':'x' 'time':1}")) << QByteArray();
+        QTest::newRow("bad escape") << QByteArray(q("{'log':'\\q'}")) << QByteArray();
+        QTest::newRow("trailing bytes") << QByteArray(q("{'log':'x'} y")) << QByteArray();
+    }
+    void jsonRecordsBecomeTheirLogLines()
+    {
+        QFETCH(QByteArray, records);
+        QFETCH(QByteArray, lines);
+        const std::optional<std::string> got =
+            jsonRecordsText(std::string_view(records.constData(), records.size()));
+        if (lines.isEmpty()) {
+            QVERIFY(!got);
+            return;
+        }
+        QVERIFY(got);
+        QCOMPARE(QByteArray::fromStdString(*got), lines);
+    }
+
+    // The hint every file's head is given: cheap, and only a hint (jsonRecordsText decides).
+    void jsonRecordsHeadIsAHint()
+    {
+        QVERIFY(jsonRecordsHead("{\"log\":\"x\"}"));
+        QVERIFY(jsonRecordsHead("\xef\xbb\xbf\n  {\"MESSAGE\":\"x\"}\n2025"));
+        QVERIFY(!jsonRecordsHead("2025-06-12 {\"log\":\"x\"}"));
+        QVERIFY(!jsonRecordsHead("{\"step\":1}\n{\"log\":\"x\"}"));
+        QVERIFY(!jsonRecordsHead(""));
     }
 
     void linesAndCrlf()

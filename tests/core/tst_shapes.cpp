@@ -4,6 +4,7 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -869,6 +870,122 @@ private slots:
         d = json::parse(diagnosisJson(*a));
         QCOMPARE(d["initiating"]["rank"].get<int>(), 1);
         QVERIFY(a->gpuCandidates.empty());
+    }
+
+    // Logs kept as JSON records (bundle/json_records.h), read as the lines they hold: Docker's
+    // json-file logs as copied off two nodes (Go's `\u003c` for NCCL's `<`), `journalctl -o json`
+    // of one host (the kernel's Xid among the job's lines; a coloured line, which journald writes
+    // as an array of bytes) and a Fluent Bit export (the time in seconds since the epoch).
+    void jsonRecordLogs()
+    {
+        json d = diagnose(QStringLiteral("collectors/docker-json"));
+        QCOMPARE(d["initiating"]["entry"].get<std::string>(), std::string("nccl-socket-connect-abort"));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 1);
+        QCOMPARE(d["initiating"]["line"].get<int>(), 9);
+        const json& abort = d["findings"][0];
+        // NCCL's lines carry no time: Docker's is theirs.
+        QCOMPARE(abort["time"]["lo"].get<std::string>(), std::string("2025-06-12 10:00:05.902"));
+        QCOMPARE(
+            abort["evidence"][0]["text"].get<std::string>(),
+            std::string("2025-06-12T10:00:05.902000417Z node-b:5100:5133 [0] misc/socket.cc:483 NCCL WARN "
+                        "socketStartConnect: Connect to 10.1.0.1<45763> failed : Software caused connection "
+                        "abort"));
+        QCOMPARE(d["ranks"].size(), std::size_t{2});
+        for (const auto& r : d["ranks"])
+            QCOMPARE(r["identity_source"].get<std::string>(), std::string("nccl-init"));
+        // The other rank's "closed by remote peer node-b" is collateral of it.
+        bool collateral = false;
+        for (const auto& f : d["findings"])
+            collateral |= f["role"] == "collateral" && f["rank"] == 0;
+        QVERIFY(collateral);
+
+        json j = diagnose(QStringLiteral("collectors/journald.json"));
+        QCOMPARE(j["ranks"].size(), std::size_t{2}); // no third process made of the records' JSON
+        for (int r = 0; r < 2; ++r) {
+            QCOMPARE(j["ranks"][r]["rank"].get<int>(), r);
+            QCOMPARE(j["ranks"][r]["pid"].get<int>(), 8123 + r);
+            QCOMPARE(j["ranks"][r]["host"].get<std::string>(), std::string("node-j"));
+        }
+        // The kernel's Xid names the GPU of rank 1's Init line.
+        QCOMPARE(j["initiating"]["entry"].get<std::string>(), std::string("gpu-hardware-fault"));
+        QCOMPARE(j["initiating"]["rank"].get<int>(), 1);
+        QCOMPARE(j["initiating"]["line"].get<int>(), 10);
+        QCOMPARE(j["findings"][0]["time"]["lo"].get<std::string>(), std::string("2025-06-12 10:00:40.250"));
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto ja = analyzePaths({RANKLINE_TEST_DATA_DIR "/shapes/collectors/journald.json"}, m_enc, o);
+        QCOMPARE(
+            std::string(ja->sources[0].line(11)),
+            std::string("2025-06-12T10:00:40.310000+0000 node-j python3[8124]: \x1b[31mERROR\x1b[0m [rank1] "
+                        "CUDA error: unspecified launch failure"));
+        QCOMPARE(int(ja->info({SourceId(0), 11}).timeSource), int(TimeSource::Parsed));
+
+        json f = diagnose(QStringLiteral("collectors/fluent-bit.jsonl"));
+        QCOMPARE(f["initiating"]["entry"].get<std::string>(), std::string("nccl-socket-connect-abort"));
+        QCOMPARE(f["initiating"]["rank"].get<int>(), 1);
+        QCOMPARE(f["findings"][0]["time"]["lo"].get<std::string>(), std::string("2025-06-12 10:00:05.902"));
+    }
+
+    // The same records read every way a log reaches the reader: a file too large to be read
+    // whole at once (mapped), gzipped (a rotated piece, `-json.log.1.gz`), in a tarball, and piped
+    // in. Each diagnoses as the plain small file does.
+    void jsonRecordLogsInEveryForm()
+    {
+        const QString dir = QStringLiteral(
+            RANKLINE_TEST_DATA_DIR "/shapes/collectors/docker-json/node-b/containers/"
+                                   "7e2d4c6b8a0f1e3d5c7b9a1f3e5d7c9b0a2f4e6d8c1b3a5f7e9d0c2b4a6f8e1d");
+        QFile in(dir + QStringLiteral(
+                           "/7e2d4c6b8a0f1e3d5c7b9a1f3e5d7c9b0a2f4e6d8c1b3a5f7e9d0c2b4a6f8e1d-json.log"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray records = in.readAll();
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto abortOf = [](const Analysis& a) {
+            const json d = json::parse(diagnosisJson(a));
+            return std::make_pair(d["initiating"]["entry"].get<std::string>(),
+                                  d["findings"][0]["evidence"][0]["text"].get<std::string>());
+        };
+        auto small = analyzePaths({in.fileName().toStdString()}, m_enc, o);
+        const auto expected = abortOf(*small);
+        QCOMPARE(expected.first, std::string("nccl-socket-connect-abort"));
+
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        // Past kSmallFileBytes: a day of INFO lines before the same records.
+        QByteArray large;
+        const QByteArray filler =
+            "{\"log\":\"node-b:5100:5118 [0] NCCL INFO Channel 00/0 : 1[0] -\\u003e 0[0] [send] "
+            "via NET/Socket/0\\n\",\"stream\":\"stderr\",\"time\":\"2025-06-12T10:00:04.612000417Z\"}\n";
+        while (large.size() < 3 * 64 * 1024)
+            large += filler;
+        large += records;
+        const QString largePath = tmp.filePath(QStringLiteral("big-json.log"));
+        {
+            QFile out(largePath);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(large);
+        }
+        auto big = analyzePaths({largePath.toStdString()}, m_enc, o);
+        QCOMPARE(abortOf(*big), expected);
+        QVERIFY(big->sources[0].line(0).starts_with(
+            "2025-06-12T10:00:04.612000417Z node-b:5100:5118 [0] NCCL INFO "
+            "Channel 00/0 : 1[0] -> 0[0]"));
+
+        const QString gzPath = tmp.filePath(QStringLiteral("c0ffee-json.log.1.gz"));
+        gzFile g = gzopen(gzPath.toLocal8Bit().constData(), "wb");
+        QVERIFY(g);
+        QCOMPARE(gzwrite(g, records.constData(), static_cast<unsigned>(records.size())), int(records.size()));
+        QCOMPARE(gzclose(g), Z_OK);
+        QCOMPARE(abortOf(*analyzePaths({gzPath.toStdString()}, m_enc, o)), expected);
+
+        const QString tarPath = tmp.filePath(QStringLiteral("node-b.tar.gz"));
+        QCOMPARE(QProcess::execute(QStringLiteral("tar"), {QStringLiteral("czf"), tarPath,
+                                                           QStringLiteral("-C"), dir, QStringLiteral(".")}),
+                 0);
+        QCOMPARE(abortOf(*analyzePaths({tarPath.toStdString()}, m_enc, o)), expected);
+
+        Bundle piped = readBytes("<stdin>", records.toStdString());
+        QCOMPARE(abortOf(*analyze(std::move(piped), m_enc, o)), expected);
     }
 
     void collectors()

@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (the `fuzz` preset: clang, ASan + UBSan) and runs each one for a set
 # time, seeded with the committed regression corpus and the fixtures.
 #
-#   tests/fuzz/run.sh [SECONDS] [TARGET...]     # default: 60 s for each of the seven targets
+#   tests/fuzz/run.sh [SECONDS] [TARGET...]     # default: 60 s for each of the eight targets
 #
 # New inputs go to build/fuzz/work/<target>/ (kept between runs, never committed); a crash leaves
 # its input in build/fuzz/crashes/<target>/ and makes the script exit non-zero. Keep every crashing
@@ -15,7 +15,7 @@ shift || true
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(line_parser timestamp demux pieces archive encyclopedia matchers)
+[ ${#targets[@]} -gt 0 ] || targets=(line_parser timestamp demux pieces archive encyclopedia matchers json_records)
 
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
@@ -27,6 +27,7 @@ seeds() {
     demux) echo "$root/resources/samples" ;;
     pieces) echo "$root/resources/samples" ;;
     encyclopedia) echo "$root/resources/encyclopedia" ;;
+    json_records) echo "$root/tests/data/shapes/collectors" ;;
     esac
 }
 

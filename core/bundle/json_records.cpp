@@ -1,0 +1,591 @@
+#include "bundle/json_records.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <ctime>
+#include <vector>
+
+namespace rl
+{
+namespace
+{
+
+// The fields of one record that say what it holds, as views of the line or, for strings with
+// escapes, of their decoded copies in `decoded` (kept from line to line for their room).
+struct Record {
+    enum Key : std::uint8_t {
+        Log,               // Docker's text (and some collectors')
+        Time,              // Docker's RFC 3339 time; others' time as text or a number
+        Stream,            // Docker's stdout/stderr: only says the record is Docker's
+        JournalMessage,    // journald's MESSAGE
+        JournalTime,       // __REALTIME_TIMESTAMP, microseconds since the epoch
+        JournalHost,       // _HOSTNAME
+        JournalIdentifier, // SYSLOG_IDENTIFIER
+        JournalCommand,    // _COMM, when there is no identifier
+        JournalPid,        // _PID
+        JournalTransport,  // _TRANSPORT ("kernel" for the kernel's own lines)
+        Message,           // message / msg
+        Line,              // Loki's line
+        OtherTime,         // @timestamp / timestamp / ts / date
+        Level,             // level / levelname / severity
+        Count
+    };
+    std::array<std::string_view, Count> value{};
+    std::array<bool, Count> present{};
+    std::array<bool, Count> isString{};
+    std::array<std::string, Count> decoded;
+    std::string scratch; // the decoded strings of fields nobody reads
+
+    void clear()
+    {
+        present.fill(false);
+        isString.fill(false);
+        value.fill({});
+    }
+    std::string_view text(Key k) const { return present[k] && isString[k] ? value[k] : std::string_view{}; }
+    bool has(Key k) const { return present[k]; }
+};
+
+int keyOf(std::string_view key)
+{
+    struct Name {
+        std::string_view name;
+        Record::Key key;
+    };
+    static constexpr Name names[] = {
+        {"log", Record::Log},
+        {"time", Record::Time},
+        {"stream", Record::Stream},
+        {"MESSAGE", Record::JournalMessage},
+        {"__REALTIME_TIMESTAMP", Record::JournalTime},
+        {"_HOSTNAME", Record::JournalHost},
+        {"SYSLOG_IDENTIFIER", Record::JournalIdentifier},
+        {"_COMM", Record::JournalCommand},
+        {"_PID", Record::JournalPid},
+        {"_TRANSPORT", Record::JournalTransport},
+        {"message", Record::Message},
+        {"msg", Record::Message},
+        {"line", Record::Line},
+        {"@timestamp", Record::OtherTime},
+        {"timestamp", Record::OtherTime},
+        {"ts", Record::OtherTime},
+        {"date", Record::OtherTime},
+        {"level", Record::Level},
+        {"levelname", Record::Level},
+        {"severity", Record::Level},
+    };
+    for (const Name& n : names)
+        if (n.name == key)
+            return n.key;
+    return -1;
+}
+
+void appendUtf8(std::string& out, std::uint32_t cp)
+{
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xc0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3f));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xe0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+        out += static_cast<char>(0x80 | (cp & 0x3f));
+    } else {
+        out += static_cast<char>(0xf0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+        out += static_cast<char>(0x80 | (cp & 0x3f));
+    }
+}
+
+// A strict reader of one JSON object on one line: the top level's keys and values, nested objects
+// and arrays passed over (journald's MESSAGE as an array of bytes excepted). Anything that is not
+// JSON makes the line no record.
+class LineReader
+{
+public:
+    explicit LineReader(std::string_view line) : m_s(line) {}
+
+    bool object(Record& r)
+    {
+        r.clear();
+        space();
+        if (!take('{'))
+            return false;
+        space();
+        if (take('}'))
+            return end();
+        while (true) {
+            std::string_view keyView;
+            space();
+            if (!string(keyView, m_key))
+                return false;
+            space();
+            if (!take(':'))
+                return false;
+            space();
+            const int k = keyOf(keyView);
+            if (!value(r, k))
+                return false;
+            space();
+            if (take(','))
+                continue;
+            if (take('}'))
+                return end();
+            return false;
+        }
+    }
+
+private:
+    bool end()
+    {
+        space();
+        return m_at == m_s.size();
+    }
+    void space()
+    {
+        while (m_at < m_s.size() && (m_s[m_at] == ' ' || m_s[m_at] == '\t' || m_s[m_at] == '\r'))
+            ++m_at;
+    }
+    bool take(char c)
+    {
+        if (m_at < m_s.size() && m_s[m_at] == c) {
+            ++m_at;
+            return true;
+        }
+        return false;
+    }
+    int hex4()
+    {
+        if (m_s.size() - m_at < 4)
+            return -1;
+        int v = 0;
+        for (int i = 0; i < 4; ++i) {
+            const char c = m_s[m_at++];
+            v <<= 4;
+            if (c >= '0' && c <= '9')
+                v |= c - '0';
+            else if (c >= 'a' && c <= 'f')
+                v |= c - 'a' + 10;
+            else if (c >= 'A' && c <= 'F')
+                v |= c - 'A' + 10;
+            else
+                return -1;
+        }
+        return v;
+    }
+    // A string: `view` is the line's own bytes where it has no escape, else `decoded`.
+    bool string(std::string_view& view, std::string& decoded)
+    {
+        if (!take('"'))
+            return false;
+        const std::size_t from = m_at;
+        while (m_at < m_s.size() && m_s[m_at] != '"' && m_s[m_at] != '\\')
+            ++m_at;
+        if (m_at < m_s.size() && m_s[m_at] == '"') {
+            view = m_s.substr(from, m_at - from);
+            ++m_at;
+            return true;
+        }
+        decoded.assign(m_s.substr(from, m_at - from));
+        while (m_at < m_s.size()) {
+            const char c = m_s[m_at++];
+            if (c == '"') {
+                view = decoded;
+                return true;
+            }
+            if (c != '\\') {
+                decoded += c;
+                continue;
+            }
+            if (m_at >= m_s.size())
+                return false;
+            switch (m_s[m_at++]) {
+            case '"':
+                decoded += '"';
+                break;
+            case '\\':
+                decoded += '\\';
+                break;
+            case '/':
+                decoded += '/';
+                break;
+            case 'b':
+                decoded += '\b';
+                break;
+            case 'f':
+                decoded += '\f';
+                break;
+            case 'n':
+                decoded += '\n';
+                break;
+            case 'r':
+                decoded += '\r';
+                break;
+            case 't':
+                decoded += '\t';
+                break;
+            case 'u': {
+                int cp = hex4();
+                if (cp < 0)
+                    return false;
+                if (cp >= 0xd800 && cp < 0xdc00) {
+                    // A surrogate pair's high half; a half left alone is shown as U+FFFD.
+                    const std::size_t back = m_at;
+                    int low = -1;
+                    if (m_s.substr(m_at, 2) == "\\u") {
+                        m_at += 2;
+                        low = hex4();
+                    }
+                    if (low >= 0xdc00 && low < 0xe000) {
+                        appendUtf8(decoded, 0x10000 + ((static_cast<std::uint32_t>(cp) - 0xd800) << 10) +
+                                                (static_cast<std::uint32_t>(low) - 0xdc00));
+                        break;
+                    }
+                    m_at = back;
+                    cp = 0xfffd;
+                } else if (cp >= 0xdc00 && cp < 0xe000) {
+                    cp = 0xfffd;
+                }
+                appendUtf8(decoded, static_cast<std::uint32_t>(cp));
+                break;
+            }
+            default:
+                return false;
+            }
+        }
+        return false;
+    }
+    bool literal(std::string_view word)
+    {
+        if (m_s.substr(m_at, word.size()) != word)
+            return false;
+        m_at += word.size();
+        return true;
+    }
+    bool number(std::string_view& view)
+    {
+        const std::size_t from = m_at;
+        take('-');
+        while (m_at < m_s.size() &&
+               ((m_s[m_at] >= '0' && m_s[m_at] <= '9') || m_s[m_at] == '.' || m_s[m_at] == 'e' ||
+                m_s[m_at] == 'E' || m_s[m_at] == '+' || m_s[m_at] == '-'))
+            ++m_at;
+        view = m_s.substr(from, m_at - from);
+        return m_at > from && !(view.size() == 1 && view[0] == '-');
+    }
+    // journald writes a MESSAGE that is not valid UTF-8 as an array of its bytes.
+    bool byteArray(std::string& out)
+    {
+        space();
+        if (take(']'))
+            return true;
+        while (true) {
+            std::string_view n;
+            if (!number(n))
+                return false;
+            int v = 0;
+            for (const char c : n) {
+                if (c < '0' || c > '9' || (v = v * 10 + (c - '0')) > 255)
+                    return false;
+            }
+            out += static_cast<char>(v);
+            space();
+            if (take(']'))
+                return true;
+            if (!take(','))
+                return false;
+            space();
+        }
+    }
+    // Passes over a nested object or array: strings read whole (their brackets are text).
+    bool skipNested(std::string& scratch)
+    {
+        int depth = 0;
+        while (m_at < m_s.size()) {
+            const char c = m_s[m_at];
+            if (c == '"') {
+                std::string_view v;
+                if (!string(v, scratch))
+                    return false;
+                continue;
+            }
+            ++m_at;
+            if (c == '{' || c == '[')
+                ++depth;
+            else if ((c == '}' || c == ']') && --depth == 0)
+                return true;
+        }
+        return false;
+    }
+    bool value(Record& r, int key)
+    {
+        if (m_at >= m_s.size())
+            return false;
+        const char c = m_s[m_at];
+        std::string_view v;
+        bool isString = false;
+        // Only a field's first occurrence counts; a later one is read into the scratch.
+        const bool kept = key >= 0 && !r.present[static_cast<std::size_t>(key)];
+        std::string& decoded = kept ? r.decoded[static_cast<std::size_t>(key)] : r.scratch;
+        if (c == '"') {
+            if (!string(v, decoded))
+                return false;
+            isString = true;
+        } else if (c == '[' && key == Record::JournalMessage) {
+            ++m_at;
+            decoded.clear();
+            if (!byteArray(decoded))
+                return false;
+            v = decoded;
+            isString = true;
+        } else if (c == '{' || c == '[') {
+            if (!skipNested(r.scratch))
+                return false;
+        } else if (c == 't') {
+            if (!literal("true"))
+                return false;
+        } else if (c == 'f') {
+            if (!literal("false"))
+                return false;
+        } else if (c == 'n') {
+            if (!literal("null"))
+                return false;
+            key = -1; // a null field is as good as none
+        } else if (!number(v)) {
+            return false;
+        }
+        if (kept && key >= 0) {
+            r.present[static_cast<std::size_t>(key)] = true;
+            r.isString[static_cast<std::size_t>(key)] = isString;
+            r.value[static_cast<std::size_t>(key)] = v;
+        }
+        return true;
+    }
+    std::string_view m_s;
+    std::size_t m_at = 0;
+    std::string m_key; // a key with escapes, decoded
+};
+
+// "2025-06-12T10:00:01.123456Z" (`zone` last) from seconds and microseconds since the epoch; empty
+// where it is no plausible time (before 2000 or after 2100: a field of another meaning).
+std::string isoFromEpoch(std::uint64_t seconds, std::uint64_t micros, const char* zone)
+{
+    if (seconds < 946684800 || seconds > 4102444800)
+        return {};
+    const std::time_t t = static_cast<std::time_t>(seconds);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%06lld%s", tm.tm_year + 1900, tm.tm_mon + 1,
+                  tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<long long>(micros), zone);
+    return buf;
+}
+
+// A number of seconds, milliseconds, microseconds or nanoseconds since the epoch (told apart by
+// its size, as collectors write any of them), possibly with a fraction, as an ISO time.
+std::string isoFromNumber(std::string_view n, const char* zone)
+{
+    // Unsigned: any 19 digits fit (nanoseconds since the epoch have 19 until 2286).
+    std::uint64_t whole = 0;
+    std::size_t i = 0;
+    int digits = 0;
+    for (; i < n.size() && n[i] >= '0' && n[i] <= '9'; ++i, ++digits) {
+        if (digits >= 19)
+            return {};
+        whole = whole * 10 + static_cast<std::uint64_t>(n[i] - '0');
+    }
+    if (digits == 0)
+        return {};
+    std::uint64_t fracMicros = 0;
+    if (i < n.size() && n[i] == '.') {
+        std::uint64_t scale = 100000;
+        for (++i; i < n.size() && n[i] >= '0' && n[i] <= '9'; ++i, scale /= 10)
+            fracMicros += scale * static_cast<std::uint64_t>(n[i] - '0');
+    }
+    if (i != n.size())
+        return {}; // an exponent or a sign: no time anyone logs
+    if (digits <= 10)
+        return isoFromEpoch(whole, fracMicros, zone);
+    if (digits <= 13)
+        return isoFromEpoch(whole / 1000, (whole % 1000) * 1000, zone);
+    if (digits <= 16)
+        return isoFromEpoch(whole / 1000000, whole % 1000000, zone);
+    return isoFromEpoch(whole / 1000000000, (whole % 1000000000) / 1000, zone);
+}
+
+// An ISO date and time as text is used as it is; a number is converted.
+std::string timeOf(std::string_view v, bool isString)
+{
+    if (!isString)
+        return isoFromNumber(v, "Z");
+    if (v.size() >= 19 && v[4] == '-' && v[7] == '-' && (v[10] == 'T' || v[10] == ' ') && v[13] == ':')
+        return std::string(v);
+    if (!v.empty() && v.find_first_not_of("0123456789.") == std::string_view::npos)
+        return isoFromNumber(v, "Z");
+    return {};
+}
+
+// Appends `text` one line per line, each after `prefix`; a text that ends with a line break (as
+// Docker's do) ends there, and CR LF ends a line as LF does.
+void appendLines(std::string& out, std::string_view prefix, std::string_view text)
+{
+    if (!text.empty() && text.back() == '\n')
+        text.remove_suffix(1);
+    while (true) {
+        const std::size_t nl = text.find('\n');
+        std::string_view line = text.substr(0, nl);
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        out += prefix;
+        out += line;
+        out += '\n';
+        if (nl == std::string_view::npos)
+            return;
+        text.remove_prefix(nl + 1);
+    }
+}
+
+// Docker's json-file record has these three, and nothing else writes all three: only then is a
+// text without a line break the first piece of a line (a collector's record of one line, which
+// ends with none, is no piece of anything).
+bool dockerRecord(const Record& r)
+{
+    return r.has(Record::Log) && r.isString[Record::Log] && r.has(Record::Stream) &&
+           r.isString[Record::Stream] && r.has(Record::Time);
+}
+
+// The prefix and text of a record, or false when it holds no log line.
+bool lineOf(const Record& r, std::string& prefix, std::string_view& text)
+{
+    prefix.clear();
+    if (r.has(Record::JournalMessage)) {
+        text = r.text(Record::JournalMessage);
+        const std::string_view micros = r.text(Record::JournalTime);
+        std::string when;
+        if (!micros.empty() && micros.size() <= 19 &&
+            micros.find_first_not_of("0123456789") == std::string_view::npos) {
+            std::uint64_t us = 0;
+            for (const char c : micros)
+                us = us * 10 + static_cast<std::uint64_t>(c - '0');
+            when = isoFromEpoch(us / 1000000, us % 1000000, "+0000");
+        }
+        std::string_view host = r.text(Record::JournalHost);
+        const bool kernel = r.text(Record::JournalTransport) == "kernel";
+        std::string_view ident = kernel ? std::string_view("kernel") : r.text(Record::JournalIdentifier);
+        if (ident.empty())
+            ident = r.text(Record::JournalCommand);
+        if (!when.empty())
+            prefix = when + " ";
+        if (!host.empty() && !ident.empty()) {
+            prefix.append(host).append(" ").append(ident);
+            const std::string_view pid = r.text(Record::JournalPid);
+            if (!kernel && !pid.empty())
+                prefix.append("[").append(pid).append("]");
+            prefix += ": ";
+        }
+        return true;
+    }
+    const bool docker = dockerRecord(r);
+    Record::Key textKey = Record::Count;
+    for (const Record::Key k : {Record::Message, Record::Log, Record::Line})
+        if (r.has(k) && r.isString[k]) {
+            textKey = k;
+            break;
+        }
+    if (docker)
+        textKey = Record::Log;
+    if (textKey == Record::Count)
+        return false;
+    text = r.value[textKey];
+    std::string when;
+    if (r.has(Record::Time))
+        when = timeOf(r.value[Record::Time], r.isString[Record::Time]);
+    if (when.empty() && r.has(Record::OtherTime))
+        when = timeOf(r.value[Record::OtherTime], r.isString[Record::OtherTime]);
+    if (!when.empty())
+        prefix = when + " ";
+    if (!docker) {
+        std::string_view level = r.text(Record::Level);
+        if (!level.empty() && level.size() <= 12) {
+            for (const char c : level)
+                prefix += (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
+            prefix += ' ';
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+std::optional<std::string> jsonRecordsText(std::string_view text)
+{
+    std::size_t at = 0;
+    if (text.substr(0, 3) == "\xef\xbb\xbf")
+        at = 3;
+    Record r;
+    std::string prefix;
+    std::string out;
+    bool first = true;
+    // Docker's pieces of a long line, per stream (stdout's and stderr's interleave): the first
+    // piece's prefix and the text so far. The line is written where its last piece is.
+    struct Open {
+        std::string stream, prefix, text;
+    };
+    std::vector<Open> open;
+    while (at < text.size()) {
+        const std::size_t nl = text.find('\n', at);
+        const std::size_t end = nl == std::string_view::npos ? text.size() : nl;
+        const std::string_view line = text.substr(at, end - at);
+        at = end + (nl == std::string_view::npos ? 0 : 1);
+        if (first && line.find_first_not_of(" \t\r") == std::string_view::npos) {
+            out.append("\n");
+            continue;
+        }
+        std::string_view t;
+        LineReader reader(line);
+        const bool record = reader.object(r) && lineOf(r, prefix, t);
+        if (first) {
+            if (!record)
+                return std::nullopt;
+            first = false;
+            out.reserve(text.size());
+        }
+        if (!record) {
+            std::string_view kept = line;
+            if (!kept.empty() && kept.back() == '\r')
+                kept.remove_suffix(1);
+            out.append(kept).append("\n");
+            continue;
+        }
+        if (dockerRecord(r)) {
+            const std::string_view stream = r.value[Record::Stream];
+            const bool piece = !t.empty() && t.back() != '\n';
+            auto it =
+                std::find_if(open.begin(), open.end(), [&](const Open& o) { return o.stream == stream; });
+            if (it != open.end()) {
+                it->text.append(t);
+                if (!piece) {
+                    appendLines(out, it->prefix, it->text);
+                    open.erase(it);
+                }
+                continue;
+            }
+            if (piece) {
+                open.push_back({std::string(stream), prefix, std::string(t)});
+                continue;
+            }
+        }
+        appendLines(out, prefix, t);
+    }
+    // Pieces still open at the end: a file still being written, or cut short.
+    for (const Open& o : open)
+        appendLines(out, o.prefix, o.text);
+    if (first)
+        return std::nullopt;
+    return out;
+}
+
+} // namespace rl

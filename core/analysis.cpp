@@ -2003,6 +2003,26 @@ void residentBytes(std::uint64_t& anon, std::uint64_t& file)
     }
 }
 
+// A line as a run of the program prints it each time: what follows its launcher's prefix and its
+// timestamp, each run of digits one '#' (times, pids, addresses differ from run to run).
+std::string runOpening(std::string_view line)
+{
+    const std::string_view body = parseLine(line).body;
+    std::string out;
+    out.reserve(body.size());
+    for (std::size_t i = 0; i < body.size(); ++i) {
+        if (body[i] >= '0' && body[i] <= '9') {
+            if (out.empty() || out.back() != '#')
+                out += '#';
+            while (i + 1 < body.size() && body[i + 1] >= '0' && body[i + 1] <= '9')
+                ++i;
+        } else {
+            out += body[i];
+        }
+    }
+    return out;
+}
+
 // Several runs of one job in one stream: a log that a job restarted with the same output
 // appended to (`>>`, Slurm's --open-mode=append), or a console on which torchrun restarted its
 // workers. Each rank is printed by one process per run, one run after the other.
@@ -2882,7 +2902,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             sl.shrink();
             return;
         }
-        // A repeated rank's processes (repeatedRanks) by the line each first printed on, in line
+        // A repeated rank's processes (repeatedRanks) by the line each run of it starts on, in line
         // order: a rank-only line is the one's that started last before it (the first one's before
         // any of them).
         std::unordered_map<int, std::vector<std::pair<std::uint32_t, ProcessId>>> runsOfRank;
@@ -2891,14 +2911,46 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             for (const auto& [rank, list] : repeatedRanks[s])
                 for (ProcessId p : list)
                     rankOf.emplace(p.value, rank);
-            std::unordered_set<std::uint32_t> seen;
-            for (std::uint32_t i = 0; i < n && seen.size() < rankOf.size(); ++i) {
+            std::unordered_map<std::uint32_t, std::uint32_t> lastKeyed; // process -> its last own line
+            std::unordered_map<int, std::uint32_t> firstOfRank;         // the rank's first line here
+            for (std::uint32_t i = 0; i < n; ++i) {
                 const std::uint32_t k = sl.process(i).value;
-                if (k == kNoKey || scans[s].keys[k].byRank() || !keyProcess[s][k].valid())
+                if (k == kNoKey)
+                    continue;
+                const LocalKey& key = scans[s].keys[k];
+                if (key.byRank()) {
+                    if (repeatedRanks[s].count(key.rank))
+                        firstOfRank.try_emplace(key.rank, i);
+                    continue;
+                }
+                if (!keyProcess[s][k].valid())
                     continue;
                 const ProcessId p = keyProcess[s][k];
-                if (const auto it = rankOf.find(p.value); it != rankOf.end() && seen.insert(p.value).second)
+                const auto it = rankOf.find(p.value);
+                if (it == rankOf.end())
+                    continue;
+                firstOfRank.try_emplace(it->second, i);
+                if (lastKeyed.insert_or_assign(p.value, i).second)
                     runsOfRank[it->second].push_back({i, p});
+            }
+            // A run's own lines begin before its first NCCL line: its start-up lines, and whatever
+            // it printed before NCCL did (a rank that failed loading its model, say). The program
+            // prints what it printed the first time, so where the rank's first line here comes
+            // again, after the run before had printed its last line of its own, the next run has
+            // begun (numbers aside: times, pids). Without such a line, the next run begins at its
+            // first NCCL line, and what comes before is the run before's.
+            for (auto& [rank, runs] : runsOfRank) {
+                const std::uint32_t first = firstOfRank[rank];
+                const std::string opening = runOpening(a.sources[s].line(first));
+                for (std::size_t r = 1; r < runs.size() && !opening.empty(); ++r)
+                    for (std::uint32_t i = lastKeyed[runs[r - 1].second.value] + 1; i < runs[r].first; ++i) {
+                        const std::uint32_t k = sl.process(i).value;
+                        if (k != kNoKey && scans[s].keys[k].byRank() && scans[s].keys[k].rank == rank &&
+                            runOpening(a.sources[s].line(i)) == opening) {
+                            runs[r].first = i;
+                            break;
+                        }
+                    }
             }
         }
         sl.assignProcesses([&](std::uint32_t i) {

@@ -200,7 +200,8 @@ private slots:
         QCOMPARE(attemptOfPid, (std::map<int, int>{{4100, 0}, {5100, 0}, {7200, 1}, {8300, 1}}));
         QCOMPARE(d["skipped"].size(), std::size_t{1});
         const std::string why = d["skipped"][0]["reason"];
-        QVERIFY2(why.starts_with("lines 1 to 24 and those of 2 process(es) are an earlier run of the job") &&
+        // Lines 23 and 24 are the second run's start-up lines: each rank's first line here again.
+        QVERIFY2(why.starts_with("lines 1 to 22 and those of 2 process(es) are an earlier run of the job") &&
                      why.find("--all-attempts") != std::string::npos,
                  why.c_str());
 
@@ -231,6 +232,23 @@ private slots:
         QCOMPARE(nohup["skipped"].size(), std::size_t{1});
         QVERIFY(nohup["skipped"][0]["reason"].get<std::string>().starts_with(
             "lines 1 to 22 and those of 2 process(es)"));
+
+        // The second run's rank 1 failed loading its model, before NCCL printed anything: its
+        // traceback follows its start-up line, which repeats its first line of the first run, and
+        // is this run's initiating failure, not set aside with the first run's lines (rank 0's
+        // second run had printed no NCCL line yet). With every attempt, the first run's connect
+        // abort is the earliest again.
+        json early = diagnose(QStringLiteral("appended/slurm-requeued-early-failure.out"));
+        QCOMPARE(early["initiating"]["entry"].get<std::string>(), std::string("gpu-hardware-fault"));
+        QCOMPARE(early["initiating"]["rank"].get<int>(), 1);
+        QCOMPARE(early["initiating"]["line"].get<int>(), 31);
+        QVERIFY2(
+            early["skipped"][0]["reason"].get<std::string>().starts_with("lines 1 to 22 and those of 1 "),
+            early["skipped"].dump().c_str());
+        json earlyAll = diagnose(QStringLiteral("appended/slurm-requeued-early-failure.out"), true);
+        QCOMPARE(earlyAll["initiating"]["entry"].get<std::string>(),
+                 std::string("nccl-socket-connect-abort"));
+        QCOMPARE(earlyAll["initiating"]["line"].get<int>(), 9);
 
         // Two processes of one rank whose lines interleave (two jobs writing into one file at once)
         // are no runs one after the other: nothing is set aside.

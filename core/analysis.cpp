@@ -2560,6 +2560,35 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                     sharedConsoles.emplace(s, static_cast<std::uint32_t>(k));
             }
     }
+    // A Ray worker's lines carry its tag, "(RayWorker pid=285, ip=10.0.0.2) " (no address on the
+    // driver's own node), NCCL's among them, whose own prefix names the host: a line with the tag
+    // alone is the process's whose NCCL lines carry the same tag in this source (the same pid at
+    // that address, or the one NCCL process of that pid), not one of its own.
+    for (std::size_t s = 0; s < a.sources.size(); ++s) {
+        const auto& keys = scans[s].keys;
+        if (std::none_of(keys.begin(), keys.end(),
+                         [](const LocalKey& k) {
+                             return !k.byRank() && !k.hostStream && k.pid >= 0 && k.host.empty();
+                         }) &&
+            std::all_of(scans[s].keyDecoHost.begin(), scans[s].keyDecoHost.end(),
+                        [](const std::string& h) { return h.empty(); }))
+            continue;
+        // (the tag's address, pid) -> the NCCL process, or none where two share it.
+        std::map<std::pair<std::string_view, std::int64_t>, ProcessId> tagged;
+        for (std::size_t k = 0; k < keys.size(); ++k)
+            if (!keys[k].byRank() && !keys[k].hostStream && keys[k].pid >= 0 && !keys[k].host.empty() &&
+                keyProcess[s][k].valid() && scans[s].keyDecoHost[k] != keys[k].host) {
+                auto [it, added] =
+                    tagged.try_emplace({scans[s].keyDecoHost[k], keys[k].pid}, keyProcess[s][k]);
+                if (!added && it->second != keyProcess[s][k])
+                    it->second = ProcessId{};
+            }
+        for (std::size_t k = 0; k < keys.size(); ++k)
+            if (!keys[k].byRank() && !keys[k].hostStream && keys[k].pid >= 0)
+                if (const auto it = tagged.find({keys[k].host, keys[k].pid});
+                    it != tagged.end() && it->second.valid())
+                    keyProcess[s][k] = it->second;
+    }
     // The first process (lowest id) with each rank. Built when the ranks it depends on are known and
     // kept up to date as processes are added, so that looking a rank up per source or per key does
     // not scan every process (quadratic on bundles of thousands of files).

@@ -1080,7 +1080,11 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
             usedTag = processTagAt(rest, host, pid);
         }
         if (usedTag) {
-            if (out.decoration == Decoration::None) {
+            // A Ray tag behind another is the process that printed, relayed by the one outside
+            // (vLLM's engine core, "(EngineCore_DP0 pid=1088) (RayWorkerWrapper pid=285,
+            // ip=10.0.0.2) "): the inner one names it.
+            if (out.decoration == Decoration::None ||
+                (out.decoration == Decoration::Ray && tagKind == Decoration::Ray)) {
                 out.decoration = tagKind;
                 out.decorationHost = host;
                 out.decorationPid = pid;

@@ -385,6 +385,16 @@ private slots:
         const ParsedLine ray = parseLine("(RayWorker pid=4101) [gpu15:4101:0:4110] Caught signal 11", 2025);
         QCOMPARE(ray.decorationHost, std::string_view("gpu15"));
         QCOMPARE(qint64(ray.decorationPid), qint64(4101));
+        // Behind vLLM's engine core, which relays its Ray workers' output: the inner tag is the
+        // worker that printed, its pid and address both (not the engine's pid at the worker's
+        // address).
+        const ParsedLine relayed = parseLine("(EngineCore_DP0 pid=1088) (RayWorkerWrapper pid=285, "
+                                             "ip=192.168.177.12) spark2:285:400 [0] NCCL INFO x",
+                                             2025);
+        QCOMPARE(int(relayed.decoration), int(Decoration::Ray));
+        QCOMPARE(relayed.decorationHost, std::string_view("192.168.177.12"));
+        QCOMPARE(qint64(relayed.decorationPid), qint64(285));
+        QVERIFY(relayed.nccl);
     }
 
     void timestamps_data()

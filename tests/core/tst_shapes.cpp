@@ -768,6 +768,33 @@ private slots:
         QVERIFY(ip);
     }
 
+    // vLLM's V1 engine over Ray on two nodes: the engine core relays its Ray workers' output behind
+    // its own tag, "(EngineCore_DP0 pid=1088) (RayWorkerWrapper pid=285, ip=…) ". A worker's lines
+    // without NCCL's prefix (its traceback) are the process's whose NCCL lines carry the same tag,
+    // on the driver's node without an address too; the engine core's own lines are its own.
+    void vllmRayEngine()
+    {
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyzePaths({RANKLINE_TEST_DATA_DIR "/shapes/combined/vllm-ray-engine.log"}, m_enc, o);
+        auto rankOfLine = [&](std::uint32_t line) {
+            const Process& p = a->processes[a->lines[0].process(line - 1).value];
+            return p.rank ? *p.rank : -1;
+        };
+        QCOMPARE(rankOfLine(4), 0);   // "(RayWorkerWrapper pid=1290) INFO … vLLM is using nccl"
+        QCOMPARE(rankOfLine(5), 1);   // the same on the other node, "pid=285, ip=192.168.177.12"
+        QCOMPARE(rankOfLine(16), 1);  // the worker's RuntimeError
+        QCOMPARE(rankOfLine(17), -1); // the engine core's own
+        QCOMPARE(a->processes[a->lines[0].process(16).value].pid, std::int64_t{1088});
+        json d = json::parse(diagnosisJson(*a));
+        QCOMPARE(d["initiating"]["entry"].get<std::string>(), std::string("nccl-socket-connect-abort"));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 1);
+        int withPid285 = 0;
+        for (const auto& r : d["ranks"])
+            withPid285 += r["pid"] == 285;
+        QCOMPARE(withPid285, 1);
+    }
+
     // vLLM with tensor parallelism over two GPUs: the driver (rank 0) prints with no prefix, its
     // worker behind "(VllmWorker rank=1 pid=4101) ", every line behind vLLM's own "LEVEL MM-DD
     // HH:MM:SS" stamp. Two processes, no third of the file's own: the driver printed the NCCL

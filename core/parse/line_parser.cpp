@@ -477,6 +477,21 @@ std::size_t decorationAt(std::string_view s, Decoration& kind, int& rank, std::s
     return 0;
 }
 
+// The length of the terminal control sequence at the start of `s` (ESC '[', parameters, a final
+// byte: colours, "\x1b[1;31m"), or 0.
+std::size_t csiAt(std::string_view s)
+{
+    if (s.size() < 3 || s[0] != '\x1b' || s[1] != '[')
+        return 0;
+    std::size_t p = 2;
+    while (p < s.size() && static_cast<unsigned char>(s[p]) >= 0x20 &&
+           static_cast<unsigned char>(s[p]) <= 0x3f)
+        ++p;
+    if (p < s.size() && static_cast<unsigned char>(s[p]) >= 0x40 && static_cast<unsigned char>(s[p]) <= 0x7e)
+        return p + 1;
+    return 0;
+}
+
 // "(RayWorkerVllm pid=409241) " or "(RayWorker pid=12, ip=10.0.0.3) ", and vLLM's own workers'
 // "(VllmWorkerProcess pid=652775) " and "(VllmWorker rank=0 pid=12191) ", whose rank goes to `rank`.
 std::size_t rayAt(std::string_view s, std::string_view& host, std::int64_t& pid, int& rank)
@@ -1052,6 +1067,19 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
     // Collector stamp and launcher decorations can nest ("[rank3]:[E0612 ...]",
     // "2024-05-01T12:00:00.1Z 3: ...", "[80746] [rank0]:..."); peel them off a few times.
     for (int round = 0; round < 4 && !rest.empty(); ++round) {
+        // Terminal colours around a decoration (Ray colours its workers' tags, "\x1b[36m(RayWorker
+        // pid=4101)\x1b[0m ", where its output was a terminal's) are no part of it: passed over,
+        // with the space after the colour's end where a decoration came before.
+        while (!rest.empty() && rest.front() == '\x1b') {
+            const std::size_t n = csiAt(rest);
+            if (n == 0)
+                break;
+            rest.remove_prefix(n);
+            if (!rest.empty() && rest.front() == ' ' && (out.decoration != Decoration::None || out.stamp))
+                rest.remove_prefix(1);
+        }
+        if (rest.empty())
+            break;
         Decoration kind = Decoration::None;
         int rank = -1;
         std::string_view decoHost;
@@ -1214,6 +1242,14 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
             if (sp == r.size())
                 sp = std::string_view::npos;
             std::string_view word = r.substr(0, sp);
+            // A coloured level ("\x1b[31mERROR\x1b[0m"): the word inside the colours.
+            if (!word.empty() && (word.front() == '\x1b' || word.back() == 'm')) {
+                while (const std::size_t n = csiAt(word))
+                    word.remove_prefix(n);
+                if (const std::size_t esc = word.rfind('\x1b');
+                    esc != std::string_view::npos && csiAt(word.substr(esc)) == word.size() - esc)
+                    word = word.substr(0, esc);
+            }
             if (!word.empty() && (word.front() == '[' || word.front() == '('))
                 word = word.substr(1, word.size() >= 2 ? word.size() - 2 : 0);
             Level lv = pythonLevel(word);

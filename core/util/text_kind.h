@@ -57,13 +57,37 @@ inline std::string markNulRuns(std::string_view line)
     return out;
 }
 
+// `s` without its terminal control sequences (ESC '[', parameters, a final byte: the colours of a
+// program that wrote to a terminal, "\x1b[31mERROR\x1b[0m"), as a terminal shows it.
+inline std::string withoutTerminalCodes(std::string_view s)
+{
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '\x1b' && i + 2 < s.size() && s[i + 1] == '[') {
+            std::size_t p = i + 2;
+            while (p < s.size() && static_cast<unsigned char>(s[p]) >= 0x20 &&
+                   static_cast<unsigned char>(s[p]) <= 0x3f)
+                ++p;
+            if (p < s.size() && static_cast<unsigned char>(s[p]) >= 0x40 &&
+                static_cast<unsigned char>(s[p]) <= 0x7e) {
+                i = p;
+                continue;
+            }
+        }
+        out += s[i];
+    }
+    return out;
+}
+
 // The line as shown to people (the window, reports, quoted text), where it differs from its bytes:
 // - A progress bar that redraws itself with carriage returns (tqdm's "\r 45%|####  | 45/100
 //   [00:10<00:12]") ends no line, and the next line printed is glued to its drawings. A terminal
 //   shows what follows the last carriage return, and so does this, after "[N bytes overwritten
 //   by \r] " for what it leaves out: the line that matters is no longer cut off behind them.
 // - Each run of NUL bytes is marked (markNulRuns).
-// Itself where neither applies (most lines: no copy), else the text, kept in `storage`.
+// - Terminal colours are not shown as codes (withoutTerminalCodes).
+// Itself where none applies (most lines: no copy), else the text, kept in `storage`.
 inline std::string_view shownLine(std::string_view line, std::string& storage)
 {
     std::string_view drawn = line;
@@ -71,17 +95,20 @@ inline std::string_view shownLine(std::string_view line, std::string& storage)
         drawn.remove_suffix(1);
     const std::size_t cr = drawn.rfind('\r');
     const bool nul = std::memchr(line.data(), '\0', line.size()) != nullptr;
-    if (cr == std::string_view::npos && !nul)
+    const bool esc = std::memchr(line.data(), '\x1b', line.size()) != nullptr;
+    if (cr == std::string_view::npos && !nul && !esc)
         return line;
     if (cr == std::string_view::npos) {
-        storage = markNulRuns(line);
-        return storage;
+        storage = nul ? markNulRuns(line) : std::string(line);
+    } else {
+        storage.clear();
+        // Carriage returns alone before the text (a bar's first drawing) leave nothing out.
+        if (drawn.find_first_not_of('\r') < cr)
+            storage = "[" + std::to_string(cr) + (cr == 1 ? " byte" : " bytes") + " overwritten by \\r] ";
+        storage += nul ? markNulRuns(drawn.substr(cr + 1)) : std::string(drawn.substr(cr + 1));
     }
-    storage.clear();
-    // Carriage returns alone before the text (a bar's first drawing) leave nothing out.
-    if (drawn.find_first_not_of('\r') < cr)
-        storage = "[" + std::to_string(cr) + (cr == 1 ? " byte" : " bytes") + " overwritten by \\r] ";
-    storage += nul ? markNulRuns(drawn.substr(cr + 1)) : std::string(drawn.substr(cr + 1));
+    if (esc)
+        storage = withoutTerminalCodes(storage);
     return storage;
 }
 

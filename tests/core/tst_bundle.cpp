@@ -465,6 +465,13 @@ private slots:
         QCOMPARE(shownLine("\rfirst drawing", storage), std::string_view("first drawing"));
         QCOMPARE(shownLine(std::string_view("a\rb\0c", 5), storage),
                  std::string_view("[1 byte overwritten by \\r] b[1 NUL byte]c"));
+        // Terminal colours as a terminal shows them: not at all; a lone ESC or an unfinished
+        // sequence stays.
+        QCOMPARE(shownLine("\x1b[36m(RayWorker pid=1)\x1b[0m \x1b[1;31mERROR\x1b[0m x", storage),
+                 std::string_view("(RayWorker pid=1) ERROR x"));
+        QCOMPARE(shownLine("\r 9%|\x1b[32mbar\x1b[0m\rdone", storage),
+                 std::string_view("[17 bytes overwritten by \\r] done"));
+        QCOMPARE(shownLine("a \x1b b \x1b[12", storage), std::string_view("a \x1b b \x1b[12"));
         QCOMPARE(cleanLogText(std::string_view("\0\0\0\tWARN", 8)), std::string("[3 NUL bytes]\tWARN"));
         // Marked before the cut: the text after 8 KiB of zeros is still quoted.
         const std::string afterZeros = std::string(8192, '\0') + "NCCL WARN";

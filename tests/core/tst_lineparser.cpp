@@ -395,6 +395,21 @@ private slots:
         QCOMPARE(relayed.decorationHost, std::string_view("192.168.177.12"));
         QCOMPARE(qint64(relayed.decorationPid), qint64(285));
         QVERIFY(relayed.nccl);
+        // Coloured, as Ray writes its tags to a terminal: the colours are no part of the tag, and
+        // the stamp after it is read.
+        const ParsedLine coloured = parseLine("\x1b[36m(RayWorkerWrapper pid=285, ip=192.168.177.12)\x1b[0m "
+                                              "ERROR 06-12 10:00:27 [worker_base.py:620] RuntimeError: x",
+                                              2025);
+        QCOMPARE(int(coloured.decoration), int(Decoration::Ray));
+        QCOMPARE(coloured.decorationHost, std::string_view("192.168.177.12"));
+        QCOMPARE(qint64(coloured.decorationPid), qint64(285));
+        QVERIFY(coloured.stamp);
+        QCOMPARE(int(coloured.level), int(Level::Error));
+        const ParsedLine colouredStamp = parseLine("\x1b[32m2025-06-12 10:00:27,125\x1b[0m ERROR x", 2025);
+        QVERIFY(colouredStamp.stamp);
+        QCOMPARE(int(colouredStamp.level), int(Level::Error));
+        const ParsedLine colouredLevel = parseLine("2025-06-12 10:00:27,125 \x1b[1;31mERROR\x1b[0m x", 2025);
+        QCOMPARE(int(colouredLevel.level), int(Level::Error));
     }
 
     void timestamps_data()

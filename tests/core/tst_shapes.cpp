@@ -793,6 +793,30 @@ private slots:
         for (const auto& r : d["ranks"])
             withPid285 += r["pid"] == 285;
         QCOMPARE(withPid285, 1);
+
+        // The same output as Ray colours it on a terminal (`ray job submit` into a file): each
+        // tag in cyan. Every line is the same process's as in the plain one.
+        QFile in(QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/combined/vllm-ray-engine.log"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray coloured = in.readAll();
+        for (const QByteArray& tag :
+             {QByteArray("(EngineCore_DP0 pid=1088)"), QByteArray("(RayWorkerWrapper pid=1290)"),
+              QByteArray("(RayWorkerWrapper pid=285, ip=192.168.177.12)")})
+            coloured.replace(tag, "\x1b[36m" + tag + "\x1b[0m");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile out(dir.filePath(QStringLiteral("ray-job.log")));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(coloured);
+        out.close();
+        auto c = analyzePaths({out.fileName().toStdString()}, m_enc, o);
+        QCOMPARE(c->processes.size(), a->processes.size());
+        for (std::uint32_t line = 0; line < a->lines[0].size(); ++line) {
+            const Process& plain = a->processes[a->lines[0].process(line).value];
+            const Process& inColour = c->processes[c->lines[0].process(line).value];
+            QVERIFY2(inColour.rank == plain.rank && inColour.pid == plain.pid,
+                     ("line " + std::to_string(line + 1)).c_str());
+        }
     }
 
     // vLLM with tensor parallelism over two GPUs: the driver (rank 0) prints with no prefix, its

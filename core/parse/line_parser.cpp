@@ -608,6 +608,42 @@ std::size_t hostPrefixAt(std::string_view s, std::string_view& host)
     return p + 2;
 }
 
+// SkyPilot's tag on each node's output of a job on several nodes: "(head, rank=0, pid=21170) ",
+// "(worker1, rank=1, pid=20075, ip=10.164.15.193) ". Its rank is the node's, its pid the job's
+// script on that node: the node's console, as pdsh's prefix, named by the node's name (`host`).
+std::size_t skyPilotAt(std::string_view s, std::string_view& host)
+{
+    if (s.size() < 16 || s[0] != '(')
+        return 0;
+    std::size_t p = 1;
+    while (p < s.size() && p < 64 && (isAlnum(s[p]) || s[p] == '-' || s[p] == '_'))
+        ++p;
+    if (p == 1 || s.substr(p, 7) != ", rank=")
+        return 0;
+    const std::size_t nameEnd = p;
+    std::int64_t n = 0;
+    std::size_t k = someDigits(s, p + 7, n, 6);
+    if (k == 0 || s.substr(p + 7 + k, 6) != ", pid=")
+        return 0;
+    p += 7 + k + 6;
+    k = someDigits(s, p, n, 10);
+    if (k == 0)
+        return 0;
+    p += k;
+    if (s.substr(p, 5) == ", ip=") {
+        p += 5;
+        while (p < s.size() && s[p] != ')' && s[p] != ' ')
+            ++p;
+    }
+    if (p >= s.size() || s[p] != ')')
+        return 0;
+    host = s.substr(1, nameEnd - 1);
+    ++p;
+    if (p < s.size() && s[p] == ' ')
+        ++p;
+    return p;
+}
+
 // kubectl logs --prefix (with -l or --all-containers, the pods of a job in one stream):
 // "[pod/<pod>/<container>] ", the container empty where kubectl did not learn it. A pod's name is
 // the host name its processes see (gethostname), so NCCL's own prefix names the same host. Its
@@ -1182,6 +1218,12 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
                 out.decoration = Decoration::KubectlPod;
                 out.decorationHost = host;
                 rest.remove_prefix(usedPod);
+                continue;
+            }
+            if (std::size_t usedNode = skyPilotAt(rest, host)) {
+                out.decoration = Decoration::HostPrefix;
+                out.decorationHost = host;
+                rest.remove_prefix(usedNode);
                 continue;
             }
             if (std::size_t usedHost = hostPrefixAt(rest, host)) {

@@ -408,6 +408,18 @@ private slots:
         const ParsedLine colouredStamp = parseLine("\x1b[32m2025-06-12 10:00:27,125\x1b[0m ERROR x", 2025);
         QVERIFY(colouredStamp.stamp);
         QCOMPARE(int(colouredStamp.level), int(Level::Error));
+        // SkyPilot's node tag: the node's console (its rank is the node's, its pid the script's).
+        const ParsedLine head = parseLine("(head, rank=0, pid=21170) 2025-06-12 10:00:03,412 INFO x", 2025);
+        QCOMPARE(int(head.decoration), int(Decoration::HostPrefix));
+        QCOMPARE(head.decorationHost, std::string_view("head"));
+        QCOMPARE(head.decorationRank, -1);
+        QCOMPARE(qint64(head.decorationPid), qint64(-1));
+        QVERIFY(head.stamp);
+        const ParsedLine worker =
+            parseLine("(worker1, rank=1, pid=20075, ip=10.164.15.193) h:1:2 [0] NCCL INFO x", 2025);
+        QCOMPARE(worker.decorationHost, std::string_view("worker1"));
+        QVERIFY(worker.nccl);
+        QCOMPARE(int(parseLine("(note, rank=1) x", 2025).decoration), int(Decoration::None));
         const ParsedLine colouredLevel = parseLine("2025-06-12 10:00:27,125 \x1b[1;31mERROR\x1b[0m x", 2025);
         QCOMPARE(int(colouredLevel.level), int(Level::Error));
     }

@@ -819,6 +819,29 @@ private slots:
         }
     }
 
+    // SkyPilot's job on two nodes: each node's output behind "(worker1, rank=1, pid=20075,
+    // ip=…) ", the node's console (its rank the node's). A node whose one NCCL process printed
+    // under that tag has its traceback; the worker's connect abort is initiating.
+    void skyPilotNodes()
+    {
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyzePaths({RANKLINE_TEST_DATA_DIR "/shapes/combined/skypilot.log"}, m_enc, o);
+        QCOMPARE(a->processes.size(), std::size_t{2});
+        auto rankOfLine = [&](std::uint32_t line) {
+            const Process& p = a->processes[a->lines[0].process(line - 1).value];
+            return p.rank ? *p.rank : -1;
+        };
+        QCOMPARE(rankOfLine(16), 1); // the worker's DistBackendError
+        QCOMPARE(rankOfLine(22), 0); // the head's
+        QCOMPARE(rankOfLine(4), 1);  // the worker's start-up line
+        json d = json::parse(diagnosisJson(*a));
+        QCOMPARE(d["initiating"]["entry"].get<std::string>(), std::string("nccl-socket-connect-abort"));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 1);
+        for (const auto& f : d["findings"])
+            QVERIFY2(f["rank"].is_number(), f.dump().c_str());
+    }
+
     // vLLM with tensor parallelism over two GPUs: the driver (rank 0) prints with no prefix, its
     // worker behind "(VllmWorker rank=1 pid=4101) ", every line behind vLLM's own "LEVEL MM-DD
     // HH:MM:SS" stamp. Two processes, no third of the file's own: the driver printed the NCCL

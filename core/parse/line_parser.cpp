@@ -414,6 +414,16 @@ std::size_t decorationAt(std::string_view s, Decoration& kind, int& rank, std::s
             return used;
         }
     }
+    // Lightning's messages from every rank ("[rank: 1] Seed set to 42"): the global rank.
+    if (s.starts_with("[rank: ")) {
+        const std::size_t k = someDigits(s, 7, n, 7);
+        if (k > 0 && 7 + k + 1 < s.size() && s[7 + k] == ']' && s[8 + k] == ' ') {
+            kind = Decoration::TorchrunRank;
+            rank = static_cast<int>(n);
+            return 9 + k;
+        }
+        return 0;
+    }
     if (s.size() > 3 && s[0] == '[') {
         // torchrun's worker prefix is "[${role_name}${local_rank}]:": "[default3]:", or
         // "[trainer3]:" under --role trainer. Its template can be changed

@@ -408,6 +408,12 @@ private slots:
         const ParsedLine colouredStamp = parseLine("\x1b[32m2025-06-12 10:00:27,125\x1b[0m ERROR x", 2025);
         QVERIFY(colouredStamp.stamp);
         QCOMPARE(int(colouredStamp.level), int(Level::Error));
+        // Lightning's rank prefix on what every rank logs.
+        const ParsedLine lightning = parseLine("[rank: 12] Seed set to 42", 2025);
+        QCOMPARE(int(lightning.decoration), int(Decoration::TorchrunRank));
+        QCOMPARE(lightning.decorationRank, 12);
+        QCOMPARE(lightning.body, std::string_view("Seed set to 42"));
+        QCOMPARE(int(parseLine("[rank: x] y", 2025).decoration), int(Decoration::None));
         // SkyPilot's node tag: the node's console (its rank is the node's, its pid the script's).
         const ParsedLine head = parseLine("(head, rank=0, pid=21170) 2025-06-12 10:00:03,412 INFO x", 2025);
         QCOMPARE(int(head.decoration), int(Decoration::HostPrefix));

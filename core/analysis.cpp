@@ -2966,13 +2966,15 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             // it printed before NCCL did (a rank that failed loading its model, say). The program
             // prints what it printed the first time, so where the rank's first line here comes
             // again, after the run before had printed its last line of its own, the next run has
-            // begun (numbers aside: times, pids). Without such a line, the next run begins at its
+            // begun (numbers aside: times, pids). The last such line before the next run's first
+            // NCCL line: a first line printed again and again within a run (a warning each epoch)
+            // would otherwise cut the run before short. Without one, the next run begins at its
             // first NCCL line, and what comes before is the run before's.
             for (auto& [rank, runs] : runsOfRank) {
-                const std::uint32_t first = firstOfRank[rank];
-                const std::string opening = runOpening(a.sources[s].line(first));
-                for (std::size_t r = 1; r < runs.size() && !opening.empty(); ++r)
-                    for (std::uint32_t i = lastKeyed[runs[r - 1].second.value] + 1; i < runs[r].first; ++i) {
+                const std::string opening = runOpening(a.sources[s].line(firstOfRank[rank]));
+                for (std::size_t r = 1; r < runs.size() && !opening.empty(); ++r) {
+                    const std::uint32_t after = lastKeyed[runs[r - 1].second.value];
+                    for (std::uint32_t i = runs[r].first; i-- > after + 1;) {
                         const std::uint32_t k = sl.process(i).value;
                         if (k != kNoKey && scans[s].keys[k].byRank() && scans[s].keys[k].rank == rank &&
                             runOpening(a.sources[s].line(i)) == opening) {
@@ -2980,6 +2982,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                             break;
                         }
                     }
+                }
             }
         }
         sl.assignProcesses([&](std::uint32_t i) {

@@ -245,6 +245,27 @@ private slots:
         QVERIFY2(
             early["skipped"][0]["reason"].get<std::string>().starts_with("lines 1 to 22 and those of 1 "),
             early["skipped"].dump().c_str());
+        // A first line the program prints again within a run (here rank 0's, once more after its
+        // connect failure) does not end that run: the last one before the next run's NCCL lines
+        // starts it.
+        {
+            QFile in(QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/appended/slurm-requeued.out"));
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            QList<QByteArray> lines = in.readAll().split('\n');
+            lines.insert(
+                12, "0: 2025-06-12 09:00:05,100 INFO train.py:38 starting rank 0 on node-1 (world_size 2)");
+            QTemporaryDir again;
+            QVERIFY(again.isValid());
+            QFile out(again.filePath(QStringLiteral("slurm-81234.out")));
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(lines.join('\n'));
+            out.close();
+            json d2 = json::parse(diagnosisJson(*analyzePaths({out.fileName().toStdString()}, m_enc, o)));
+            QCOMPARE(d2["initiating"]["entry"].get<std::string>(), std::string("cuda-oom"));
+            QVERIFY2(
+                d2["skipped"][0]["reason"].get<std::string>().starts_with("lines 1 to 23 and those of 2 "),
+                d2["skipped"].dump().c_str());
+        }
         json earlyAll = diagnose(QStringLiteral("appended/slurm-requeued-early-failure.out"), true);
         QCOMPARE(earlyAll["initiating"]["entry"].get<std::string>(),
                  std::string("nccl-socket-connect-abort"));

@@ -2855,6 +2855,68 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             keyProcess[s][k] = it->second;
         }
     }
+    // In a stream the job ran in again (a rank printed by several NCCL processes one after the
+    // other), a rank that started again but failed before NCCL printed anything has one NCCL
+    // process, the earlier run's. Where its first line comes again (runOpening) after that
+    // process's last line of its own and before the latest run's first NCCL line, its lines from
+    // there are a process of their own, of the latest run: not the earlier one's, set aside with it.
+    // (rank, the line it starts on, the process) per source, placed when lines are assigned.
+    std::vector<std::vector<std::tuple<int, std::uint32_t, ProcessId>>> restartedRanks(a.sources.size());
+    for (std::size_t s = 0; s < a.sources.size(); ++s) {
+        if (repeatedRanks[s].empty())
+            continue;
+        const SourceLines& sl = a.lines[s];
+        const auto n = static_cast<std::uint32_t>(sl.size());
+        // The latest run's first NCCL line: the earliest of the repeated ranks' last processes'.
+        std::unordered_map<std::uint32_t, std::uint32_t> firstKeyed, lastKeyed; // process -> line
+        std::unordered_map<int, std::uint32_t> firstOfRank; // a rank of one NCCL process: its first line
+        std::unordered_map<int, ProcessId> onlyProcess;
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const std::uint32_t k = sl.process(i).value;
+            if (k == kNoKey || !keyProcess[s][k].valid())
+                continue;
+            const ProcessId p = keyProcess[s][k];
+            const Process& proc = a.processes[p.value];
+            if (!proc.rank || proc.pid < 0)
+                continue;
+            if (!scans[s].keys[k].byRank()) {
+                firstKeyed.try_emplace(p.value, i);
+                lastKeyed[p.value] = i;
+            }
+            if (!repeatedRanks[s].count(*proc.rank)) {
+                firstOfRank.try_emplace(*proc.rank, i);
+                onlyProcess.try_emplace(*proc.rank, p);
+            }
+        }
+        std::uint32_t latestStart = n;
+        for (const auto& [rank, list] : repeatedRanks[s]) {
+            std::uint32_t last = 0;
+            for (ProcessId p : list)
+                if (const auto it = firstKeyed.find(p.value); it != firstKeyed.end())
+                    last = std::max(last, it->second);
+            latestStart = std::min(latestStart, last);
+        }
+        for (const auto& [rank, p] : onlyProcess) {
+            const auto last = lastKeyed.find(p.value);
+            if (last == lastKeyed.end() || last->second >= latestStart)
+                continue;
+            const std::string opening = runOpening(a.sources[s].line(firstOfRank[rank]));
+            for (std::uint32_t i = latestStart; !opening.empty() && i-- > last->second + 1;) {
+                const std::uint32_t k = sl.process(i).value;
+                if (k == kNoKey || !scans[s].keys[k].byRank() || scans[s].keys[k].rank != rank ||
+                    runOpening(a.sources[s].line(i)) != opening)
+                    continue;
+                const std::string host = a.processes[p.value].host;
+                Process& again = newProcess();
+                again.rank = rank;
+                again.host = host;
+                again.identitySource = "launcher-prefix";
+                repeatedRanks[s][rank] = {p, again.id};
+                restartedRanks[s].emplace_back(rank, i, again.id);
+                break;
+            }
+        }
+    }
     // The driver's kernel lines (an Xid, "GPU has fallen off the bus") name a GPU by its bus, and the
     // host is the kernel log's own (journalctl's "host kernel: ", or a host its path names): such a
     // line is the rank's that ran on that GPU.
@@ -2983,6 +3045,12 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                         }
                     }
                 }
+            }
+            for (const auto& [rank, from, again] : restartedRanks[s]) {
+                auto& runs = runsOfRank[rank];
+                runs.emplace_back(from, again);
+                std::sort(runs.begin(), runs.end(),
+                          [](const auto& x, const auto& y) { return x.first < y.first; });
             }
         }
         sl.assignProcesses([&](std::uint32_t i) {

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "util/ascii.h"
+#include "util/text_kind.h"
 
 namespace rl
 {
@@ -484,21 +485,6 @@ std::size_t decorationAt(std::string_view s, Decoration& kind, int& rank, std::s
             return pad + k + 2;
         }
     }
-    return 0;
-}
-
-// The length of the terminal control sequence at the start of `s` (ESC '[', parameters, a final
-// byte: colours, "\x1b[1;31m"), or 0.
-std::size_t csiAt(std::string_view s)
-{
-    if (s.size() < 3 || s[0] != '\x1b' || s[1] != '[')
-        return 0;
-    std::size_t p = 2;
-    while (p < s.size() && static_cast<unsigned char>(s[p]) >= 0x20 &&
-           static_cast<unsigned char>(s[p]) <= 0x3f)
-        ++p;
-    if (p < s.size() && static_cast<unsigned char>(s[p]) >= 0x40 && static_cast<unsigned char>(s[p]) <= 0x7e)
-        return p + 1;
     return 0;
 }
 
@@ -1117,7 +1103,7 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
         // pid=4101)\x1b[0m ", where its output was a terminal's) are no part of it: passed over,
         // with the space after the colour's end where a decoration came before.
         while (!rest.empty() && rest.front() == '\x1b') {
-            const std::size_t n = csiAt(rest);
+            const std::size_t n = terminalCodeAt(rest);
             if (n == 0)
                 break;
             rest.remove_prefix(n);
@@ -1296,10 +1282,10 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
             std::string_view word = r.substr(0, sp);
             // A coloured level ("\x1b[31mERROR\x1b[0m"): the word inside the colours.
             if (!word.empty() && (word.front() == '\x1b' || word.back() == 'm')) {
-                while (const std::size_t n = csiAt(word))
+                while (const std::size_t n = terminalCodeAt(word))
                     word.remove_prefix(n);
                 if (const std::size_t esc = word.rfind('\x1b');
-                    esc != std::string_view::npos && csiAt(word.substr(esc)) == word.size() - esc)
+                    esc != std::string_view::npos && terminalCodeAt(word.substr(esc)) == word.size() - esc)
                     word = word.substr(0, esc);
             }
             if (!word.empty() && (word.front() == '[' || word.front() == '('))

@@ -57,23 +57,30 @@ inline std::string markNulRuns(std::string_view line)
     return out;
 }
 
-// `s` without its terminal control sequences (ESC '[', parameters, a final byte: the colours of a
-// program that wrote to a terminal, "\x1b[31mERROR\x1b[0m"), as a terminal shows it.
+// The length of the terminal control sequence at the start of `s` (ESC '[', parameters, a final
+// byte: the colours of a program that wrote to a terminal, "\x1b[1;31m"), or 0.
+inline std::size_t terminalCodeAt(std::string_view s)
+{
+    if (s.size() < 3 || s[0] != '\x1b' || s[1] != '[')
+        return 0;
+    std::size_t p = 2;
+    while (p < s.size() && static_cast<unsigned char>(s[p]) >= 0x20 &&
+           static_cast<unsigned char>(s[p]) <= 0x3f)
+        ++p;
+    if (p < s.size() && static_cast<unsigned char>(s[p]) >= 0x40 && static_cast<unsigned char>(s[p]) <= 0x7e)
+        return p + 1;
+    return 0;
+}
+
+// `s` without its terminal control sequences (terminalCodeAt), as a terminal shows it.
 inline std::string withoutTerminalCodes(std::string_view s)
 {
     std::string out;
     out.reserve(s.size());
     for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '\x1b' && i + 2 < s.size() && s[i + 1] == '[') {
-            std::size_t p = i + 2;
-            while (p < s.size() && static_cast<unsigned char>(s[p]) >= 0x20 &&
-                   static_cast<unsigned char>(s[p]) <= 0x3f)
-                ++p;
-            if (p < s.size() && static_cast<unsigned char>(s[p]) >= 0x40 &&
-                static_cast<unsigned char>(s[p]) <= 0x7e) {
-                i = p;
-                continue;
-            }
+        if (const std::size_t n = s[i] == '\x1b' ? terminalCodeAt(s.substr(i)) : 0) {
+            i += n - 1;
+            continue;
         }
         out += s[i];
     }

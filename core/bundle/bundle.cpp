@@ -176,7 +176,8 @@ public:
         std::uint64_t grown = 0;
         if (m_file.read(scratch, &grown)) {
             lookAt(scratch);
-            asLogLines(scratch);
+            if (auto lines = asLogLines(scratch))
+                scratch = std::move(*lines);
         } else {
             m_shrank.store(true);
         }
@@ -225,20 +226,17 @@ private:
             view->map = std::move(*f);
             view->text = view->map.text().substr(0, m_file.size());
             lookAt(view->text);
-            if (!m_binary.load() && jsonRecordsHead(view->text)) {
-                view->lost.assign(view->text);
-                if (asLogLines(view->lost)) {
-                    view->map = MappedFile{};
-                    view->text = view->lost;
-                } else {
-                    view->lost.clear();
-                }
+            if (auto lines = asLogLines(view->text)) {
+                view->lost = std::move(*lines);
+                view->map = MappedFile{};
+                view->text = view->lost;
             }
         } else {
             // Shorter now, or not mappable: read, and what it lost reads as NUL.
             if (m_file.read(view->lost)) {
                 lookAt(view->lost);
-                asLogLines(view->lost);
+                if (auto lines = asLogLines(view->lost))
+                    view->lost = std::move(*lines);
             } else {
                 m_shrank.store(true);
             }
@@ -259,16 +257,13 @@ private:
     // A small file's first read is the first look at its bytes, so a log kept as JSON records
     // (bundle/json_records.h) is found here, and every read (the passes', text()) turns the same
     // bytes into the same log lines: the line index the scan made holds for all of them. Only
-    // the text changes; the source's size stays the file's. True when `text` was turned.
-    bool asLogLines(std::string& text) const
+    // the text changes; the source's size stays the file's. The lines, or nullopt where the text
+    // is read as it is.
+    std::optional<std::string> asLogLines(std::string_view text) const
     {
-        if (m_binary.load() || !jsonRecordsHead(text))
-            return false;
-        auto lines = jsonRecordsText(text);
-        if (!lines)
-            return false;
-        text = std::move(*lines);
-        return true;
+        if (m_binary.load())
+            return std::nullopt;
+        return jsonRecordsText(text);
     }
 
     // What text() shows, made when it is first asked for: most small files are only ever read by
@@ -668,9 +663,8 @@ struct Reader {
         if (endsWith(uncompressedName(display), "error.json")) {
             if (auto lines = torchelasticErrorText(text))
                 text = std::move(*lines);
-        } else if (jsonRecordsHead(std::string_view(text).substr(0, MappedFile::kHeadBytes))) {
-            if (auto lines = jsonRecordsText(text))
-                text = std::move(*lines);
+        } else if (auto lines = jsonRecordsText(text)) {
+            text = std::move(*lines);
         }
         addText(path, display, std::make_shared<OwnedBuffer>(std::move(text)));
     }
@@ -988,10 +982,10 @@ struct Reader {
         MappedFile& mapped = std::get<MappedFile>(*file);
         const std::optional<bool> headBinary = mapped.headBinary();
         // A log kept as JSON records is read whole once, into the log lines they hold, which are
-        // then the source's text (held in memory, as a decompressed log's is). Known from the look
-        // at the head, or from the text itself where it was copied into memory.
-        if (headBinary ? !*headBinary && mapped.headJsonRecords()
-                       : jsonRecordsHead(mapped.text().substr(0, MappedFile::kHeadBytes))) {
+        // then the source's text (held in memory, as a decompressed log's is). Looked for where
+        // the look at the head found it may be one, or where the head was not looked at that way
+        // (a copy in memory: its first line says at once).
+        if (!headBinary || (!*headBinary && mapped.headJsonRecords())) {
             if (auto lines = jsonRecordsText(mapped.text())) {
                 addText(path, display, std::make_shared<OwnedBuffer>(std::move(*lines)));
                 return;

@@ -2159,6 +2159,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         for (std::size_t i = 0; i < a.sources.size(); ++i)
             paths[i] = a.sources[i].displayPath;
         deepSpeedLaunches(pathIdentity, paths);
+        numberedSeries(pathIdentity, paths);
     }
     // torchrun restarts and DeepSpeed launches: each attempt is a separate run. Unless asked for
     // all, diagnose the latest of each kind and say which files were set aside.
@@ -2611,7 +2612,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         if (pi.rank) {
             if (!p.rank) {
                 p.rank = pi.rank;
-                p.identitySource = "file-name";
+                p.identitySource = pi.series >= 0 ? "file-name-series" : "file-name";
             } else if (*p.rank != *pi.rank) {
                 p.identityConflicts.push_back("file name " + file + " says rank " + std::to_string(*pi.rank) +
                                               "; kept rank " + std::to_string(*p.rank) + " from " +
@@ -2662,6 +2663,41 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         const std::size_t cut = path.find_last_of("/!");
         return cut == std::string_view::npos ? std::string_view{} : path.substr(0, cut);
     };
+    // A numbered series of files (numberedSeries) counts something other than ranks where one of
+    // its files holds several processes, or its own lines name a rank other than its number (nodes
+    // of eight GPUs each, a job per file): the number is taken back from all of them.
+    {
+        std::set<int> notRanks;
+        for (std::size_t s = 0; s < a.sources.size(); ++s) {
+            const PathIdentity& pi = pathIdentity[s];
+            if (pi.series < 0)
+                continue;
+            ProcessId one;
+            bool several = !scans[s].consoleRanks.empty();
+            for (std::size_t k = 0; k < scans[s].keys.size() && !several; ++k) {
+                const LocalKey& key = scans[s].keys[k];
+                if (key.hostStream || (key.byRank() && key.rank != *pi.rank) ||
+                    (scans[s].keyDecoRank[k] >= 0 && scans[s].keyDecoRank[k] != *pi.rank))
+                    several = true;
+                else if (keyProcess[s][k].valid() && !key.byRank()) {
+                    several = one.valid() && one != keyProcess[s][k];
+                    one = keyProcess[s][k];
+                }
+            }
+            if (one.valid() && a.processes[one.value].rank && *a.processes[one.value].rank != *pi.rank)
+                several = true;
+            for (const auto& r : scans[s].rankLines)
+                if (!r.init && r.rank != *pi.rank)
+                    several = true;
+            if (several)
+                notRanks.insert(pi.series);
+        }
+        for (PathIdentity& pi : pathIdentity)
+            if (pi.series >= 0 && notRanks.count(pi.series)) {
+                pi.rank.reset();
+                pi.series = -1;
+            }
+    }
     std::map<std::string_view, ProcessId> lastInFolder;
     // First the files that one named process wrote, so their path facts are known before the
     // files that need them (stderr.log beside stdout.log).

@@ -302,7 +302,7 @@ struct Process {
     std::optional<int> rank;
     int nranks = 0;
     std::string identitySource;   // nccl-init, launcher-prefix, torchelastic-box, pytorch, file-name,
-                                  // kernel-log (a host's kernel log, no process of the job), or empty
+                                  // file-name-series (numberedSeries), kernel-log (a host's kernel log, no process of the job), or empty
     std::optional<int> localRank; // from the path (gpu2.log, torchrun <local_rank>/)
     std::optional<int> attempt;   // torchrun restart attempt, from the path
     std::vector<std::string> identityConflicts; // weaker sources that disagreed, and what was kept

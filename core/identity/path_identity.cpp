@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 #include <string_view>
 #include <tuple>
@@ -233,6 +234,102 @@ void deepSpeedLaunches(std::vector<PathIdentity>& ids, const std::vector<std::st
         id.deepSpeed = true;
         id.run = "DeepSpeed launch of " + t.substr(0, 4) + "-" + t.substr(4, 2) + "-" + t.substr(6, 2) + " " +
                  t.substr(8, 2) + ":" + t.substr(10, 2) + ":" + t.substr(12, 2);
+    }
+}
+
+namespace
+{
+
+// What numberedSeries reads of one file's name: the number that would tell it from its siblings,
+// and the name with that number taken out (its folder, what comes before and after).
+struct SeriesName {
+    std::string key;
+    int number = 0;
+};
+
+bool isSeparator(char c)
+{
+    return c == '-' || c == '_' || c == '.';
+}
+
+std::optional<SeriesName> seriesName(std::string_view displayPath)
+{
+    const std::size_t slash = displayPath.find_last_of("/!");
+    const std::string_view folder =
+        slash == std::string_view::npos ? std::string_view{} : displayPath.substr(0, slash + 1);
+    const std::string name = lower(std::string(displayPath.substr(folder.size())));
+    // Slurm's default name for a job array's tasks: each an array task (a job of its own), not a rank.
+    {
+        const std::string_view n = uncompressedName(name);
+        const std::size_t under = n.find('_');
+        if (n.starts_with("slurm-") && n.ends_with(".out") && under != std::string_view::npos &&
+            allDigits(n.substr(6, under - 6), 12) && allDigits(n.substr(under + 1, n.size() - under - 5)))
+            return std::nullopt;
+    }
+    const std::string base = stem(name);
+    // The last run of digits in the stem, standing apart: at the start or after a separator, at
+    // the end or before one ("node07", "gpu2", "v2" are words with a number in them).
+    std::size_t end = base.size();
+    while (end > 0 && !std::isdigit(static_cast<unsigned char>(base[end - 1])))
+        --end;
+    std::size_t begin = end;
+    while (begin > 0 && std::isdigit(static_cast<unsigned char>(base[begin - 1])))
+        --begin;
+    if (begin == end || end - begin > 5 || (end < base.size() && !isSeparator(base[end])) ||
+        (begin > 0 && !isSeparator(base[begin - 1])))
+        return std::nullopt;
+    if (begin > 0) {
+        const std::string_view before = std::string_view(base).substr(0, begin - 1);
+        // A rotated log ("train.log.1"), and numbers that count something other than ranks.
+        for (std::string_view ext : {".log", ".txt", ".out", ".err"})
+            if (before.ends_with(ext))
+                return std::nullopt;
+        std::size_t w = before.size();
+        while (w > 0 && std::isalpha(static_cast<unsigned char>(before[w - 1])))
+            --w;
+        const std::string_view word = before.substr(w);
+        for (std::string_view other :
+             {"node",  "host",    "worker",    "server",  "machine", "instance",  "pod",   "vm",
+              "gpu",   "cuda",    "device",    "dev",     "local",   "localrank", "port",  "step",
+              "epoch", "iter",    "iteration", "part",    "chunk",   "shard",     "batch", "try",
+              "retry", "attempt", "run",       "restart", "day",     "week",      "v",     "version"})
+            if (word == other)
+                return std::nullopt;
+    }
+    SeriesName out;
+    out.number = std::stoi(base.substr(begin, end - begin));
+    out.key.reserve(folder.size() + base.size());
+    out.key.append(folder).append(base, 0, begin).append(1, '\0').append(base, end, std::string::npos);
+    return out;
+}
+
+} // namespace
+
+void numberedSeries(std::vector<PathIdentity>& ids, const std::vector<std::string_view>& displayPaths)
+{
+    std::map<std::string, std::vector<std::pair<int, std::size_t>>> groups; // key -> (number, file)
+    for (std::size_t i = 0; i < displayPaths.size() && i < ids.size(); ++i) {
+        const PathIdentity& id = ids[i];
+        if (id.rank || id.localRank || id.attempt || !id.host.empty() || !id.stream.empty())
+            continue;
+        if (auto n = seriesName(displayPaths[i]))
+            groups[std::move(n->key)].push_back({n->number, i});
+    }
+    int next = 0;
+    for (auto& [key, files] : groups) {
+        std::set<int> numbers;
+        for (const auto& f : files)
+            numbers.insert(f.first);
+        // "train-3.out" and "train-3.err" are one rank's; the numbers start at 0, and a bundle that
+        // kept some of the files may miss some numbers, but not more of them than it holds.
+        if (numbers.size() < 2 || *numbers.begin() != 0 ||
+            static_cast<std::size_t>(*numbers.rbegin()) >= 2 * numbers.size())
+            continue;
+        for (const auto& [number, i] : files) {
+            ids[i].rank = number;
+            ids[i].series = next;
+        }
+        ++next;
     }
 }
 

@@ -23,6 +23,9 @@ struct PathIdentity {
     bool deepSpeed = false; // `attempt` counts DeepSpeed's launches, not torchrun's attempts
     std::string host;       // a node folder or pod name
     std::string stream;     // "stdout", "stderr", "error.json", or empty
+    // Where `rank` is the number that tells the file from its siblings (numberedSeries): which
+    // series, so that one contradicted file can take the number from all of them; else -1.
+    int series = -1;
     bool operator==(const PathIdentity&) const = default;
 };
 
@@ -35,5 +38,15 @@ PathIdentity identityFromPath(const std::string& displayPath);
 // a rank named again starts the next one (one launch's nodes start seconds apart, so their times
 // differ): each such file's `attempt` becomes its launch's number, where there are two or more.
 void deepSpeedLaunches(std::vector<PathIdentity>& ids, const std::vector<std::string_view>& displayPaths);
+
+// Files of one folder named alike but for one number that counts from 0 — Slurm's per-task output
+// (`srun --output=%x-%j-%t.out`: "train-88123-0.out" … "train-88123-3.out", `.err` beside them),
+// "log_0.txt", "out.1.log" — name each its rank, as their writers do (%t is the task's rank).
+// Only files whose names said nothing else of their writer are read so; the number must stand
+// apart (not "node07", "gpu2", a rotated "train.log.1", Slurm's array default "slurm-%A_%a.out")
+// and the numbers must include 0 and leave no wider gaps than files. The weakest witness of all:
+// the caller takes the number back from every file of a series one of whose files holds several
+// processes or names another rank in its own lines.
+void numberedSeries(std::vector<PathIdentity>& ids, const std::vector<std::string_view>& displayPaths);
 
 } // namespace rl

@@ -140,6 +140,118 @@ private slots:
             QVERIFY(!id.attempt);
     }
 
+    // Files named alike but for a number counting from 0 (Slurm's srun --output=%x-%j-%t.out and
+    // --error=%x-%j-%t.err; "log_0.txt"): each file's number is its rank. Names whose number counts
+    // something else, or stands in a word, or whose numbers do not start at 0, are not read so.
+    void numberedSeries_data()
+    {
+        QTest::addColumn<QStringList>("paths");
+        QTest::addColumn<QList<int>>("ranks"); // -1: none
+        QTest::newRow("Slurm per task, .out and .err")
+            << QStringList{"logs/train-88123-0.out", "logs/train-88123-0.err", "logs/train-88123-1.out",
+                           "logs/train-88123-2.out", "logs/train-88123-2.err"}
+            << QList<int>{0, 0, 1, 2, 2};
+        QTest::newRow("zero-filled, gzipped")
+            << QStringList{"a/log_000.txt.gz", "a/log_001.txt.gz", "a/log_002.txt.gz"} << QList<int>{0, 1, 2};
+        QTest::newRow("numbers alone") << QStringList{"out/0.log", "out/1.log"} << QList<int>{0, 1};
+        QTest::newRow("in an archive")
+            << QStringList{"job.tgz!o.0.log", "job.tgz!o.1.log"} << QList<int>{0, 1};
+        QTest::newRow("a gap no wider than the files")
+            << QStringList{"r-0.log", "r-1.log", "r-3.log"} << QList<int>{0, 1, 3};
+        QTest::newRow("too wide a gap") << QStringList{"r-0.log", "r-5.log"} << QList<int>{-1, -1};
+        QTest::newRow("not from 0") << QStringList{"r-1.log", "r-2.log"} << QList<int>{-1, -1};
+        QTest::newRow("one file") << QStringList{"r-0.log"} << QList<int>{-1};
+        QTest::newRow("two folders") << QStringList{"a/r-0.log", "b/r-1.log"} << QList<int>{-1, -1};
+        QTest::newRow("rotated logs")
+            << QStringList{"train.log.0", "train.log.1", "train.log.2"} << QList<int>{-1, -1, -1};
+        QTest::newRow("dates") << QStringList{"log-2026-11-01.txt", "log-2026-11-02.txt"}
+                               << QList<int>{-1, -1};
+        QTest::newRow("a number in a word") << QStringList{"node0.log", "node1.log"} << QList<int>{-1, -1};
+        QTest::newRow("nodes") << QStringList{"train-node-0.log", "train-node-1.log"} << QList<int>{-1, -1};
+        QTest::newRow("epochs") << QStringList{"epoch_0.log", "epoch_1.log"} << QList<int>{-1, -1};
+        QTest::newRow("Slurm array tasks")
+            << QStringList{"slurm-4242_0.out", "slurm-4242_1.out"} << QList<int>{-1, -1};
+        // Names that already say whose they are keep their own reading.
+        QTest::newRow("rank files") << QStringList{"rank0.log", "rank1.log"} << QList<int>{0, 1};
+        QTest::newRow("per-GPU files") << QStringList{"n7/gpu_0.log", "n7/gpu_1.log"} << QList<int>{-1, -1};
+    }
+    void numberedSeries()
+    {
+        QFETCH(QStringList, paths);
+        QFETCH(QList<int>, ranks);
+        std::vector<std::string> names;
+        std::vector<PathIdentity> ids;
+        for (const QString& p : paths) {
+            names.push_back(p.toStdString());
+            ids.push_back(identityFromPath(names.back()));
+        }
+        const std::vector<std::string_view> views(names.begin(), names.end());
+        rl::numberedSeries(ids, views);
+        for (qsizetype i = 0; i < paths.size(); ++i)
+            QVERIFY2(ids[static_cast<std::size_t>(i)].rank.value_or(-1) == ranks[i], qPrintable(paths[i]));
+    }
+
+    // Slurm's per-task output without NCCL's Init lines (rank 2 ran out of memory building its model,
+    // before NCCL printed anything; the others waited at the store's barrier): the files' numbers
+    // are the ranks, each rank's .out and .err one process, and the failure is rank 2's.
+    void slurmPerTaskFiles()
+    {
+        json d = diagnose(QStringLiteral("slurm-tasks"));
+        QCOMPARE(d["ranks"].size(), std::size_t{4});
+        for (int r = 0; r < 4; ++r) {
+            const std::string stem = "train-88123-" + std::to_string(r);
+            const json* out = owner(d, stem + ".out");
+            QVERIFY(out);
+            QCOMPARE(out, owner(d, stem + ".err"));
+            QCOMPARE((*out)["rank"].get<int>(), r);
+            QCOMPARE(QString::fromStdString((*out)["identity_source"]), QStringLiteral("file-name-series"));
+            QVERIFY(!out->contains("identity_conflicts"));
+        }
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("cuda-oom"));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 2);
+        QCOMPARE(QString::fromStdString(d["initiating"]["file"]), QStringLiteral("train-88123-2.err"));
+    }
+
+    // A series whose numbers are not ranks: a node's file holding several ranks' NCCL lines, or a
+    // file whose Init line names another rank. The numbers are taken back from every file of the
+    // series (no rank from them, no conflict reported); NCCL's own lines decide.
+    void numberedSeriesContradicted()
+    {
+        QTemporaryDir dir;
+        auto write = [&](const QString& name, const QByteArray& text) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+        };
+        auto init = [](const char* host, int pid, int rank) {
+            return QByteArray(host) + ':' + QByteArray::number(pid) + ':' + QByteArray::number(pid) + " [" +
+                   QByteArray::number(rank % 2) + "] NCCL INFO comm 0x5600 rank " + QByteArray::number(rank) +
+                   " nranks 4 cudaDev " + QByteArray::number(rank % 2) + " busId 1b000 - Init COMPLETE\n";
+        };
+        // One file per node, two ranks in each; the third file, of no NCCL line, is no rank 2.
+        QDir().mkpath(dir.filePath(QStringLiteral("nodes")));
+        write(QStringLiteral("nodes/job-0.out"), init("n1", 10, 0) + init("n1", 11, 1));
+        write(QStringLiteral("nodes/job-1.out"), init("n2", 20, 2) + init("n2", 21, 3));
+        write(QStringLiteral("nodes/job-2.out"), "Traceback (most recent call last):\nValueError: bad\n");
+        // One rank per file, but the numbers are not the ranks.
+        QDir().mkpath(dir.filePath(QStringLiteral("shuffled")));
+        write(QStringLiteral("shuffled/out_0.log"), init("n3", 30, 1));
+        write(QStringLiteral("shuffled/out_1.log"), init("n3", 31, 0));
+        write(QStringLiteral("shuffled/out_2.log"), "starting\n");
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        for (const char* sub : {"nodes", "shuffled"}) {
+            auto a = analyzePaths({dir.filePath(QString::fromLatin1(sub)).toStdString()}, m_enc, o);
+            const json d = json::parse(diagnosisJson(*a));
+            for (const json& r : d["ranks"]) {
+                QVERIFY2(r["identity_source"] != "file-name-series", sub);
+                QVERIFY2(!r.contains("identity_conflicts"), sub);
+            }
+            const json* last = owner(d, std::string(sub == std::string("nodes") ? "job-2.out" : "out_2.log"));
+            QVERIFY2(last && (*last)["rank"].is_null(), sub);
+        }
+    }
+
     // A log folder gzipped file by file when it was collected (`gzip -r`), as often: diagnosed as
     // the plain folder is. DeepSpeed's launches were not told apart in "<time>_rank<N>.log.gz"
     // (eight ranks of two launches made one run), and torchelastic's error.json.gz was read as

@@ -96,6 +96,17 @@ const char* binaryFormat(std::string_view head)
         return "rar";
     if (head.size() >= 262 && head.substr(257, 5) == "ustar")
         return "tar";
+    // PyTorch's Flight Recorder (TORCH_NCCL_TRACE_BUFFER_SIZE, TORCH_NCCL_DUMP_ON_TIMEOUT) dumps each
+    // rank's last collectives as a pickled dict (protocol 2 from its C++ pickler) whose first keys
+    // are "version" and "pg_config", to "/tmp/nccl_trace_rank_<rank>" unless told otherwise:
+    // kept with the logs of a job that hung, it is worth naming rather than calling it binary.
+    if (head.size() > 2 && head[0] == '\x80' && head[1] >= 2 && head[1] <= 5) {
+        const std::string_view first = head.substr(0, 512);
+        if (first.find("version") != std::string_view::npos &&
+            (first.find("pg_config") != std::string_view::npos ||
+             first.find("entries") != std::string_view::npos))
+            return "flight-recorder";
+    }
     // Text as Windows tools write it (PowerShell's `>`): UTF-16, with its byte-order mark or, without
     // one, plain text every other byte and NUL between.
     if (starts("\xff\xfe") || starts("\xfe\xff"))
@@ -129,6 +140,10 @@ std::string binaryReason(const char* format, const std::string& display)
         return "UTF-16 text (as Windows PowerShell's > writes it): not read; convert it to UTF-8 (" +
                convert + ") and open that";
     }
+    if (f == "flight-recorder")
+        return "a PyTorch Flight Recorder dump (the collectives a rank last ran, pickled when the watchdog "
+               "timed out): not read by Rankline; PyTorch's analyzer reads a folder of them, one per rank "
+               "(torchfrtrace FOLDER; its options differ between PyTorch versions, see torchfrtrace --help)";
     // RAR is the one archive format met in bundles that Rankline does not open (nothing here can
     // write one to test the reader with).
     if (f == "rar")

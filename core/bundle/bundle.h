@@ -217,11 +217,11 @@ inline constexpr const char* kBinaryReason = "binary file (contains NUL bytes): 
 
 // What a binary file's first bytes say it is where they open a compressed stream, an archive or
 // UTF-16 text: "gzip", "zstd", "xz", "bzip2", "lz4", "lzip", "zip", "7z", "rar", "tar" or
-// "utf-16"; null for anything else.
+// "utf-16"; "flight-recorder" for PyTorch's Flight Recorder dump; null for anything else.
 const char* binaryFormat(std::string_view head);
 // Why a file that looks binary is skipped: kBinaryReason, or, for a compressed log or an archive
-// under a name that does not say so, a RAR archive, or UTF-16 text (`format` from binaryFormat),
-// what it is and how to have it read.
+// under a name that does not say so, a RAR archive, UTF-16 text or a Flight Recorder dump
+// (`format` from binaryFormat), what it is and how to have it read.
 std::string binaryReason(const char* format, const std::string& display);
 // Skipped::reason of a file that shrank while it was being read, and how the reason of one that
 // grew begins (its byte counts follow): both were diagnosed, as far as they could be read.

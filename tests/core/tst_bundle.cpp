@@ -1210,6 +1210,46 @@ private slots:
                           "it to logs.zip and open it again") == 0);
     }
 
+    // PyTorch's Flight Recorder dumps, kept beside the logs of a job that hung (one per rank,
+    // "nccl_trace_rank_<N>", a pickled dict): named as what they are and how to read them, not
+    // called binary; the logs beside them are diagnosed. Another pickle stays a binary file.
+    void flightRecorderDumps()
+    {
+        // A dict pickled as PyTorch's C++ pickler writes it (protocol 2): PROTO, EMPTY_DICT, MARK,
+        // its keys and values as BINUNICODE, SETITEMS, STOP.
+        auto pickled = [](const std::vector<std::pair<QByteArray, QByteArray>>& items) {
+            auto text = [](const QByteArray& v) {
+                QByteArray out("X");
+                const auto n = static_cast<quint32>(v.size());
+                for (int b = 0; b < 4; ++b)
+                    out.append(static_cast<char>((n >> (8 * b)) & 0xff));
+                return out + v;
+            };
+            QByteArray out("\x80\x02}(", 4);
+            for (const auto& [k, v] : items)
+                out += text(k) + text(v);
+            return out + "u.";
+        };
+        QTemporaryDir dir;
+        const QByteArray dump = pickled({{"version", "2.4"}, {"pg_config", "{}"}, {"entries", "[]"}});
+        write(dir.filePath(QStringLiteral("nccl_trace_rank_0")), dump);
+        write(dir.filePath(QStringLiteral("checkpoint.pkl")), pickled({{"model", "w"}, {"step", "3"}}));
+        write(dir.filePath(QStringLiteral("rank0.log")),
+              "gpu-a:1:1 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 1b000 - Init COMPLETE\n");
+        QCOMPARE(binaryFormat(std::string_view(dump.constData(), static_cast<std::size_t>(dump.size()))),
+                 std::string_view("flight-recorder"));
+        auto a = analyze(readBundle({dir.path().toStdString()}), m_enc);
+        QCOMPARE(names(*a), QStringList{QStringLiteral("rank0.log")});
+        const Skipped* fr = skippedFor(*a, QStringLiteral("nccl_trace_rank_0"));
+        QVERIFY(fr);
+        QVERIFY2(fr->reason.starts_with("a PyTorch Flight Recorder dump") &&
+                     fr->reason.find("torchfrtrace FOLDER") != std::string::npos,
+                 fr->reason.c_str());
+        const Skipped* other = skippedFor(*a, QStringLiteral("checkpoint.pkl"));
+        QVERIFY(other);
+        QCOMPARE(other->reason, std::string(kBinaryReason));
+    }
+
     void hugeLineIsIndexed()
     {
         Source s = sourceFromText("big", std::string(5 << 20, 'x') + "\nnext\n");

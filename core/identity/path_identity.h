@@ -26,7 +26,13 @@ struct PathIdentity {
     // Where `rank` is the number that tells the file from its siblings (numberedSeries): which
     // series, so that one contradicted file can take the number from all of them; else -1.
     int series = -1;
-    bool operator==(const PathIdentity&) const = default;
+    // Which series is no part of what the path says: two copies of a file in two folders (each
+    // folder its own series) say the same.
+    bool operator==(const PathIdentity& o) const
+    {
+        return rank == o.rank && localRank == o.localRank && attempt == o.attempt && run == o.run &&
+               deepSpeed == o.deepSpeed && host == o.host && stream == o.stream;
+    }
 };
 
 // `displayPath` uses '/' between folders and '!' between an archive and its member.

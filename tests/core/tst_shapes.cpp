@@ -212,6 +212,30 @@ private slots:
         QCOMPARE(QString::fromStdString(d["initiating"]["file"]), QStringLiteral("train-88123-2.err"));
     }
 
+    // The same folder of per-task files copied twice into the bundle (each copy a series of its
+    // own): the second copy's stamped files are copies of the first's, and still four ranks.
+    void numberedSeriesCopied()
+    {
+        QTemporaryDir dir;
+        const QDir from(QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/slurm-tasks"));
+        for (const char* copy : {"a", "backup"}) {
+            QVERIFY(QDir().mkpath(dir.filePath(QString::fromLatin1(copy))));
+            for (const QString& name : from.entryList(QDir::Files))
+                QVERIFY(
+                    QFile::copy(from.filePath(name), dir.filePath(QString::fromLatin1(copy) + '/' + name)));
+        }
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        const json d = json::parse(diagnosisJson(*analyzePaths({dir.path().toStdString()}, m_enc, o)));
+        QCOMPARE(d["ranks"].size(), std::size_t{4});
+        std::size_t copies = 0;
+        for (const json& sk : d["skipped"])
+            copies += sk["file"].get<std::string>().starts_with("backup/") &&
+                      sk["file"].get<std::string>().ends_with(".out");
+        QCOMPARE(copies, std::size_t{4});
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 2);
+    }
+
     // A series whose numbers are not ranks: a node's file holding several ranks' NCCL lines, or a
     // file whose Init line names another rank. The numbers are taken back from every file of the
     // series (no rank from them, no conflict reported); NCCL's own lines decide.

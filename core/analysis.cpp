@@ -2699,6 +2699,9 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             }
     }
     std::map<std::string_view, ProcessId> lastInFolder;
+    // The process of each (series, number) of a numbered series: "train-88200-3.err" is the process
+    // of "train-88200-3.out", not of another job's rank 3 in the same folder ("train-88123-3.out").
+    std::map<std::pair<int, int>, ProcessId> seriesProcess;
     // First the files that one named process wrote, so their path facts are known before the
     // files that need them (stderr.log beside stdout.log).
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
@@ -2713,6 +2716,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         if (ncclKeys[s] == 1) {
             defaultProcess[s] = only;
             applyPath(a.processes[only.value], pathIdentity[s], a.sources[s].displayPath);
+            if (pathIdentity[s].series >= 0)
+                seriesProcess.emplace(std::pair{pathIdentity[s].series, *pathIdentity[s].rank}, only);
             if (const std::string_view folder = workerFolder(s); !folder.empty())
                 lastInFolder[folder] = only;
         } else if (ncclKeys[s] > 1) {
@@ -2746,10 +2751,16 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     for (std::size_t s = 0; s < a.sources.size(); ++s) {
         const std::string& file = a.sources[s].displayPath;
         const PathIdentity& pi = pathIdentity[s];
+        const auto sibling =
+            pi.series >= 0 ? seriesProcess.find(std::pair{pi.series, *pi.rank}) : seriesProcess.end();
         if (defaultProcess[s].valid()) {
             continue;
+        } else if (ncclKeys[s] == 0 && sibling != seriesProcess.end()) {
+            defaultProcess[s] = sibling->second;
         } else if (ncclKeys[s] == 0 && pi.rank && processWithRank(*pi.rank).valid()) {
             defaultProcess[s] = processWithRank(*pi.rank);
+            if (pi.series >= 0)
+                seriesProcess.emplace(std::pair{pi.series, *pi.rank}, defaultProcess[s]);
         } else {
             // Several processes share this file (or none is named): undecorated lines get a
             // process of the file's own, which the path may identify.
@@ -2775,6 +2786,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                     p.host = hostNamedIn(file, a.processes);
                 if (p.rank)
                     firstWithRank.emplace(*p.rank, p.id);
+                if (ncclKeys[s] == 0 && pi.series >= 0)
+                    seriesProcess.emplace(std::pair{pi.series, *pi.rank}, p.id);
                 indexSlot(p);
                 if (!folder.empty())
                     lastInFolder[folder] = p.id;

@@ -236,6 +236,26 @@ private slots:
         QCOMPARE(d["initiating"]["rank"].get<int>(), 2);
     }
 
+    // A file of a series without NCCL lines is its sibling's process (same series, same number),
+    // even where another file of the bundle named that rank first (another job's rank 3 beside it).
+    void numberedSeriesSiblings()
+    {
+        QTemporaryDir dir;
+        const QDir from(QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/slurm-tasks"));
+        for (const QString& name : from.entryList(QDir::Files))
+            QVERIFY(QFile::copy(from.filePath(name), dir.filePath(name)));
+        QVERIFY(QFile::copy(QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/folders/rank_003.txt"),
+                            dir.filePath(QStringLiteral("rank_003.txt"))));
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        const json d = json::parse(diagnosisJson(*analyzePaths({dir.path().toStdString()}, m_enc, o)));
+        const json* out = owner(d, "train-88123-3.out");
+        QVERIFY(out);
+        QCOMPARE(owner(d, "train-88123-3.err"), out);
+        QCOMPARE(QString::fromStdString((*out)["host"]), QStringLiteral("node02"));
+        QVERIFY(owner(d, "rank_003.txt") != out);
+    }
+
     // A series whose numbers are not ranks: a node's file holding several ranks' NCCL lines, or a
     // file whose Init line names another rank. The numbers are taken back from every file of the
     // series (no rank from them, no conflict reported); NCCL's own lines decide.

@@ -2159,7 +2159,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         for (std::size_t i = 0; i < a.sources.size(); ++i)
             paths[i] = a.sources[i].displayPath;
         deepSpeedLaunches(pathIdentity, paths);
-        numberedSeries(pathIdentity, paths);
+        std::vector<std::uint64_t> sizes(a.sources.size());
+        for (std::size_t i = 0; i < a.sources.size(); ++i)
+            sizes[i] = a.sources[i].size;
+        numberedSeries(pathIdentity, paths, sizes);
     }
     // torchrun restarts and DeepSpeed launches: each attempt is a separate run. Unless asked for
     // all, diagnose the latest of each kind and say which files were set aside.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string_view>
@@ -305,7 +306,8 @@ std::optional<SeriesName> seriesName(std::string_view displayPath)
 
 } // namespace
 
-void numberedSeries(std::vector<PathIdentity>& ids, const std::vector<std::string_view>& displayPaths)
+void numberedSeries(std::vector<PathIdentity>& ids, const std::vector<std::string_view>& displayPaths,
+                    const std::vector<std::uint64_t>& sizes)
 {
     std::map<std::string, std::vector<std::pair<int, std::size_t>>> groups; // key -> (number, file)
     for (std::size_t i = 0; i < displayPaths.size() && i < ids.size(); ++i) {
@@ -315,7 +317,13 @@ void numberedSeries(std::vector<PathIdentity>& ids, const std::vector<std::strin
         if (auto n = seriesName(displayPaths[i]))
             groups[std::move(n->key)].push_back({n->number, i});
     }
-    int next = 0;
+    // The series that pass, each with its folder and its name pattern (every digit masked).
+    struct Series {
+        const std::vector<std::pair<int, std::size_t>>* files;
+        std::string folder, pattern;
+        std::string content; // its files' names and sizes: the same in a copy of its folder
+    };
+    std::vector<Series> series;
     for (auto& [key, files] : groups) {
         std::set<int> numbers;
         for (const auto& f : files)
@@ -325,7 +333,48 @@ void numberedSeries(std::vector<PathIdentity>& ids, const std::vector<std::strin
         if (numbers.size() < 2 || *numbers.begin() != 0 ||
             static_cast<std::size_t>(*numbers.rbegin()) >= 2 * numbers.size())
             continue;
-        for (const auto& [number, i] : files) {
+        const std::size_t cut = key.find_last_of("/!", key.find('\0'));
+        Series one{&files, key.substr(0, cut == std::string::npos ? 0 : cut + 1), key, {}};
+        for (char& c : one.pattern)
+            if (std::isdigit(static_cast<unsigned char>(c)))
+                c = '#';
+        std::vector<std::pair<std::string_view, std::uint64_t>> named;
+        for (const auto& [number, i] : files)
+            named.emplace_back(displayPaths[i].substr(one.folder.size()), i < sizes.size() ? sizes[i] : 0);
+        std::sort(named.begin(), named.end());
+        for (const auto& [name, size] : named)
+            one.content.append(name).append(1, '\0').append(std::to_string(size)).append(1, '\0');
+        series.push_back(std::move(one));
+    }
+    // Two series that count the same numbers in two folders ("node-a/0.log" beside
+    // "node-b/0.log": each node's local ranks, or two jobs' folders), or in one folder under names
+    // that differ only in a number ("node07-0.log" beside "node08-0.log", two jobs'
+    // "train-88123-0.out" and "train-88200-0.out"): whose rank each file is the names cannot tell,
+    // so neither is read. A copy of a folder (the same names and sizes) is no other series: the
+    // copies are found and set aside once read. Series of one folder whose names differ in words
+    // ("out-0.log" beside "err-0.log") are one job's two streams.
+    std::map<std::pair<std::string_view, std::string_view>, int> perPattern; // (folder, pattern)
+    std::map<std::string_view, std::set<std::string_view>> contents;         // folder -> its series'
+    for (const Series& k : series) {
+        ++perPattern[{k.folder, k.pattern}];
+        contents[k.folder].insert(k.content);
+    }
+    std::map<std::string_view, std::string> folderContent; // every series of the folder, in order
+    for (const auto& [folder, each] : contents)
+        for (std::string_view c : each)
+            folderContent[folder].append(c);
+    std::map<int, std::set<std::string_view>> claims; // number -> the folder contents counting it
+    for (const Series& k : series)
+        for (const auto& f : *k.files)
+            claims[f.first].insert(folderContent[k.folder]);
+    int next = 0;
+    for (const Series& k : series) {
+        bool ambiguous = perPattern[{k.folder, k.pattern}] > 1;
+        for (const auto& f : *k.files)
+            ambiguous = ambiguous || claims[f.first].size() > 1;
+        if (ambiguous)
+            continue;
+        for (const auto& [number, i] : *k.files) {
             ids[i].rank = number;
             ids[i].series = next;
         }

@@ -5,6 +5,7 @@
 // --log-dir trees (<run_id>/attempt_<n>/<local_rank>/{stdout,stderr}.log, error.json).
 // Path evidence is the weakest identity source: NCCL's own lines win when they disagree.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -52,7 +53,10 @@ void deepSpeedLaunches(std::vector<PathIdentity>& ids, const std::vector<std::st
 // apart (not "node07", "gpu2", a rotated "train.log.1", Slurm's array default "slurm-%A_%a.out")
 // and the numbers must include 0 and leave no wider gaps than files. The weakest witness of all:
 // the caller takes the number back from every file of a series one of whose files holds several
-// processes or names another rank in its own lines.
-void numberedSeries(std::vector<PathIdentity>& ids, const std::vector<std::string_view>& displayPaths);
+// processes or names another rank in its own lines. Two series that count the same numbers (each
+// node's local ranks in its own folder, two jobs' files side by side) are neither read, unless one
+// is a copy of the other (`sizes`, the files' sizes, say so).
+void numberedSeries(std::vector<PathIdentity>& ids, const std::vector<std::string_view>& displayPaths,
+                    const std::vector<std::uint64_t>& sizes);
 
 } // namespace rl

@@ -174,6 +174,19 @@ private slots:
         // Names that already say whose they are keep their own reading.
         QTest::newRow("rank files") << QStringList{"rank0.log", "rank1.log"} << QList<int>{0, 1};
         QTest::newRow("per-GPU files") << QStringList{"n7/gpu_0.log", "n7/gpu_1.log"} << QList<int>{-1, -1};
+        // Two series counting the same numbers: each node's local ranks, two jobs side by side.
+        QTest::newRow("a series per node folder")
+            << QStringList{"node-a/0.log", "node-a/1.log", "node-b/0.log", "node-b/1.log"}
+            << QList<int>{-1, -1, -1, -1};
+        QTest::newRow("a series per node name")
+            << QStringList{"l/node07-0.log", "l/node07-1.log", "l/node08-0.log", "l/node08-1.log"}
+            << QList<int>{-1, -1, -1, -1};
+        QTest::newRow("two jobs") << QStringList{"t-88123-0.out", "t-88123-1.out", "t-88200-0.out",
+                                                 "t-88200-1.out"}
+                                  << QList<int>{-1, -1, -1, -1};
+        QTest::newRow("stdout and stderr series")
+            << QStringList{"l/out-0.log", "l/out-1.log", "l/err-0.log", "l/err-1.log"}
+            << QList<int>{0, 1, 0, 1};
     }
     void numberedSeries()
     {
@@ -186,7 +199,10 @@ private slots:
             ids.push_back(identityFromPath(names.back()));
         }
         const std::vector<std::string_view> views(names.begin(), names.end());
-        rl::numberedSeries(ids, views);
+        std::vector<std::uint64_t> sizes; // every file's own
+        for (std::size_t i = 0; i < names.size(); ++i)
+            sizes.push_back(100 + i);
+        rl::numberedSeries(ids, views, sizes);
         for (qsizetype i = 0; i < paths.size(); ++i)
             QVERIFY2(ids[static_cast<std::size_t>(i)].rank.value_or(-1) == ranks[i], qPrintable(paths[i]));
     }

@@ -2156,12 +2156,12 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 [&](std::size_t i) { pathIdentity[i] = identityFromPath(a.sources[i].displayPath); });
     {
         std::vector<std::string_view> paths(a.sources.size());
-        for (std::size_t i = 0; i < a.sources.size(); ++i)
-            paths[i] = a.sources[i].displayPath;
-        deepSpeedLaunches(pathIdentity, paths);
         std::vector<std::uint64_t> sizes(a.sources.size());
-        for (std::size_t i = 0; i < a.sources.size(); ++i)
+        for (std::size_t i = 0; i < a.sources.size(); ++i) {
+            paths[i] = a.sources[i].displayPath;
             sizes[i] = a.sources[i].size;
+        }
+        deepSpeedLaunches(pathIdentity, paths);
         numberedSeries(pathIdentity, paths, sizes);
     }
     // torchrun restarts and DeepSpeed launches: each attempt is a separate run. Unless asked for

@@ -321,7 +321,6 @@ void numberedSeries(std::vector<PathIdentity>& ids, const std::vector<std::strin
     struct Series {
         const std::vector<std::pair<int, std::size_t>>* files;
         std::string folder, pattern;
-        std::string content; // its files' names and sizes: the same in a copy of its folder
     };
     std::vector<Series> series;
     for (auto& [key, files] : groups) {
@@ -334,16 +333,10 @@ void numberedSeries(std::vector<PathIdentity>& ids, const std::vector<std::strin
             static_cast<std::size_t>(*numbers.rbegin()) >= 2 * numbers.size())
             continue;
         const std::size_t cut = key.find_last_of("/!", key.find('\0'));
-        Series one{&files, key.substr(0, cut == std::string::npos ? 0 : cut + 1), key, {}};
+        Series one{&files, key.substr(0, cut == std::string::npos ? 0 : cut + 1), key};
         for (char& c : one.pattern)
             if (std::isdigit(static_cast<unsigned char>(c)))
                 c = '#';
-        std::vector<std::pair<std::string_view, std::uint64_t>> named;
-        for (const auto& [number, i] : files)
-            named.emplace_back(displayPaths[i].substr(one.folder.size()), i < sizes.size() ? sizes[i] : 0);
-        std::sort(named.begin(), named.end());
-        for (const auto& [name, size] : named)
-            one.content.append(name).append(1, '\0').append(std::to_string(size)).append(1, '\0');
         series.push_back(std::move(one));
     }
     // Two series that count the same numbers in two folders ("node-a/0.log" beside
@@ -354,15 +347,20 @@ void numberedSeries(std::vector<PathIdentity>& ids, const std::vector<std::strin
     // copies are found and set aside once read. Series of one folder whose names differ in words
     // ("out-0.log" beside "err-0.log") are one job's two streams.
     std::map<std::pair<std::string_view, std::string_view>, int> perPattern; // (folder, pattern)
-    std::map<std::string_view, std::set<std::string_view>> contents;         // folder -> its series'
+    // folder -> the names (within it) and sizes of its series' files
+    std::map<std::string_view, std::vector<std::pair<std::string_view, std::uint64_t>>> folderFiles;
     for (const Series& k : series) {
         ++perPattern[{k.folder, k.pattern}];
-        contents[k.folder].insert(k.content);
+        for (const auto& [number, i] : *k.files)
+            folderFiles[k.folder].emplace_back(displayPaths[i].substr(k.folder.size()),
+                                               i < sizes.size() ? sizes[i] : 0);
     }
-    std::map<std::string_view, std::string> folderContent; // every series of the folder, in order
-    for (const auto& [folder, each] : contents)
-        for (std::string_view c : each)
-            folderContent[folder].append(c);
+    std::map<std::string_view, std::string> folderContent; // the same in a copy of the folder
+    for (auto& [folder, named] : folderFiles) {
+        std::sort(named.begin(), named.end());
+        for (const auto& [name, size] : named)
+            folderContent[folder].append(name).append(1, '\0').append(std::to_string(size)).append(1, '\0');
+    }
     std::map<int, std::set<std::string_view>> claims; // number -> the folder contents counting it
     for (const Series& k : series)
         for (const auto& f : *k.files)

@@ -4,7 +4,11 @@
 #include <array>
 #include <cstdint>
 #include <ctime>
+#include <optional>
+#include <span>
 #include <vector>
+
+#include "parse/line_parser.h"
 
 namespace rl
 {
@@ -29,6 +33,10 @@ struct Record {
         Line,              // Loki's line
         OtherTime,         // @timestamp / timestamp / ts / date
         Level,             // level / levelname / severity
+        TextPayload,       // Cloud Logging's textPayload
+        PayloadMessage,    // Cloud Logging's jsonPayload.message
+        PodName,           // kubernetes.pod_name (Fluent Bit, Vector), resource.labels.pod_name (GKE)
+        ContainerName,     // kubernetes.container_name, resource.labels.container_name
         Count
     };
     std::array<std::string_view, Count> value{};
@@ -47,38 +55,95 @@ struct Record {
     bool has(Key k) const { return present[k]; }
 };
 
-int keyOf(std::string_view key)
+// Where in a record an object's members are: the top level, or one of the few nested objects
+// that say something about the line (which pod wrote it; a structured payload's text).
+enum class Within : std::uint8_t {
+    Top,
+    Kubernetes,          // Fluent Bit's and Vector's "kubernetes": {"pod_name", "container_name"}
+    KubernetesPod,       // Filebeat's "kubernetes": {"pod": {"name"}}
+    KubernetesContainer, // Filebeat's "kubernetes": {"container": {"name"}}
+    Resource,            // Cloud Logging's "resource": {"type", "labels"}
+    ResourceLabels,      // a k8s_container's "labels": {"pod_name", "container_name", ...}
+    JsonPayload,         // Cloud Logging's "jsonPayload": {"message", ...}
+    Nowhere,             // not a nested object anyone reads
+};
+
+// What a member named `key` is where it stands: a field of the record (Record::Key), or -1; and
+// where its value's members are, when its value is an object that is read.
+struct Field {
+    int key = -1;
+    Within nested = Within::Nowhere;
+};
+
+Field fieldOf(std::string_view key, Within within)
 {
     struct Name {
         std::string_view name;
-        Record::Key key;
+        int key;
+        Within nested;
     };
-    static constexpr Name names[] = {
-        {"log", Record::Log},
-        {"time", Record::Time},
-        {"stream", Record::Stream},
-        {"MESSAGE", Record::JournalMessage},
-        {"__REALTIME_TIMESTAMP", Record::JournalTime},
-        {"_HOSTNAME", Record::JournalHost},
-        {"SYSLOG_IDENTIFIER", Record::JournalIdentifier},
-        {"_COMM", Record::JournalCommand},
-        {"_PID", Record::JournalPid},
-        {"_TRANSPORT", Record::JournalTransport},
-        {"message", Record::Message},
-        {"msg", Record::Message},
-        {"line", Record::Line},
-        {"@timestamp", Record::OtherTime},
-        {"timestamp", Record::OtherTime},
-        {"ts", Record::OtherTime},
-        {"date", Record::OtherTime},
-        {"level", Record::Level},
-        {"levelname", Record::Level},
-        {"severity", Record::Level},
+    static constexpr Name top[] = {
+        {"log", Record::Log, Within::Nowhere},
+        {"time", Record::Time, Within::Nowhere},
+        {"stream", Record::Stream, Within::Nowhere},
+        {"MESSAGE", Record::JournalMessage, Within::Nowhere},
+        {"__REALTIME_TIMESTAMP", Record::JournalTime, Within::Nowhere},
+        {"_HOSTNAME", Record::JournalHost, Within::Nowhere},
+        {"SYSLOG_IDENTIFIER", Record::JournalIdentifier, Within::Nowhere},
+        {"_COMM", Record::JournalCommand, Within::Nowhere},
+        {"_PID", Record::JournalPid, Within::Nowhere},
+        {"_TRANSPORT", Record::JournalTransport, Within::Nowhere},
+        {"message", Record::Message, Within::Nowhere},
+        {"msg", Record::Message, Within::Nowhere},
+        {"line", Record::Line, Within::Nowhere},
+        {"@timestamp", Record::OtherTime, Within::Nowhere},
+        {"timestamp", Record::OtherTime, Within::Nowhere},
+        {"ts", Record::OtherTime, Within::Nowhere},
+        {"date", Record::OtherTime, Within::Nowhere},
+        {"level", Record::Level, Within::Nowhere},
+        {"levelname", Record::Level, Within::Nowhere},
+        {"severity", Record::Level, Within::Nowhere},
+        {"textPayload", Record::TextPayload, Within::Nowhere},
+        {"jsonPayload", -1, Within::JsonPayload},
+        {"resource", -1, Within::Resource},
+        {"kubernetes", -1, Within::Kubernetes},
     };
+    static constexpr Name kubernetes[] = {
+        {"pod_name", Record::PodName, Within::Nowhere},
+        {"container_name", Record::ContainerName, Within::Nowhere},
+        {"pod", -1, Within::KubernetesPod},
+        {"container", -1, Within::KubernetesContainer},
+    };
+    static constexpr Name resourceLabels[] = {
+        {"pod_name", Record::PodName, Within::Nowhere},
+        {"container_name", Record::ContainerName, Within::Nowhere},
+    };
+    std::span<const Name> names;
+    switch (within) {
+    case Within::Top:
+        names = top;
+        break;
+    case Within::Kubernetes:
+        names = kubernetes;
+        break;
+    case Within::ResourceLabels:
+        names = resourceLabels;
+        break;
+    case Within::KubernetesPod:
+        return key == "name" ? Field{Record::PodName, Within::Nowhere} : Field{};
+    case Within::KubernetesContainer:
+        return key == "name" ? Field{Record::ContainerName, Within::Nowhere} : Field{};
+    case Within::Resource:
+        return key == "labels" ? Field{-1, Within::ResourceLabels} : Field{};
+    case Within::JsonPayload:
+        return key == "message" ? Field{Record::PayloadMessage, Within::Nowhere} : Field{};
+    case Within::Nowhere:
+        return {};
+    }
     for (const Name& n : names)
         if (n.name == key)
-            return n.key;
-    return -1;
+            return {n.key, n.nested};
+    return {};
 }
 
 void appendUtf8(std::string& out, std::uint32_t cp)
@@ -100,9 +165,10 @@ void appendUtf8(std::string& out, std::uint32_t cp)
     }
 }
 
-// A strict reader of one JSON object on one line: the top level's keys and values, nested objects
-// and arrays passed over (journald's MESSAGE as an array of bytes excepted). Anything that is not
-// JSON makes the line no record.
+// A strict reader of one JSON object (on one line, or pretty-printed over several): the top
+// level's keys and values, and the few nested objects Within names; other nested objects and
+// arrays are passed over (journald's MESSAGE as an array of bytes excepted). Anything that is not
+// JSON makes it no record.
 class LineReader
 {
 public:
@@ -112,11 +178,18 @@ public:
     {
         r.clear();
         space();
+        return members(r, Within::Top) && end();
+    }
+
+private:
+    // An object's members, read into `r` as `within` says; true at its closing brace.
+    bool members(Record& r, Within within)
+    {
         if (!take('{'))
             return false;
         space();
         if (take('}'))
-            return end();
+            return true;
         while (true) {
             std::string_view keyView;
             space();
@@ -126,19 +199,15 @@ public:
             if (!take(':'))
                 return false;
             space();
-            const int k = keyOf(keyView);
-            if (!value(r, k))
+            if (!value(r, fieldOf(keyView, within)))
                 return false;
             space();
             if (take(','))
                 continue;
-            if (take('}'))
-                return end();
-            return false;
+            return take('}');
         }
     }
 
-private:
     bool end()
     {
         space();
@@ -146,7 +215,10 @@ private:
     }
     void space()
     {
-        while (m_at < m_s.size() && (m_s[m_at] == ' ' || m_s[m_at] == '\t' || m_s[m_at] == '\r'))
+        // A line break too: a pretty-printed record spans lines (a JSON line has none outside its
+        // strings).
+        while (m_at < m_s.size() &&
+               (m_s[m_at] == ' ' || m_s[m_at] == '\t' || m_s[m_at] == '\r' || m_s[m_at] == '\n'))
             ++m_at;
     }
     bool take(char c)
@@ -320,11 +392,14 @@ private:
         }
         return false;
     }
-    bool value(Record& r, int key)
+    bool value(Record& r, Field field)
     {
         if (m_at >= m_s.size())
             return false;
+        int key = field.key;
         const char c = m_s[m_at];
+        if (c == '{' && field.nested != Within::Nowhere)
+            return members(r, field.nested);
         std::string_view v;
         bool isString = false;
         // Only a field's first occurrence counts; a later one is read into the scratch.
@@ -457,6 +532,12 @@ bool dockerRecord(const Record& r)
            r.isString[Record::Stream] && r.has(Record::Time);
 }
 
+// What a pod's or container's name is made of (DNS labels), as the line parser reads them back.
+bool isPodChar(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
+}
+
 // The prefix and text of a record, or false when it holds no log line.
 bool lineOf(const Record& r, std::string& prefix, std::string_view& text)
 {
@@ -490,7 +571,8 @@ bool lineOf(const Record& r, std::string& prefix, std::string_view& text)
     }
     const bool docker = dockerRecord(r);
     Record::Key textKey = Record::Count;
-    for (const Record::Key k : {Record::Message, Record::Log, Record::Line})
+    for (const Record::Key k :
+         {Record::Message, Record::Log, Record::Line, Record::TextPayload, Record::PayloadMessage})
         if (r.has(k) && r.isString[k]) {
             textKey = k;
             break;
@@ -500,14 +582,27 @@ bool lineOf(const Record& r, std::string& prefix, std::string_view& text)
     if (textKey == Record::Count)
         return false;
     text = r.value[textKey];
+    // The pod, as `kubectl logs --prefix` names it, which the line parser knows: a job's pods in
+    // one export are then each a stream of their own, as they are in kubectl's.
+    const std::string_view pod = r.text(Record::PodName);
+    if (!pod.empty() && pod.size() <= 253 &&
+        std::all_of(pod.begin(), pod.end(), [](char c) { return isPodChar(c) || c == '.'; })) {
+        std::string_view container = r.text(Record::ContainerName);
+        if (container.size() > 63 || !std::all_of(container.begin(), container.end(), isPodChar))
+            container = {};
+        prefix.append("[pod/").append(pod).append("/").append(container).append("] ");
+    }
     std::string when;
     if (r.has(Record::Time))
         when = timeOf(r.value[Record::Time], r.isString[Record::Time]);
     if (when.empty() && r.has(Record::OtherTime))
         when = timeOf(r.value[Record::OtherTime], r.isString[Record::OtherTime]);
     if (!when.empty())
-        prefix = when + " ";
-    if (!docker) {
+        prefix.append(when).append(" ");
+    // Cloud Logging gives a container's plain text a severity by its stream (ERROR for all of
+    // stderr, where Python's warnings and tracebacks go); only a structured payload's is the
+    // program's own.
+    if (!docker && textKey != Record::TextPayload) {
         std::string_view level = r.text(Record::Level);
         if (!level.empty() && level.size() <= 12) {
             for (const char c : level)
@@ -518,6 +613,198 @@ bool lineOf(const Record& r, std::string& prefix, std::string_view& text)
     return true;
 }
 
+// Where the object that starts at text[from] ('{') ends (one past its '}'), strings read past
+// whole; npos when it does not end in the text.
+std::size_t objectEnd(std::string_view text, std::size_t from)
+{
+    int depth = 0;
+    for (std::size_t i = from; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '"') {
+            for (++i; i < text.size() && text[i] != '"'; ++i)
+                if (text[i] == '\\')
+                    ++i;
+            if (i >= text.size())
+                return std::string_view::npos;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if ((c == '}' || c == ']') && --depth == 0) {
+            return i + 1;
+        }
+    }
+    return std::string_view::npos;
+}
+
+std::size_t skipSpace(std::string_view text, std::size_t at)
+{
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\r' || text[at] == '\n'))
+        ++at;
+    return at;
+}
+
+// The log lines the records make, one unit (a record's lines, or a line kept as it was) after
+// another, with where each starts and its time, so that an export written newest first can be
+// put back in the order its lines were written.
+class Lines
+{
+public:
+    explicit Lines(std::size_t reserve) { m_out.reserve(reserve); }
+
+    void record(const Record& r, const std::string& prefix, std::string_view text)
+    {
+        if (dockerRecord(r)) {
+            // Docker's pieces of a long line, per stream and pod (stdout's and stderr's
+            // interleave, and so do a collector's pods): the line is written where its last piece is.
+            std::string stream(r.value[Record::Stream]);
+            stream.append("\n")
+                .append(r.text(Record::PodName))
+                .append("\n")
+                .append(r.text(Record::ContainerName));
+            const bool piece = !text.empty() && text.back() != '\n';
+            auto it =
+                std::find_if(m_open.begin(), m_open.end(), [&](const Open& o) { return o.stream == stream; });
+            if (it != m_open.end()) {
+                it->text.append(text);
+                if (!piece) {
+                    unit(it->prefix);
+                    appendLines(m_out, it->prefix, it->text);
+                    m_open.erase(it);
+                }
+                return;
+            }
+            if (piece) {
+                m_open.push_back({std::move(stream), prefix, std::string(text)});
+                return;
+            }
+        }
+        unit(prefix);
+        appendLines(m_out, prefix, text);
+    }
+    // A line that is no record, kept as it is (without its carriage return).
+    void kept(std::string_view line)
+    {
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        m_units.push_back({m_out.size(), std::nullopt});
+        m_out.append(line).append("\n");
+    }
+    // Text that is no record, each of its lines kept.
+    void keptLines(std::string_view text)
+    {
+        while (!text.empty()) {
+            const std::size_t nl = text.find('\n');
+            kept(text.substr(0, nl));
+            if (nl == std::string_view::npos)
+                break;
+            text.remove_prefix(nl + 1);
+        }
+    }
+
+    std::string take()
+    {
+        // Pieces still open at the end: a file still being written, or cut short.
+        for (const Open& o : m_open) {
+            unit(o.prefix);
+            appendLines(m_out, o.prefix, o.text);
+        }
+        m_open.clear();
+        if (!newestFirst())
+            return std::move(m_out);
+        std::string out;
+        out.reserve(m_out.size());
+        for (std::size_t u = m_units.size(); u-- > 0;) {
+            const std::size_t end = u + 1 < m_units.size() ? m_units[u + 1].at : m_out.size();
+            out.append(m_out, m_units[u].at, end - m_units[u].at);
+        }
+        return out;
+    }
+
+private:
+    struct Unit {
+        std::size_t at;
+        std::optional<std::int64_t> us;
+    };
+    struct Open {
+        std::string stream, prefix, text;
+    };
+
+    void unit(std::string_view prefix)
+    {
+        // The time is in the prefix, after the pod where one is named.
+        std::string_view p = prefix;
+        if (p.starts_with("[pod/"))
+            p.remove_prefix(std::min(p.size(), p.find("] ") + 2));
+        std::optional<std::int64_t> us;
+        if (auto ts = parseTimestampAt(p, 1970))
+            us = ts->us;
+        m_units.push_back({m_out.size(), us});
+    }
+    // `gcloud logging read` lists entries newest first unless told `--order=asc`: an export whose
+    // times go down more often than up is read backwards, as its lines were written. (Docker's and
+    // journald's records are in the order written; a collector's may step back now and then.)
+    bool newestFirst() const
+    {
+        std::size_t up = 0, down = 0;
+        std::optional<std::int64_t> last;
+        for (const Unit& u : m_units) {
+            if (!u.us)
+                continue;
+            if (last && *u.us > *last)
+                ++up;
+            else if (last && *u.us < *last)
+                ++down;
+            last = u.us;
+        }
+        return down > up;
+    }
+
+    std::string m_out;
+    std::vector<Unit> m_units;
+    std::vector<Open> m_open;
+};
+
+// A JSON array of records, as `gcloud logging read --format=json` and other exports write them
+// (pretty-printed, or all on one line): each element that is a record becomes its lines, each that
+// is not is kept as it is. Several arrays one after another (exports appended to one file) are
+// read alike. Nullopt when the first element is no record.
+std::optional<std::string> arrayText(std::string_view text, std::size_t at)
+{
+    Record r;
+    std::string prefix;
+    Lines lines(text.size() / 2);
+    bool first = true;
+    at = skipSpace(text, at);
+    while (at < text.size()) {
+        if (text[at] == '[' || text[at] == ',' || text[at] == ']') {
+            at = skipSpace(text, at + 1);
+            continue;
+        }
+        const std::size_t end = text[at] == '{' ? objectEnd(text, at) : std::string_view::npos;
+        if (end == std::string_view::npos) {
+            // Cut short, or no array of objects from here on: the rest as it is.
+            if (first)
+                return std::nullopt;
+            lines.keptLines(text.substr(at));
+            break;
+        }
+        const std::string_view element = text.substr(at, end - at);
+        std::string_view t;
+        LineReader reader(element);
+        const bool record = reader.object(r) && lineOf(r, prefix, t);
+        if (first && !record)
+            return std::nullopt;
+        first = false;
+        if (record)
+            lines.record(r, prefix, t);
+        else
+            lines.keptLines(element);
+        at = skipSpace(text, end);
+    }
+    if (first)
+        return std::nullopt;
+    return lines.take();
+}
+
 } // namespace
 
 std::optional<std::string> jsonRecordsText(std::string_view text)
@@ -525,67 +812,43 @@ std::optional<std::string> jsonRecordsText(std::string_view text)
     std::size_t at = 0;
     if (text.substr(0, 3) == "\xef\xbb\xbf")
         at = 3;
+    if (const std::size_t open = skipSpace(text, at); open < text.size() && text[open] == '[') {
+        if (const std::size_t element = skipSpace(text, open + 1);
+            element < text.size() && text[element] == '{')
+            return arrayText(text, open);
+        return std::nullopt;
+    }
     Record r;
     std::string prefix;
-    std::string out;
-    bool first = true;
-    // Docker's pieces of a long line, per stream (stdout's and stderr's interleave): the first
-    // piece's prefix and the text so far. The line is written where its last piece is.
-    struct Open {
-        std::string stream, prefix, text;
-    };
-    std::vector<Open> open;
+    std::optional<Lines> lines;
+    std::size_t blank = 0; // blank lines before the first record, which keep their places
     while (at < text.size()) {
         const std::size_t nl = text.find('\n', at);
         const std::size_t end = nl == std::string_view::npos ? text.size() : nl;
         const std::string_view line = text.substr(at, end - at);
         at = end + (nl == std::string_view::npos ? 0 : 1);
-        if (first && line.find_first_not_of(" \t\r") == std::string_view::npos) {
-            out.append("\n");
+        if (!lines && line.find_first_not_of(" \t\r") == std::string_view::npos) {
+            ++blank;
             continue;
         }
         std::string_view t;
         LineReader reader(line);
         const bool record = reader.object(r) && lineOf(r, prefix, t);
-        if (first) {
+        if (!lines) {
             if (!record)
                 return std::nullopt;
-            first = false;
-            out.reserve(text.size());
+            lines.emplace(text.size());
+            for (; blank > 0; --blank)
+                lines->kept({});
         }
-        if (!record) {
-            std::string_view kept = line;
-            if (!kept.empty() && kept.back() == '\r')
-                kept.remove_suffix(1);
-            out.append(kept).append("\n");
-            continue;
-        }
-        if (dockerRecord(r)) {
-            const std::string_view stream = r.value[Record::Stream];
-            const bool piece = !t.empty() && t.back() != '\n';
-            auto it =
-                std::find_if(open.begin(), open.end(), [&](const Open& o) { return o.stream == stream; });
-            if (it != open.end()) {
-                it->text.append(t);
-                if (!piece) {
-                    appendLines(out, it->prefix, it->text);
-                    open.erase(it);
-                }
-                continue;
-            }
-            if (piece) {
-                open.push_back({std::string(stream), prefix, std::string(t)});
-                continue;
-            }
-        }
-        appendLines(out, prefix, t);
+        if (record)
+            lines->record(r, prefix, t);
+        else
+            lines->kept(line);
     }
-    // Pieces still open at the end: a file still being written, or cut short.
-    for (const Open& o : open)
-        appendLines(out, o.prefix, o.text);
-    if (first)
+    if (!lines)
         return std::nullopt;
-    return out;
+    return lines->take();
 }
 
 } // namespace rl

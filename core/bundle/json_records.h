@@ -15,9 +15,18 @@
 // - others (`message`, `msg`, `log` or `line`; `@timestamp`, `timestamp`, `time`, `ts` or `date`,
 //   as text or as seconds, milliseconds, microseconds or nanoseconds since the epoch; a level):
 //   `<time> <LEVEL> <text>`.
+// - Cloud Logging's entries (`textPayload`, or `jsonPayload.message`; `timestamp`): as the others,
+//   without the severity Cloud Logging gives a container's plain text by its stream alone.
+// A record that names its pod (`kubernetes.pod_name` or `kubernetes.pod.name` from Fluent Bit,
+// Vector or Filebeat; a GKE container's `resource.labels.pod_name`) starts its lines with
+// `[pod/<pod>/<container>] `, as `kubectl logs --prefix` does, so a job's pods in one export are
+// each a stream of their own.
 // A text with a line break in it becomes one line per line, each with the record's prefix (a
 // traceback keeps its time and host on every line). Lines that are no such record (a collector's
 // own line, a record cut short at the end of a file still being written) are kept as they are.
+// Records may also come as JSON arrays, pretty-printed or not (`gcloud logging read --format=json`,
+// a log viewer's download). An export whose times mostly go down (gcloud lists the newest entry
+// first) is read backwards, in the order its lines were written.
 
 #include <optional>
 #include <string>

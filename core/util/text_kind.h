@@ -120,18 +120,33 @@ inline std::string_view shownLine(std::string_view line, std::string& storage)
 }
 
 // Whether a text's first bytes could open a log kept as JSON records (bundle/json_records.h): its
-// first line that is not blank is an object that names a field holding a log line. A hint cheap
-// enough for every file's head (most logs fail it at their first byte); jsonRecordsText decides.
+// first line that is not blank is an object that names a field holding a log line, or it opens an
+// array of objects (a pretty-printed export) and a field holding a log line is named in the head.
+// A hint cheap enough for every file's head (most logs fail it at their first byte);
+// jsonRecordsText decides.
 inline bool jsonRecordsHead(std::string_view head)
 {
-    std::size_t at = head.substr(0, 3) == "\xef\xbb\xbf" ? 3 : 0;
-    while (at < head.size() && (head[at] == ' ' || head[at] == '\t' || head[at] == '\r' || head[at] == '\n'))
-        ++at;
-    if (at >= head.size() || head[at] != '{')
+    auto skipSpace = [&](std::size_t at) {
+        while (at < head.size() &&
+               (head[at] == ' ' || head[at] == '\t' || head[at] == '\r' || head[at] == '\n'))
+            ++at;
+        return at;
+    };
+    std::size_t at = skipSpace(head.substr(0, 3) == "\xef\xbb\xbf" ? 3 : 0);
+    std::string_view within;
+    if (at < head.size() && head[at] == '{') {
+        within = head.substr(at, head.find('\n', at) - at);
+    } else if (at < head.size() && head[at] == '[') {
+        at = skipSpace(at + 1);
+        if (at >= head.size() || head[at] != '{')
+            return false;
+        within = head.substr(at);
+    } else {
         return false;
-    const std::string_view line = head.substr(at, head.find('\n', at) - at);
-    for (const std::string_view key : {"\"log\"", "\"MESSAGE\"", "\"message\"", "\"msg\"", "\"line\""})
-        if (line.find(key) != std::string_view::npos)
+    }
+    for (const std::string_view key :
+         {"\"log\"", "\"MESSAGE\"", "\"message\"", "\"msg\"", "\"line\"", "\"textPayload\""})
+        if (within.find(key) != std::string_view::npos)
             return true;
     return false;
 }

@@ -1340,6 +1340,70 @@ private slots:
                           "2025-06-12T10:00:04.000000Z millis\n"
                           "2025-06-12T10:00:04.123456Z loki\n"
                           "no time\n");
+        // The pod a collector names (Fluent Bit's and Vector's kubernetes.pod_name, Filebeat's
+        // kubernetes.pod.name) goes before the line as `kubectl logs --prefix` puts it; Docker's
+        // pieces are joined per pod.
+        QTest::newRow("pods")
+            << QByteArray(q(
+                   "{'log':'a\\n','stream':'stdout','time':'2025-06-12T10:00:01Z','kubernetes':{'pod_name':'"
+                   "trainer-0','container_name':'pytorch','labels':{'pod_name':'x'}}}\n"
+                   "{'log':'first, "
+                   "','stream':'stdout','time':'2025-06-12T10:00:02Z','kubernetes':{'pod_name':'"
+                   "trainer-1','container_name':'pytorch'}}\n"
+                   "{'log':'other pod\\n','stream':'stdout','time':'2025-06-12T10:00:03Z','kubernetes':{'pod_"
+                   "name':'trainer-0','container_name':'pytorch'}}\n"
+                   "{'log':'second\\n','stream':'stdout','time':'2025-06-12T10:00:04Z','kubernetes':{'pod_"
+                   "name':'trainer-1','container_name':'pytorch'}}\n"
+                   "{'message':'beat','@timestamp':'2025-06-12T10:00:05.1Z','kubernetes':{'pod':{'name':'"
+                   "trainer-2','uid':'u'},'container':{'name':'main'}}}\n"
+                   "{'message':'odd pod','kubernetes':{'pod_name':'a b'}}"))
+            << QByteArray("[pod/trainer-0/pytorch] 2025-06-12T10:00:01Z a\n"
+                          "[pod/trainer-0/pytorch] 2025-06-12T10:00:03Z other pod\n"
+                          "[pod/trainer-1/pytorch] 2025-06-12T10:00:02Z first, second\n"
+                          "[pod/trainer-2/main] 2025-06-12T10:00:05.1Z beat\n"
+                          "odd pod\n");
+        // `gcloud logging read --format=json`: an array of Cloud Logging entries, pretty-printed,
+        // newest first. Read oldest first; the pod from the resource's labels; textPayload's
+        // severity (set by the stream) left out, a jsonPayload's kept.
+        QTest::newRow("Cloud Logging, newest first")
+            << q("[\n"
+                 "  {\n"
+                 "    'insertId': 'b',\n"
+                 "    'resource': {\n"
+                 "      'labels': {'container_name': 'pytorch', 'pod_name': 'job-worker-0'},\n"
+                 "      'type': 'k8s_container'\n"
+                 "    },\n"
+                 "    'severity': 'ERROR',\n"
+                 "    'textPayload': '[rank1]: Traceback (most recent call last):',\n"
+                 "    'timestamp': '2025-09-03T07:14:11.302114476Z'\n"
+                 "  },\n"
+                 "  {\n"
+                 "    'jsonPayload': {'message': 'starting', 'step': 0},\n"
+                 "    'resource': {'labels': {'container_name': 'pytorch', 'pod_name': 'job-worker-0'}},\n"
+                 "    'severity': 'WARNING',\n"
+                 "    'timestamp': '2025-09-03T07:14:02.24Z'\n"
+                 "  },\n"
+                 "  {\n"
+                 "    'resource': {'labels': {'pod_name': 'job-master-0'}},\n"
+                 "    'textPayload': 'NCCL version 2.21.5+cuda12.4\\n',\n"
+                 "    'timestamp': '2025-09-03T07:14:02Z'\n"
+                 "  }\n"
+                 "]\n")
+            << QByteArray(
+                   "[pod/job-master-0/] 2025-09-03T07:14:02Z NCCL version 2.21.5+cuda12.4\n"
+                   "[pod/job-worker-0/pytorch] 2025-09-03T07:14:02.24Z WARNING starting\n"
+                   "[pod/job-worker-0/pytorch] 2025-09-03T07:14:11.302114476Z [rank1]: Traceback (most "
+                   "recent call last):\n");
+        // Oldest first stays as it is, on one line or appended arrays; an element that is no record
+        // is kept as its lines, and so is the rest of an array cut short.
+        QTest::newRow("arrays")
+            << q("[{'line':'one','ts':1749722401},{'line':'two','ts':1749722402},{'step':3}]\n"
+                 "[{'line':'three','ts':1749722403},\n"
+                 " {'line':'cut")
+            << QByteArray("2025-06-12T10:00:01.000000Z one\n2025-06-12T10:00:02.000000Z two\n{\"step\":3}\n"
+                          "2025-06-12T10:00:03.000000Z three\n{\"line\":\"cut\n");
+        QTest::newRow("an array of metrics") << q("[{'step':1,'loss':2.5},{'log':'x'}]") << QByteArray();
+        QTest::newRow("an array of numbers") << QByteArray("[1, 2]\n") << QByteArray();
         // Escapes: a surrogate pair is one character; a half alone is shown as U+FFFD.
         QTest::newRow("unicode escapes")
             << QByteArray(
@@ -1385,6 +1449,10 @@ private slots:
         QVERIFY(!jsonRecordsHead("2025-06-12 {\"log\":\"x\"}"));
         QVERIFY(!jsonRecordsHead("{\"step\":1}\n{\"log\":\"x\"}"));
         QVERIFY(!jsonRecordsHead(""));
+        // An export's array: the field may be on any line of the head.
+        QVERIFY(jsonRecordsHead("[\n  {\n    \"insertId\": \"b\",\n    \"textPayload\": \"x\""));
+        QVERIFY(!jsonRecordsHead("[\n  {\n    \"step\": 1"));
+        QVERIFY(!jsonRecordsHead("[2025-06-12 10:00:01] \"message\""));
     }
 
     void linesAndCrlf()

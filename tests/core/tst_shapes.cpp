@@ -1223,6 +1223,64 @@ private slots:
         QCOMPARE(f["findings"][0]["time"]["lo"].get<std::string>(), std::string("2025-06-12 10:00:05.902"));
     }
 
+    // `gcloud logging read --format=json` of a GKE PyTorchJob: Cloud Logging entries in one
+    // pretty-printed array, newest first, each line of each pod's container an entry of its own.
+    // Read oldest first, each pod its own stream; the same entries one per line in the order
+    // written (a Cloud Storage sink's files) diagnose alike.
+    void cloudLoggingExport()
+    {
+        json d = diagnose(QStringLiteral("collectors/gcloud-logging.json"));
+        QCOMPARE(d["initiating"]["entry"].get<std::string>(), std::string("nccl-socket-connect-abort"));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 1);
+        QCOMPARE(d["initiating"]["host"].get<std::string>(), std::string("llm-ft-worker-0"));
+        QCOMPARE(d["initiating"]["line"].get<int>(), 15);
+        QCOMPARE(d["findings"][0]["time"]["lo"].get<std::string>(), std::string("2025-09-03 07:14:11.236"));
+        QCOMPARE(d["ranks"].size(), std::size_t{2});
+        for (int r = 0; r < 2; ++r) {
+            QCOMPARE(d["ranks"][r]["rank"].get<int>(), r);
+            QCOMPARE(d["ranks"][r]["identity_source"].get<std::string>(), std::string("nccl-init"));
+        }
+        QCOMPARE(d["ranks"][0]["host"].get<std::string>(), std::string("llm-ft-master-0"));
+        bool collateral = false;
+        for (const auto& f : d["findings"])
+            collateral |= f["role"] == "collateral" && f["rank"] == 0;
+        QVERIFY(collateral);
+
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        const std::string path = RANKLINE_TEST_DATA_DIR "/shapes/collectors/gcloud-logging.json";
+        auto a = analyzePaths({path}, m_enc, o);
+        QCOMPARE(
+            std::string(a->sources[0].line(0)),
+            std::string("[pod/llm-ft-master-0/pytorch] 2025-09-03T07:14:02.118305221Z INFO [rank0] starting "
+                        "on llm-ft-master-0 (pid 41, world_size 2)"));
+        // stderr's entries are ERROR by their stream alone: not given to the line.
+        QCOMPARE(
+            std::string(a->sources[0].line(21)),
+            std::string("[pod/llm-ft-worker-0/pytorch] 2025-09-03T07:14:11.302114476Z [rank1]: Traceback "
+                        "(most recent call last):"));
+
+        QFile in(QString::fromStdString(path));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        json entries = json::parse(in.readAll().toStdString());
+        QVERIFY(entries.size() > 30);
+        std::string sink;
+        for (auto it = entries.rbegin(); it != entries.rend(); ++it)
+            sink += it->dump() + "\n";
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString sinkPath = tmp.filePath(QStringLiteral("stdout-00:00:00_00:59:59_S0.json"));
+        {
+            QFile out(sinkPath);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(sink.data(), static_cast<qint64>(sink.size()));
+        }
+        json s = json::parse(diagnosisJson(*analyzePaths({sinkPath.toStdString()}, m_enc, o)));
+        json expected = d["initiating"];
+        expected["file"] = "stdout-00:00:00_00:59:59_S0.json";
+        QCOMPARE(s["initiating"].dump(), expected.dump());
+    }
+
     // The same records read every way a log reaches the reader: a file too large to be read
     // whole at once (mapped), gzipped (a rotated piece, `-json.log.1.gz`), in a tarball, and piped
     // in. Each diagnoses as the plain small file does.

@@ -317,6 +317,57 @@ void numberedSeries(std::vector<PathIdentity>& ids, const std::vector<std::strin
         if (auto n = seriesName(displayPaths[i]))
             groups[std::move(n->key)].push_back({n->number, i});
     }
+    // Slurm's `--output=%x-%N-%t.out` names each task's file by its node and its task number,
+    // which counts across the job: "train-node07-0.out", "train-node07-1.out",
+    // "train-node08-2.out". Each node's files alone are no series (node08's start at 2), together
+    // they are one. So groups of one folder whose names differ only in other digits are taken as
+    // one where no number is in two of them; where one is ("node07-0" beside "node08-0": each
+    // node's local ranks, or two jobs), they stay apart, and are then both left unread below.
+    {
+        std::map<std::string, std::vector<std::string>> byMasked; // masked key -> keys
+        for (const auto& [key, files] : groups) {
+            std::string masked = key;
+            const std::size_t name = masked.find_last_of("/!", masked.find('\0'));
+            for (std::size_t c = name == std::string::npos ? 0 : name + 1; c < masked.size(); ++c)
+                if (std::isdigit(static_cast<unsigned char>(masked[c])))
+                    masked[c] = '#';
+            byMasked[std::move(masked)].push_back(key);
+        }
+        for (const auto& [masked, keys] : byMasked) {
+            if (keys.size() < 2)
+                continue;
+            // ("train-node07-0.out" and "train-node07-0.err" are one group: its numbers repeat.)
+            std::map<int, std::size_t> owner; // number -> the group (index in keys) counting it
+            bool disjoint = true;
+            for (std::size_t k = 0; k < keys.size(); ++k)
+                for (const auto& f : groups[keys[k]])
+                    disjoint = disjoint && owner.try_emplace(f.first, k).first->second == k;
+            // The other digits are in a host's name ("node07"), not a number of their own (two
+            // jobs' ids, "train-88123-0.out" beside "train-88200-1.out").
+            const std::string& first = keys.front();
+            auto inHostName = [&](const std::string& key) {
+                std::size_t at = 0;
+                while (at < key.size() && key[at] == first[at])
+                    ++at;
+                std::size_t from = at, to = at;
+                while (from > 0 && !isSeparator(key[from - 1]) && key[from - 1] != '/')
+                    --from;
+                while (to < key.size() && !isSeparator(key[to]) && key[to] != '\0')
+                    ++to;
+                return std::any_of(key.begin() + static_cast<std::ptrdiff_t>(from),
+                                   key.begin() + static_cast<std::ptrdiff_t>(to),
+                                   [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
+            };
+            if (!disjoint || !std::all_of(keys.begin() + 1, keys.end(), inHostName))
+                continue;
+            auto& into = groups[keys.front()];
+            for (std::size_t k = 1; k < keys.size(); ++k) {
+                auto& from = groups[keys[k]];
+                into.insert(into.end(), from.begin(), from.end());
+                groups.erase(keys[k]);
+            }
+        }
+    }
     // The series that pass, each with its folder and its name pattern (every digit masked).
     struct Series {
         const std::vector<std::pair<int, std::size_t>>* files;

@@ -184,6 +184,13 @@ private slots:
         QTest::newRow("two jobs") << QStringList{"t-88123-0.out", "t-88123-1.out", "t-88200-0.out",
                                                  "t-88200-1.out"}
                                   << QList<int>{-1, -1, -1, -1};
+        // Slurm's `%x-%N-%t`: the node's name, then the task number, which counts across nodes.
+        QTest::newRow("a task series across node names")
+            << QStringList{"l/t-node07-0.out", "l/t-node07-0.err", "l/t-node07-1.out",
+                           "l/t-node08-2.out", "l/t-node08-3.out", "l/t-node11-4.out"}
+            << QList<int>{0, 0, 1, 2, 3, 4};
+        QTest::newRow("two jobs' other tasks")
+            << QStringList{"t-88123-0.out", "t-88200-1.out"} << QList<int>{-1, -1};
         QTest::newRow("stdout and stderr series")
             << QStringList{"l/out-0.log", "l/out-1.log", "l/err-0.log", "l/err-1.log"}
             << QList<int>{0, 1, 0, 1};
@@ -226,6 +233,36 @@ private slots:
         QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("cuda-oom"));
         QCOMPARE(d["initiating"]["rank"].get<int>(), 2);
         QCOMPARE(QString::fromStdString(d["initiating"]["file"]), QStringLiteral("train-88123-2.err"));
+    }
+
+    // The same job's files named as `--output=%x-%N-%t.out` names them: tasks 0 and 1 on node07, 2
+    // and 3 on node08. The task numbers still count the ranks across the nodes.
+    void slurmPerTaskFilesNamedByNode()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString from = QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/slurm-tasks/");
+        for (int t = 0; t < 4; ++t)
+            for (const QString& ext : {QStringLiteral("out"), QStringLiteral("err")})
+                QVERIFY(QFile::copy(from + QStringLiteral("train-88123-%1.%2").arg(t).arg(ext),
+                                    tmp.filePath(QStringLiteral("train-node%1-%2.%3")
+                                                     .arg(t < 2 ? QStringLiteral("07") : QStringLiteral("08"))
+                                                     .arg(t)
+                                                     .arg(ext))));
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        json d = json::parse(diagnosisJson(*analyzePaths({tmp.path().toStdString()}, m_enc, o)));
+        QCOMPARE(d["ranks"].size(), std::size_t{4});
+        for (int r = 0; r < 4; ++r) {
+            const json* out = owner(d, QStringLiteral("train-node%1-%2.out")
+                                           .arg(r < 2 ? QStringLiteral("07") : QStringLiteral("08"))
+                                           .arg(r)
+                                           .toStdString());
+            QVERIFY(out);
+            QCOMPARE((*out)["rank"].get<int>(), r);
+        }
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 2);
+        QCOMPARE(QString::fromStdString(d["initiating"]["file"]), QStringLiteral("train-node08-2.err"));
     }
 
     // The same folder of per-task files copied twice into the bundle (each copy a series of its

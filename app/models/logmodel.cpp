@@ -9,6 +9,7 @@
 #include <QTextDocument>
 
 #include "models/bookmarks.h"
+#include "parse/line_parser.h"
 #include "util/text_kind.h"
 #include "util/untrusted.h"
 
@@ -49,6 +50,15 @@ void LogModel::setBookmarks(Bookmarks* bookmarks)
         if (rowCount() > 0)
             emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
     });
+}
+
+void LogModel::setShowPrefixes(bool show)
+{
+    if (m_showPrefixes == show)
+        return;
+    m_showPrefixes = show;
+    if (rowCount() > 0)
+        emit dataChanged(index(0, TextColumn), index(rowCount() - 1, TextColumn), {Qt::DisplayRole});
 }
 
 LineRef LogModel::lineAt(int row) const
@@ -129,7 +139,13 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
             return QStringLiteral("%1:%2").arg(QString::fromStdString(a.source(ref.source).displayPath),
                                                QString::number(ref.line + 1));
         case TextColumn: {
-            const std::string_view line = a.text(ref);
+            std::string_view line = a.text(ref);
+            const std::size_t whole = line.size();
+            // The body as the scan read it: after a collector's stamp and a launcher's prefix (a
+            // line that is nothing else is a blank line of its writer's). The tooltip is the line
+            // as written.
+            if (!m_showPrefixes && role == Qt::DisplayRole)
+                line = parseLine(line).body;
             // A crash's zeros show as "[N NUL bytes]", not as a row of empty boxes hiding the text;
             // a progress bar's redraws as a terminal leaves them, not ahead of the line glued to them.
             std::string marked;
@@ -137,7 +153,7 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
             QString s = QString::fromUtf8(
                 t.data(), static_cast<qsizetype>(std::min<std::size_t>(t.size(), kMaxShownChars)));
             if (t.size() > kMaxShownChars)
-                s += QStringLiteral(" … [line cut at %1 of %2 bytes]").arg(kMaxShownChars).arg(line.size());
+                s += QStringLiteral(" … [line cut at %1 of %2 bytes]").arg(kMaxShownChars).arg(whole);
             return s;
         }
         default:

@@ -28,6 +28,11 @@ public:
     LineRef lineAt(int row) const;
     // Bookmarked lines get a flag in the time column and a tint; the model follows their changes.
     void setBookmarks(Bookmarks* bookmarks);
+    // Whether the text column shows each line whole, or without what a collector or launcher put
+    // before it (a stamp, "[pod/…] ", "3: ", "[1,3]<stdout>:"): the time, rank and host columns
+    // already say it. The tooltip and "Copy line" keep the whole line either way.
+    void setShowPrefixes(bool show);
+    bool showPrefixes() const { return m_showPrefixes; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -37,6 +42,7 @@ public:
 private:
     std::shared_ptr<const AnalysisIndex> m_index;
     QPointer<Bookmarks> m_bookmarks;
+    bool m_showPrefixes = false;
 };
 
 } // namespace rl

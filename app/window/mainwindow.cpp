@@ -168,6 +168,18 @@ void MainWindow::buildMenus()
         m_timelineBar->insertActions(m_timelineBar->actions().value(0), {toFailure, fit, zin, zout});
     }
     view->addSeparator();
+    // Collectors and launchers put a stamp, a pod or a rank before every line; the table's columns
+    // say the same, and the text column is easier read without them.
+    QAction* prefixes = view->addAction(tr("Show Line &Prefixes"));
+    prefixes->setObjectName(QStringLiteral("actionShowPrefixes"));
+    prefixes->setCheckable(true);
+    prefixes->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    prefixes->setChecked(settings().value(QStringLiteral("view/showPrefixes"), false).toBool());
+    m_logPane->logModel()->setShowPrefixes(prefixes->isChecked());
+    connect(prefixes, &QAction::toggled, this, [this](bool on) {
+        settings().setValue(QStringLiteral("view/showPrefixes"), on);
+        m_logPane->logModel()->setShowPrefixes(on);
+    });
     // A torchrun --log-dir tree holds one attempt per restart; the latest is the run that failed last
     // and is diagnosed alone unless this is on. Reading the files again is what it takes: the older
     // attempts' files were never scanned.

@@ -320,6 +320,43 @@ private slots:
         QCOMPARE(model.index(2, LogModel::TextColumn).data().toString(), QStringLiteral("[3 NUL bytes]"));
     }
 
+    // A collector's stamp and pod before each line: the text column shows what the pod printed
+    // (the time and host columns say the rest), the whole line when asked, and in the tooltip.
+    void prefixesShownOnRequest()
+    {
+        const std::string text = "[pod/job-worker-0/pytorch] 2025-09-03T07:14:11.236093127Z "
+                                 "job-worker-0:43:77 [0] misc/socket.cc:484 "
+                                 "NCCL WARN socketStartConnect: Connect to 10.44.1.7<38411> failed : "
+                                 "Software caused connection abort\n"
+                                 "[pod/job-worker-0/pytorch] 2025-09-03T07:14:11.3Z \n";
+        Bundle b;
+        b.sources.push_back(sourceFromText("export.log", text));
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto index =
+            std::make_shared<const AnalysisIndex>(analyze(std::move(b), test::shippedEncyclopedia(), o));
+        LogModel model;
+        model.setIndex(index);
+        QCOMPARE(model.rowCount(), 2);
+        QVERIFY(!model.showPrefixes());
+        const QString whole = QString::fromStdString(text.substr(0, text.find('\n')));
+        QCOMPARE(
+            model.index(0, LogModel::TextColumn).data().toString(),
+            QStringLiteral("job-worker-0:43:77 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect "
+                           "to 10.44.1.7<38411> failed : Software caused connection abort"));
+        QVERIFY(model.index(0, LogModel::TextColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .startsWith(QStringLiteral("<p>[pod/job-worker-0/pytorch]\u00A02025-09-03T07:14:11")));
+        QCOMPARE(model.index(0, LogModel::HostColumn).data().toString(), QStringLiteral("job-worker-0"));
+        // A line that is only its prefix is the pod's blank line (NCCL prints one before a WARN).
+        QCOMPARE(model.index(1, LogModel::TextColumn).data().toString(), QString());
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.setShowPrefixes(true);
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(model.index(0, LogModel::TextColumn).data().toString(), whole);
+    }
+
     // A progress bar redrawn with carriage returns, and the WARN printed right after its last
     // drawing: the row shows what a terminal shows, the WARN in view, not the first drawings.
     void progressBarShownAsATerminalLeavesIt()

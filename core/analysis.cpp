@@ -382,7 +382,8 @@ LineRef MergedOrder::operator[](std::size_t row) const
     return {SourceId(s), g - m_base[s]};
 }
 
-void MergedOrder::build(const std::vector<SourceLines>& lines, const std::vector<std::int64_t>& offsets)
+void MergedOrder::build(const std::vector<SourceLines>& lines, const std::vector<std::int64_t>& offsets,
+                        const std::vector<std::int64_t>& unstampedKeys)
 {
     // A k-way merge: each source is already in its own (written) order, so only the heads compete.
     // The sort key of a line is its lower time bound; a line before a source's first stamp sorts
@@ -409,7 +410,9 @@ void MergedOrder::build(const std::vector<SourceLines>& lines, const std::vector
             return sl.stampUs(c.stamp) + off;
         if (c.stamp > 0)
             return sl.stampUs(c.stamp - 1) + off;
-        return c.stamp < count ? sl.stampUs(c.stamp) + off : kTimeUnknownLo;
+        if (c.stamp < count)
+            return sl.stampUs(c.stamp) + off;
+        return s < unstampedKeys.size() ? unstampedKeys[s] : kTimeUnknownLo;
     };
     // An unstamped line stays with the line before it: tracebacks, NCCL's blank line before a
     // WARN, torchelastic's summary box and other multi-line records are never split, and nothing
@@ -3476,6 +3479,11 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     // Each source's span on every core (a stamp of every line, more than a million on ten thousand
     // files), then the bundle's.
     std::vector<TimeInterval> sourceSpans(a.sources.size());
+    // And each process's last stamped line in each source: (process, the middle of its interval);
+    // most files hold one process, kept without a list of its own (ten thousand small files).
+    constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+    std::vector<std::pair<std::uint32_t, std::int64_t>> lastStampOne(a.sources.size(), {kNone, 0});
+    std::vector<std::vector<std::pair<std::uint32_t, std::int64_t>>> lastStamps(a.sources.size());
     parallelFor(a.sources.size(), workers, [&](std::size_t s) {
         const SourceLines& sl = a.lines[s];
         if (sl.stampCount() == 0)
@@ -3484,23 +3492,76 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         // hosts keep their written order).
         sourceOffsets[s] = a.processOffset[sl.process(sl.stampLine(0)).value];
         TimeInterval& span = sourceSpans[s];
+        const bool one = sl.oneProcess();
+        // Where each process is in lastStamps[s]: looked up by a scan while there are few (a
+        // node's file of eight GPUs), by a table past that (a combined stream of thousands).
+        auto& last = lastStamps[s];
+        std::unordered_map<std::uint32_t, std::size_t> slotOf;
+        std::size_t lastSlot = 0;
+        auto slot = [&](std::uint32_t p) -> std::size_t {
+            if (lastSlot < last.size() && last[lastSlot].first == p)
+                return lastSlot;
+            if (last.size() <= 32) {
+                for (std::size_t k = 0; k < last.size(); ++k)
+                    if (last[k].first == p)
+                        return lastSlot = k;
+            } else if (auto it = slotOf.find(p); it != slotOf.end()) {
+                return lastSlot = it->second;
+            }
+            if (last.size() == 32)
+                for (std::size_t k = 0; k < last.size(); ++k)
+                    slotOf.emplace(last[k].first, k);
+            last.push_back({p, kTimeUnknownLo});
+            if (last.size() > 32)
+                slotOf.emplace(p, last.size() - 1);
+            return lastSlot = last.size() - 1;
+        };
         for (std::size_t i = 0; i < sl.stampCount(); ++i) {
             const LineStamp st = sl.stamp(i);
-            const std::int64_t off = a.processOffset[sl.process(st.line).value];
+            const ProcessId p = sl.process(st.line);
+            const std::int64_t off = a.processOffset[p.value];
             if (!span.knownLo() || st.us + off < span.lo)
                 span.lo = st.us + off;
             if (!span.knownHi() || st.us + st.resolutionUs + off > span.hi)
                 span.hi = st.us + st.resolutionUs + off;
+            if (!one)
+                last[slot(p.value)].second = st.us + st.resolutionUs / 2 + off;
+        }
+        if (one) {
+            const LineStamp st = sl.stamp(sl.stampCount() - 1);
+            const ProcessId p = sl.process(0);
+            lastStampOne[s] = {p.value, st.us + st.resolutionUs / 2 + a.processOffset[p.value]};
         }
     });
+    a.processLastStamp.assign(a.processes.size(), kTimeUnknownLo);
+    auto keepLatest = [&](std::uint32_t p, std::int64_t t) {
+        if (p < a.processLastStamp.size())
+            a.processLastStamp[p] = std::max(a.processLastStamp[p], t);
+    };
+    for (const auto& [p, t] : lastStampOne)
+        if (p != kNone)
+            keepLatest(p, t);
+    for (const auto& perSource : lastStamps)
+        for (const auto& [p, t] : perSource)
+            keepLatest(p, t);
     for (const TimeInterval& span : sourceSpans) {
         if (span.knownLo() && (!a.span.knownLo() || span.lo < a.span.lo))
             a.span.lo = span.lo;
         if (span.knownHi() && (!a.span.knownHi() || span.hi > a.span.hi))
             a.span.hi = span.hi;
     }
+    // A file with no stamps sorts at the last stamped line of the process that wrote its first line.
+    std::vector<std::int64_t> unstampedKeys(a.sources.size(), kTimeUnknownLo);
+    for (std::size_t s = 0; s < a.sources.size(); ++s) {
+        const SourceLines& sl = a.lines[s];
+        if (sl.stampCount() == 0 && sl.size() > 0) {
+            const ProcessId p = sl.process(0);
+            if (p.value < a.processLastStamp.size())
+                unstampedKeys[s] = a.processLastStamp[p.value];
+        }
+    }
     if (options.mergedOrder)
-        a.merged.build(a.lines, sourceOffsets);
+        a.merged.build(a.lines, sourceOffsets, unstampedKeys);
     stageDone("merged order");
 
     buildFindings(a, hits);

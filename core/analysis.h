@@ -266,7 +266,10 @@ public:
     bool empty() const { return m_order.empty(); }
     LineRef operator[](std::size_t row) const;
     // `offsets` (per source, may be empty) shift each source onto the reference clock.
-    void build(const std::vector<SourceLines>& lines, const std::vector<std::int64_t>& offsets = {});
+    // `unstampedKeys`: where a source with no stamps sorts (Analysis::processLastStamp of its
+    // process); kTimeUnknownLo, or none given, puts it first.
+    void build(const std::vector<SourceLines>& lines, const std::vector<std::int64_t>& offsets = {},
+               const std::vector<std::int64_t>& unstampedKeys = {});
 
     class Iterator
     {
@@ -302,7 +305,8 @@ struct Process {
     std::optional<int> rank;
     int nranks = 0;
     std::string identitySource;   // nccl-init, launcher-prefix, torchelastic-box, pytorch, file-name,
-                                  // file-name-series (numberedSeries), kernel-log (a host's kernel log, no process of the job), or empty
+                                  // file-name-series (numberedSeries), kernel-log (a host's kernel log, no
+                                  // process of the job), or empty
     std::optional<int> localRank; // from the path (gpu2.log, torchrun <local_rank>/)
     std::optional<int> attempt;   // torchrun restart attempt, from the path
     std::vector<std::string> identityConflicts; // weaker sources that disagreed, and what was kept
@@ -511,6 +515,11 @@ struct Analysis {
     std::vector<Hypothesis> hypotheses;
     std::shared_ptr<const Encyclopedia> encyclopedia;
     TimeInterval span; // earliest known lo .. latest known hi
+    // Per process: the middle of its last stamped line's interval on the aligned clock, or
+    // kTimeUnknownLo where it has none. A file with no stamps at all (a Slurm task's .err beside
+    // its stamped .out) is placed there: the merged order puts its lines after that line, and
+    // timelines draw them there (axisTime), where a traceback that ends a process belongs.
+    std::vector<std::int64_t> processLastStamp;
     std::uint64_t totalBytes = 0;
     std::uint64_t totalLines = 0;
     std::vector<StageTime> timings; // in pipeline order
@@ -540,6 +549,29 @@ struct Analysis {
                 li.time.hi += off;
         }
         return li;
+    }
+    // Where a timeline draws the line, in microseconds on the aligned clock: the middle of its
+    // interval, the end it has, or (a file with no stamps) its process's last stamped line; the
+    // run's start where nothing says more. `stand-in` tells the last of these apart.
+    std::int64_t axisTime(LineRef r, bool* standIn = nullptr) const
+    {
+        const LineInfo li = info(r);
+        const TimeInterval t = li.time;
+        if (standIn)
+            *standIn = false;
+        if (t.knownLo() && t.knownHi())
+            return t.lo + (t.hi - t.lo) / 2;
+        if (t.knownLo())
+            return t.lo;
+        if (t.knownHi())
+            return t.hi;
+        if (li.process.value < processLastStamp.size() &&
+            processLastStamp[li.process.value] != kTimeUnknownLo) {
+            if (standIn)
+                *standIn = true;
+            return processLastStamp[li.process.value];
+        }
+        return span.lo;
     }
     // SourceLines::orderUs on the aligned clock.
     std::int64_t orderUs(LineRef r) const

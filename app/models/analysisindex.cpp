@@ -31,16 +31,15 @@ std::int64_t AnalysisIndex::axisPos(LineRef where) const
 {
     if (!m_hasTime)
         return rowOf(where);
-    const TimeInterval t = m_analysis->info(where).time;
-    if (t.knownLo() && t.knownHi()) {
-        // An inferred interval is drawn at its middle: the honest single point for "somewhere in here".
-        return t.lo + (t.hi - t.lo) / 2;
-    }
-    if (t.knownLo())
-        return t.lo;
-    if (t.knownHi())
-        return t.hi;
-    return m_analysis->span.lo;
+    return m_analysis->axisTime(where);
+}
+
+bool AnalysisIndex::drawnAtLastStamped(LineRef where) const
+{
+    bool standIn = false;
+    if (m_hasTime)
+        m_analysis->axisTime(where, &standIn);
+    return standIn;
 }
 
 QString AnalysisIndex::evidenceLabel(LineRef where) const

@@ -25,8 +25,12 @@ public:
     int rowOf(LineRef where) const { return m_rows[where.source.value][where.line]; }
     // True when the bundle has timestamps; otherwise the timeline orders by merged row.
     bool hasTime() const { return m_hasTime; }
-    // Position on the timeline's axis: microseconds, or the merged row when there is no time.
+    // Position on the timeline's axis: microseconds (Analysis::axisTime: a line of a file with no
+    // stamps at its process's last stamped line), or the merged row when there is no time.
     std::int64_t axisPos(LineRef where) const;
+    // Whether axisPos(where) is that stand-in (its process's last stamped line) for a time the
+    // line does not have.
+    bool drawnAtLastStamped(LineRef where) const;
     // Label of the evidence line in the initiating finding ("aborted-retry"), or empty.
     QString evidenceLabel(LineRef where) const;
     // Every label the initiating finding gives the line (one line can be two pieces of evidence).

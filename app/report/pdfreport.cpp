@@ -237,7 +237,8 @@ QString richText(const IncidentReport& r)
             "<h2>Confirmation checklist</h2><table width='100%' cellpadding='3' cellspacing='0'>");
         for (const auto& c : r.checklist)
             h +=
-                QStringLiteral("<tr><td width='95'>%1</td><td>%2<br><span class='note'>%3%4</span></td></tr>")
+                QStringLiteral(
+                    "<tr><td width='118'>%1</td><td>%2<br><span class='note'>%3%4</span></td></tr>")
                     .arg(statusCell(c.status), prose(c.text), e(c.detail),
                          c.where.empty() ? QString()
                                          : QStringLiteral(" <span class='mono'>(%1)</span>").arg(e(c.where)));

@@ -872,6 +872,10 @@ QString TimelineWidget::tooltipFor(const Hit& hit) const
         when = AnalysisIndex::formatTime(axisPos(where), true);
         if (a.initiatingFinding())
             when += QStringLiteral("  (%1)").arg(secondsText(axisPos(where) - referencePos()));
+    } else if (m_index->hasTime()) {
+        when = m_index->drawnAtLastStamped(where)
+                   ? tr("no timestamp in its file: drawn at its process's last stamped line")
+                   : tr("no timestamp: drawn at the start of the run");
     }
     QString text = QStringLiteral("<b>%1</b> · %2<br>%3:%4")
                        .arg(kindName(hit.mark->kind).toHtmlEscaped(),

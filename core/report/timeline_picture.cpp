@@ -74,14 +74,7 @@ public:
     {
         if (!m_hasTime)
             return m_rows[where.source.value][where.line];
-        const TimeInterval t = m_a.info(where).time;
-        if (t.knownLo() && t.knownHi())
-            return t.lo + (t.hi - t.lo) / 2;
-        if (t.knownLo())
-            return t.lo;
-        if (t.knownHi())
-            return t.hi;
-        return m_a.span.lo;
+        return m_a.axisTime(where);
     }
 
 private:
@@ -495,7 +488,18 @@ TimelinePicture layoutTimeline(const Analysis& a, const TimelineLayout& L)
     }
     pic.height = ly + L.fontSize;
 
-    if (pic.hasTime && focus) {
+    bool standIn = false;
+    if (pic.hasTime && focus)
+        a.axisTime(focus->anchor, &standIn);
+    if (pic.hasTime && focus && standIn) {
+        // The failure's line has no stamp (a Slurm task's .err): 0 is its process's last stamped line.
+        pic.caption =
+            "0 = " + dateTime(ref) + " UTC, the last stamped line of " + a.process(focus->process).label() +
+            ": its failure (" + a.source(focus->anchor.source).displayPath + ":" +
+            std::to_string(focus->anchor.line + 1) +
+            ") is in a file without timestamps, so it and the other lines of such files are drawn at "
+            "their process's last stamped line. Each host's own clock; no clock correction applied.";
+    } else if (pic.hasTime && focus) {
         pic.caption = "0 = " + dateTime(ref) + " UTC, as logged by " + a.process(focus->process).label() +
                       " (" + a.source(focus->anchor.source).displayPath + ":" +
                       std::to_string(focus->anchor.line + 1) +

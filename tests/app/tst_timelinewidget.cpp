@@ -43,6 +43,52 @@ private slots:
         m_index = std::make_shared<const AnalysisIndex>(a);
     }
 
+    // Slurm's per-task .err files carry no stamps; their .out files do. Each .err traceback is
+    // drawn at its own rank's last stamped line (rank 2's OOM after it began building its model,
+    // the others' barrier timeouts after they started waiting), not at the start of the run, and
+    // its tooltip says so. The JSON keeps their times unknown.
+    void unstampedFilesDrawnAtTheirProcesssLastStamp()
+    {
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto index = std::make_shared<const AnalysisIndex>(
+            analyzePaths({RANKLINE_TEST_DATA_DIR "/shapes/slurm-tasks"}, test::shippedEncyclopedia(), o));
+        const Analysis& a = index->analysis();
+        auto at = [&](const char* file, int oneBased) {
+            for (const auto& s : a.sources)
+                if (s.displayPath == file)
+                    return LineRef{s.id, static_cast<std::uint32_t>(oneBased - 1)};
+            qFatal("no such file %s", file);
+        };
+        const LineRef oom = at("train-88123-2.err", 6);
+        QVERIFY(!a.info(oom).time.known());
+        QVERIFY(index->drawnAtLastStamped(oom));
+        const LineRef built =
+            at("train-88123-2.out", 2); // "[2026-11-20 09:00:02,870] ... building the model"
+        QVERIFY(a.info(built).time.known());
+        QCOMPARE(index->axisPos(oom), index->axisPos(built));
+        QVERIFY(index->axisPos(oom) > a.span.lo);
+        const LineRef timeout = at("train-88123-0.err", 6);
+        QVERIFY(index->axisPos(timeout) > index->axisPos(oom)); // rank 0 waited past rank 2's failure
+
+        TimelineWidget w;
+        w.resize(1000, 400);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setIndex(index);
+        w.fitAll();
+        const auto pos = w.markPosition(oom);
+        QVERIFY(pos);
+        QVERIFY(pos->x() > w.labelWidth() + 20); // not at the left edge, where the run starts
+        const QPoint p = pos->toPoint();
+        QHelpEvent help(QEvent::ToolTip, p, w.viewport()->mapToGlobal(p));
+        QApplication::sendEvent(w.viewport(), &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().contains(QStringLiteral("no timestamp in its file")),
+                 qPrintable(QToolTip::text()));
+        QToolTip::hideText();
+    }
+
     void opensOnTheFailure()
     {
         TimelineWidget w;

@@ -16,6 +16,7 @@
 #include "identity/path_identity.h"
 #include "parse/line_parser.h"
 #include "report/diagnosis_report.h"
+#include "report/timeline_picture.h"
 #include "shipped_encyclopedia.h"
 
 using namespace rl;
@@ -233,6 +234,44 @@ private slots:
         QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("cuda-oom"));
         QCOMPARE(d["initiating"]["rank"].get<int>(), 2);
         QCOMPARE(QString::fromStdString(d["initiating"]["file"]), QStringLiteral("train-88123-2.err"));
+    }
+
+    // The .err files have no stamps: each sorts, and is drawn, at its own rank's last stamped
+    // line (its .out's), not before every stamped line of the run. Their times stay unknown.
+    void unstampedFilesAtTheirProcesssLastStamp()
+    {
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyzePaths({RANKLINE_TEST_DATA_DIR "/shapes/slurm-tasks"}, m_enc, o);
+        auto source = [&](const std::string& name) {
+            for (const auto& s : a->sources)
+                if (s.displayPath == name)
+                    return s.id;
+            qFatal("no such file %s", name.c_str());
+        };
+        std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> row;
+        for (std::size_t r = 0; r < a->merged.size(); ++r)
+            row[{a->merged[r].source.value, a->merged[r].line}] = r;
+        for (int rank = 0; rank < 4; ++rank) {
+            const std::string stem = "train-88123-" + std::to_string(rank);
+            const SourceId out = source(stem + ".out"), err = source(stem + ".err");
+            const auto lastOut = static_cast<std::uint32_t>(a->lines[out.value].size() - 1);
+            const LineRef traceback{err, 0};
+            QVERIFY(!a->info(traceback).time.known());
+            const std::size_t errRow = row[{err.value, 0}], outRow = row[{out.value, lastOut}];
+            QVERIFY2(errRow > outRow, stem.c_str());
+            bool standIn = false;
+            QCOMPARE(a->axisTime(traceback, &standIn), a->axisTime({out, lastOut}));
+            QVERIFY(standIn);
+        }
+        // Rank 2 failed building its model, before the others began to wait.
+        QVERIFY(a->axisTime({source("train-88123-2.err"), 5}) <
+                a->axisTime({source("train-88123-0.err"), 5}));
+        // The report's picture says what its 0 is: no time rank 2 logged for its failure.
+        const std::string caption = layoutTimeline(*a).caption;
+        QVERIFY2(caption.find("the last stamped line of rank 2") != std::string::npos, caption.c_str());
+        QVERIFY(caption.find("train-88123-2.err:6") != std::string::npos);
+        QVERIFY(caption.find("as logged by") == std::string::npos);
     }
 
     // The same job's files named as `--output=%x-%N-%t.out` names them: tasks 0 and 1 on node07, 2

@@ -37,6 +37,16 @@ class TestLogModels : public QObject
     }
     std::vector<std::uint32_t> rows(const LogFilter& f) const { return *filterRows(*m_index, f); }
 
+    // The analysis of one in-memory file, as the window would hold it.
+    static std::shared_ptr<const AnalysisIndex> indexOfText(const char* name, const std::string& text)
+    {
+        Bundle b;
+        b.sources.push_back(sourceFromText(name, text));
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        return std::make_shared<const AnalysisIndex>(analyze(std::move(b), test::shippedEncyclopedia(), o));
+    }
+
 private slots:
     void initTestCase()
     {
@@ -306,12 +316,7 @@ private slots:
     {
         const QByteArray text = "gpu-b:1:1 [1] NCCL INFO before\n" + QByteArray(100, '\0') +
                                 "gpu-b:1:1 [1] NCCL WARN after the zeros\n" + QByteArray(3, '\0');
-        Bundle b;
-        b.sources.push_back(sourceFromText("rank5.log", std::string(text.constData(), text.size())));
-        AnalyzeOptions o;
-        o.probeLocalNccl = false;
-        auto index =
-            std::make_shared<const AnalysisIndex>(analyze(std::move(b), test::shippedEncyclopedia(), o));
+        auto index = indexOfText("rank5.log", std::string(text.constData(), text.size()));
         LogModel model;
         model.setIndex(index);
         QCOMPARE(model.rowCount(), 3);
@@ -329,12 +334,7 @@ private slots:
                                  "NCCL WARN socketStartConnect: Connect to 10.44.1.7<38411> failed : "
                                  "Software caused connection abort\n"
                                  "[pod/job-worker-0/pytorch] 2025-09-03T07:14:11.3Z \n";
-        Bundle b;
-        b.sources.push_back(sourceFromText("export.log", text));
-        AnalyzeOptions o;
-        o.probeLocalNccl = false;
-        auto index =
-            std::make_shared<const AnalysisIndex>(analyze(std::move(b), test::shippedEncyclopedia(), o));
+        auto index = indexOfText("export.log", text);
         LogModel model;
         model.setIndex(index);
         QCOMPARE(model.rowCount(), 2);
@@ -364,12 +364,7 @@ private slots:
         const std::string text = "gpu-b:1:1 [1] NCCL INFO before\n"
                                  "\r 10%|#  | 1/10 [00:01<00:09]\r 20%|## | 2/10 [00:02<00:08]"
                                  "gpu-b:1:1 [1] NCCL WARN after the bar\n";
-        Bundle b;
-        b.sources.push_back(sourceFromText("rank5.log", text));
-        AnalyzeOptions o;
-        o.probeLocalNccl = false;
-        auto index =
-            std::make_shared<const AnalysisIndex>(analyze(std::move(b), test::shippedEncyclopedia(), o));
+        auto index = indexOfText("rank5.log", text);
         QCOMPARE(index->analysis().processes.size(), std::size_t{1}); // "[00:02<00:08]gpu-b" is no host
         LogModel model;
         model.setIndex(index);

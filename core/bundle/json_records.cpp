@@ -37,6 +37,7 @@ struct Record {
         PayloadMessage,    // Cloud Logging's jsonPayload.message
         PodName,           // kubernetes.pod_name (Fluent Bit, Vector), resource.labels.pod_name (GKE)
         ContainerName,     // kubernetes.container_name, resource.labels.container_name
+        LogStream,         // CloudWatch Logs' logStreamName (aws logs filter-log-events)
         Count
     };
     std::array<std::string_view, Count> value{};
@@ -107,6 +108,7 @@ Field fieldOf(std::string_view key, Within within)
         {"jsonPayload", -1, Within::JsonPayload},
         {"resource", -1, Within::Resource},
         {"kubernetes", -1, Within::Kubernetes},
+        {"logStreamName", Record::LogStream, Within::Nowhere},
     };
     static constexpr Name kubernetes[] = {
         {"pod_name", Record::PodName, Within::Nowhere},
@@ -583,8 +585,18 @@ bool lineOf(const Record& r, std::string& prefix, std::string_view& text)
         return false;
     text = r.value[textKey];
     // The pod, as `kubectl logs --prefix` names it, which the line parser knows: a job's pods in
-    // one export are then each a stream of their own, as they are in kubectl's.
-    const std::string_view pod = r.text(Record::PodName);
+    // one export are then each a stream of their own, as they are in kubectl's. A CloudWatch log
+    // stream of one host's console stands for one too: SageMaker names a training job's streams
+    // "<job>/algo-<n>-<epoch seconds>", algo-<n> being the host's name.
+    std::string_view pod = r.text(Record::PodName);
+    if (pod.empty() && !r.text(Record::LogStream).empty()) {
+        pod = r.text(Record::LogStream);
+        pod.remove_prefix(std::min(pod.size(), pod.rfind('/') + 1));
+        const std::size_t dash = pod.rfind('-');
+        if (dash != std::string_view::npos && pod.size() - dash - 1 >= 9 &&
+            pod.find_first_not_of("0123456789", dash + 1) == std::string_view::npos)
+            pod = pod.substr(0, dash);
+    }
     if (!pod.empty() && pod.size() <= 253 &&
         std::all_of(pod.begin(), pod.end(), [](char c) { return isPodChar(c) || c == '.'; })) {
         std::string_view container = r.text(Record::ContainerName);
@@ -812,6 +824,16 @@ std::optional<std::string> jsonRecordsText(std::string_view text)
     std::size_t at = 0;
     if (text.substr(0, 3) == "\xef\xbb\xbf")
         at = 3;
+    // The AWS CLI's answer to `aws logs filter-log-events` or `get-log-events`: {"events": [...],
+    // "nextToken": ...}, the events oldest first; what follows the events says nothing of the job.
+    if (const std::size_t open = skipSpace(text, at); open < text.size() && text[open] == '{') {
+        std::size_t p = skipSpace(text, open + 1);
+        if (text.substr(p, 8) == "\"events\"" && (p = skipSpace(text, p + 8)) < text.size() &&
+            text[p] == ':' && (p = skipSpace(text, p + 1)) < text.size() && text[p] == '[') {
+            const std::size_t end = objectEnd(text, p);
+            return arrayText(text.substr(0, end == std::string_view::npos ? text.size() : end), p);
+        }
+    }
     if (const std::size_t open = skipSpace(text, at); open < text.size() && text[open] == '[') {
         if (const std::size_t element = skipSpace(text, open + 1);
             element < text.size() && text[element] == '{')

@@ -24,6 +24,9 @@
 // A text with a line break in it becomes one line per line, each with the record's prefix (a
 // traceback keeps its time and host on every line). Lines that are no such record (a collector's
 // own line, a record cut short at the end of a file still being written) are kept as they are.
+// - CloudWatch Logs' events (`message`, `timestamp` in milliseconds, `logStreamName`) in the
+//   AWS CLI's answer to `aws logs filter-log-events` / `get-log-events`, `{"events": [...], ...}`;
+//   a stream named as SageMaker names a host's ("<job>/algo-<n>-<epoch>") is that host's, as a pod.
 // Records may also come as JSON arrays, pretty-printed or not (`gcloud logging read --format=json`,
 // a log viewer's download). An export whose times mostly go down (gcloud lists the newest entry
 // first) is read backwards, in the order its lines were written.

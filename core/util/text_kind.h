@@ -134,7 +134,10 @@ inline bool jsonRecordsHead(std::string_view head)
     };
     std::size_t at = skipSpace(head.substr(0, 3) == "\xef\xbb\xbf" ? 3 : 0);
     std::string_view within;
-    if (at < head.size() && head[at] == '{') {
+    if (at < head.size() && head[at] == '{' && skipSpace(at + 1) < head.size() &&
+        head.substr(skipSpace(at + 1), 9) == "\"events\":") {
+        within = head.substr(at); // the AWS CLI's {"events": [...]}, pretty-printed
+    } else if (at < head.size() && head[at] == '{') {
         within = head.substr(at, head.find('\n', at) - at);
     } else if (at < head.size() && head[at] == '[') {
         at = skipSpace(at + 1);

@@ -1402,6 +1402,28 @@ private slots:
                  " {'line':'cut")
             << QByteArray("2025-06-12T10:00:01.000000Z one\n2025-06-12T10:00:02.000000Z two\n{\"step\":3}\n"
                           "2025-06-12T10:00:03.000000Z three\n{\"line\":\"cut\n");
+        // The AWS CLI's `aws logs filter-log-events`: the events in an envelope, each naming its
+        // log stream; SageMaker's "<job>/algo-<n>-<epoch>" is host algo-<n>'s console. What
+        // follows the events is the envelope's own.
+        QTest::newRow("CloudWatch Logs from the AWS CLI")
+            << q("{\n"
+                 "    'events': [\n"
+                 "        {\n"
+                 "            'logStreamName': 'job-1/algo-2-1759392765',\n"
+                 "            'timestamp': 1749722404500,\n"
+                 "            'message': 'two',\n"
+                 "            'eventId': '1'\n"
+                 "        },\n"
+                 "        {'logStreamName': 'job-1/algo-1', 'timestamp': 1749722405000, 'message': 'one'},\n"
+                 "        {'logStreamName': 'a_b', 'timestamp': 1749722406000, 'message': 'no host'}\n"
+                 "    ],\n"
+                 "    'searchedLogStreams': [{'logStreamName': 'job-1/algo-1', 'searchedCompletely': true}]\n"
+                 "}\n")
+            << QByteArray("[pod/algo-2/] 2025-06-12T10:00:04.500000Z two\n"
+                          "[pod/algo-1/] 2025-06-12T10:00:05.000000Z one\n"
+                          "2025-06-12T10:00:06.000000Z no host\n");
+        QTest::newRow("another envelope")
+            << q("{\n  'step': 1,\n  'events': [{'message': 'x'}]\n}") << QByteArray();
         QTest::newRow("an array of metrics") << q("[{'step':1,'loss':2.5},{'log':'x'}]") << QByteArray();
         QTest::newRow("an array of numbers") << QByteArray("[1, 2]\n") << QByteArray();
         // Escapes: a surrogate pair is one character; a half alone is shown as U+FFFD.
@@ -1452,6 +1474,8 @@ private slots:
         // An export's array: the field may be on any line of the head.
         QVERIFY(jsonRecordsHead("[\n  {\n    \"insertId\": \"b\",\n    \"textPayload\": \"x\""));
         QVERIFY(!jsonRecordsHead("[\n  {\n    \"step\": 1"));
+        QVERIFY(jsonRecordsHead("{\n    \"events\": [\n        {\n            \"message\": \"x\""));
+        QVERIFY(!jsonRecordsHead("{\n    \"step\": 1,\n    \"message\": \"x\""));
         QVERIFY(!jsonRecordsHead("[2025-06-12 10:00:01] \"message\""));
     }
 

@@ -1357,6 +1357,27 @@ private slots:
         QCOMPARE(s["initiating"].dump(), expected.dump());
     }
 
+    // `aws logs filter-log-events --log-group-name /aws/sagemaker/TrainingJobs` of a two-host
+    // SageMaker job: each event names its host's log stream, and each host is a stream of its own.
+    void cloudWatchCliExport()
+    {
+        json d = diagnose(QStringLiteral("collectors/cloudwatch-cli.json"));
+        QCOMPARE(d["initiating"]["entry"].get<std::string>(), std::string("nccl-socket-connect-abort"));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 1);
+        QCOMPARE(d["initiating"]["host"].get<std::string>(), std::string("algo-2"));
+        QCOMPARE(d["initiating"]["line"].get<int>(), 11);
+        QCOMPARE(d["findings"][0]["time"]["lo"].get<std::string>(), std::string("2025-10-02 08:16:11.640"));
+        QCOMPARE(d["ranks"].size(), std::size_t{2});
+        QCOMPARE(d["ranks"][0]["host"].get<std::string>(), std::string("algo-1"));
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyzePaths({RANKLINE_TEST_DATA_DIR "/shapes/collectors/cloudwatch-cli.json"}, m_enc, o);
+        QCOMPARE(std::string(a->sources[0].line(0)),
+                 std::string("[pod/algo-1/] 2025-10-02T08:16:03.114000Z [rank0]:2025-10-02 08:16:03,112 INFO "
+                             "train.py:41 starting on algo-1 (world_size 2)"));
+        QCOMPARE(a->sources[0].lineCount(), std::size_t{25}); // nothing of the envelope after the events
+    }
+
     // The same records read every way a log reaches the reader: a file too large to be read
     // whole at once (mapped), gzipped (a rotated piece, `-json.log.1.gz`), in a tarball, and piped
     // in. Each diagnoses as the plain small file does.

@@ -625,6 +625,41 @@ bool lineOf(const Record& r, std::string& prefix, std::string_view& text)
     return true;
 }
 
+// One record read: the record whose line is written (`r`, or the record its text holds), its
+// prefix and its text. A collector may send another's whole record as its text: Fluent Bit's
+// record of a container's line ({"log": ..., "kubernetes": {...}}) as a CloudWatch event's
+// message. The inner record then says what the line is; where it gives no time, pod or level,
+// the outer one's prefix stands.
+struct ReadRecord {
+    Record outer, inner;
+    std::string prefix, innerPrefix;
+    const Record* used = nullptr;
+    std::string_view text;
+
+    bool read(std::string_view json)
+    {
+        LineReader reader(json);
+        if (!reader.object(outer) || !lineOf(outer, prefix, text))
+            return false;
+        used = &outer;
+        std::string_view t = text;
+        while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' '))
+            t.remove_suffix(1);
+        if (t.size() < 2 || t.front() != '{' || t.back() != '}')
+            return true;
+        // The inner record's strings are decoded into its own room, which `text` may then view.
+        LineReader nested(t);
+        std::string_view innerText;
+        if (nested.object(inner) && lineOf(inner, innerPrefix, innerText)) {
+            used = &inner;
+            text = innerText;
+            if (!innerPrefix.empty())
+                prefix = innerPrefix;
+        }
+        return true;
+    }
+};
+
 // Where the object that starts at text[from] ('{') ends (one past its '}'), strings read past
 // whole; npos when it does not end in the text.
 std::size_t objectEnd(std::string_view text, std::size_t from)
@@ -781,8 +816,7 @@ private:
 // read alike. Nullopt when the first element is no record.
 std::optional<std::string> arrayText(std::string_view text, std::size_t at)
 {
-    Record r;
-    std::string prefix;
+    ReadRecord r;
     Lines lines(text.size() / 2);
     bool first = true;
     at = skipSpace(text, at);
@@ -800,14 +834,12 @@ std::optional<std::string> arrayText(std::string_view text, std::size_t at)
             break;
         }
         const std::string_view element = text.substr(at, end - at);
-        std::string_view t;
-        LineReader reader(element);
-        const bool record = reader.object(r) && lineOf(r, prefix, t);
+        const bool record = r.read(element);
         if (first && !record)
             return std::nullopt;
         first = false;
         if (record)
-            lines.record(r, prefix, t);
+            lines.record(*r.used, r.prefix, r.text);
         else
             lines.keptLines(element);
         at = skipSpace(text, end);
@@ -840,8 +872,7 @@ std::optional<std::string> jsonRecordsText(std::string_view text)
             return arrayText(text, open);
         return std::nullopt;
     }
-    Record r;
-    std::string prefix;
+    ReadRecord r;
     std::optional<Lines> lines;
     std::size_t blank = 0; // blank lines before the first record, which keep their places
     while (at < text.size()) {
@@ -853,9 +884,7 @@ std::optional<std::string> jsonRecordsText(std::string_view text)
             ++blank;
             continue;
         }
-        std::string_view t;
-        LineReader reader(line);
-        const bool record = reader.object(r) && lineOf(r, prefix, t);
+        const bool record = r.read(line);
         if (!lines) {
             if (!record)
                 return std::nullopt;
@@ -864,7 +893,7 @@ std::optional<std::string> jsonRecordsText(std::string_view text)
                 lines->kept({});
         }
         if (record)
-            lines->record(r, prefix, t);
+            lines->record(*r.used, r.prefix, r.text);
         else
             lines->kept(line);
     }

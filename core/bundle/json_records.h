@@ -27,6 +27,9 @@
 // - CloudWatch Logs' events (`message`, `timestamp` in milliseconds, `logStreamName`) in the
 //   AWS CLI's answer to `aws logs filter-log-events` / `get-log-events`, `{"events": [...], ...}`;
 //   a stream named as SageMaker names a host's ("<job>/algo-<n>-<epoch>") is that host's, as a pod.
+// A record whose text is itself a record (Fluent Bit's record of a container's line sent whole as a
+// CloudWatch event's message; an application's own JSON log line in Docker's record) is read as the
+// inner one, its time, pod and level taking the place of the outer's where it has them.
 // Records may also come as JSON arrays, pretty-printed or not (`gcloud logging read --format=json`,
 // a log viewer's download). An export whose times mostly go down (gcloud lists the newest entry
 // first) is read backwards, in the order its lines were written.

@@ -1422,6 +1422,17 @@ private slots:
             << QByteArray("[pod/algo-2/] 2025-06-12T10:00:04.500000Z two\n"
                           "[pod/algo-1/] 2025-06-12T10:00:05.000000Z one\n"
                           "2025-06-12T10:00:06.000000Z no host\n");
+        // Container Insights: Fluent Bit sends each container line's whole record to CloudWatch,
+        // so an event's message is a record itself; its pod and time say what the line is. A
+        // record holding JSON that is no record (metrics) keeps it as its text.
+        QTest::newRow("a record in a record")
+            << q("{'events': [{'logStreamName': 'ip-10-0-1-2', 'timestamp': 1749722409000, 'message': "
+                 "'{\\'log\\':\\'gpu-b:1:2 [0] NCCL WARN x\\\\n\\',\\'stream\\':\\'stderr\\',"
+                 "\\'time\\':\\'2025-06-12T10:00:08.5Z\\',\\'kubernetes\\':{\\'pod_name\\':\\'"
+                 "trainer-1\\',\\'container_name\\':\\'main\\'}}'},\n"
+                 "{'timestamp': 1749722410000, 'message': '{\\'step\\': 3, \\'loss\\': 1.5}'}]}")
+            << QByteArray("[pod/trainer-1/main] 2025-06-12T10:00:08.5Z gpu-b:1:2 [0] NCCL WARN x\n"
+                          "2025-06-12T10:00:10.000000Z {\"step\": 3, \"loss\": 1.5}\n");
         QTest::newRow("another envelope")
             << q("{\n  'step': 1,\n  'events': [{'message': 'x'}]\n}") << QByteArray();
         QTest::newRow("an array of metrics") << q("[{'step':1,'loss':2.5},{'log':'x'}]") << QByteArray();

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <ctime>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <vector>
@@ -628,8 +629,8 @@ bool lineOf(const Record& r, std::string& prefix, std::string_view& text)
 // One record read: the record whose line is written (`r`, or the record its text holds), its
 // prefix and its text. A collector may send another's whole record as its text: Fluent Bit's
 // record of a container's line ({"log": ..., "kubernetes": {...}}) as a CloudWatch event's
-// message. The inner record then says what the line is; where it gives no time, pod or level,
-// the outer one's prefix stands.
+// message. The inner record then says what the line is; where it gives no time or pod, the
+// outer one's stand.
 struct ReadRecord {
     Record outer, inner;
     std::string prefix, innerPrefix;
@@ -649,12 +650,26 @@ struct ReadRecord {
             return true;
         // The inner record's strings are decoded into its own room, which `text` may then view.
         LineReader nested(t);
+        if (!nested.object(inner))
+            return true;
+        auto lend = [&](std::initializer_list<Record::Key> keys) {
+            for (const Record::Key k : keys)
+                if (inner.has(k))
+                    return;
+            for (const Record::Key k : keys) {
+                inner.present[k] = outer.present[k];
+                inner.isString[k] = outer.isString[k];
+                inner.value[k] = outer.value[k]; // a view of the outer record's room, alive as long
+            }
+        };
+        lend({Record::Time, Record::OtherTime});
+        lend({Record::PodName, Record::ContainerName});
+        lend({Record::LogStream});
         std::string_view innerText;
-        if (nested.object(inner) && lineOf(inner, innerPrefix, innerText)) {
+        if (lineOf(inner, innerPrefix, innerText)) {
             used = &inner;
             text = innerText;
-            if (!innerPrefix.empty())
-                prefix = innerPrefix;
+            prefix = innerPrefix;
         }
         return true;
     }

@@ -1430,9 +1430,12 @@ private slots:
                  "'{\\'log\\':\\'gpu-b:1:2 [0] NCCL WARN x\\\\n\\',\\'stream\\':\\'stderr\\',"
                  "\\'time\\':\\'2025-06-12T10:00:08.5Z\\',\\'kubernetes\\':{\\'pod_name\\':\\'"
                  "trainer-1\\',\\'container_name\\':\\'main\\'}}'},\n"
-                 "{'timestamp': 1749722410000, 'message': '{\\'step\\': 3, \\'loss\\': 1.5}'}]}")
+                 "{'timestamp': 1749722410000, 'message': '{\\'step\\': 3, \\'loss\\': 1.5}'},\n"
+                 "{'logStreamName': 'algo-1', 'timestamp': 1749722411000, 'message': '{\\'msg\\': \\'app\\', "
+                 "\\'level\\': \\'warning\\'}'}]}")
             << QByteArray("[pod/trainer-1/main] 2025-06-12T10:00:08.5Z gpu-b:1:2 [0] NCCL WARN x\n"
-                          "2025-06-12T10:00:10.000000Z {\"step\": 3, \"loss\": 1.5}\n");
+                          "2025-06-12T10:00:10.000000Z {\"step\": 3, \"loss\": 1.5}\n"
+                          "[pod/algo-1/] 2025-06-12T10:00:11.000000Z WARNING app\n");
         QTest::newRow("another envelope")
             << q("{\n  'step': 1,\n  'events': [{'message': 'x'}]\n}") << QByteArray();
         QTest::newRow("an array of metrics") << q("[{'step':1,'loss':2.5},{'log':'x'}]") << QByteArray();

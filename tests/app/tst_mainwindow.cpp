@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QMimeData>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QStandardPaths>
@@ -96,6 +97,23 @@ private slots:
                     .data()
                     .toString()
                     .contains(QStringLiteral("misc/socket.cc:483")));
+        // The text column leaves out the stamp the time column shows; View > Show Line Prefixes
+        // brings it back, and is remembered.
+        const QModelIndex plainText = model->index(w.currentIndex()->rowOf(plain), LogModel::TextColumn);
+        auto* prefixes = w.findChild<QAction*>(QStringLiteral("actionShowPrefixes"));
+        QVERIFY(prefixes && prefixes->isCheckable());
+        const bool before = prefixes->isChecked();
+        if (before)
+            prefixes->trigger();
+        QVERIFY(plainText.data().toString().startsWith(QStringLiteral("INFO train.py:41 [rank0] torch")));
+        prefixes->trigger();
+        QVERIFY(plainText.data().toString().startsWith(QStringLiteral("2025-06-12 14:03:10,355 INFO")));
+        QCOMPARE(QSettings(QStringLiteral("Rankline"), QStringLiteral("Rankline"))
+                     .value(QStringLiteral("view/showPrefixes"))
+                     .toBool(),
+                 true);
+        if (!before)
+            prefixes->trigger();
 
         QTest::qWait(100);
         QVERIFY(w.grab().save(QStringLiteral(RANKLINE_BUILD_DIR "/screenshots/mainwindow-sample.png")));

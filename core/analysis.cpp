@@ -3493,28 +3493,17 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         sourceOffsets[s] = a.processOffset[sl.process(sl.stampLine(0)).value];
         TimeInterval& span = sourceSpans[s];
         const bool one = sl.oneProcess();
-        // Where each process is in lastStamps[s]: looked up by a scan while there are few (a
-        // node's file of eight GPUs), by a table past that (a combined stream of thousands).
+        // Where each process is in lastStamps[s]; a run of one process's lines looks it up once.
         auto& last = lastStamps[s];
         std::unordered_map<std::uint32_t, std::size_t> slotOf;
         std::size_t lastSlot = 0;
         auto slot = [&](std::uint32_t p) -> std::size_t {
             if (lastSlot < last.size() && last[lastSlot].first == p)
                 return lastSlot;
-            if (last.size() <= 32) {
-                for (std::size_t k = 0; k < last.size(); ++k)
-                    if (last[k].first == p)
-                        return lastSlot = k;
-            } else if (auto it = slotOf.find(p); it != slotOf.end()) {
-                return lastSlot = it->second;
-            }
-            if (last.size() == 32)
-                for (std::size_t k = 0; k < last.size(); ++k)
-                    slotOf.emplace(last[k].first, k);
-            last.push_back({p, kTimeUnknownLo});
-            if (last.size() > 32)
-                slotOf.emplace(p, last.size() - 1);
-            return lastSlot = last.size() - 1;
+            const auto [it, added] = slotOf.try_emplace(p, last.size());
+            if (added)
+                last.push_back({p, kTimeUnknownLo});
+            return lastSlot = it->second;
         };
         for (std::size_t i = 0; i < sl.stampCount(); ++i) {
             const LineStamp st = sl.stamp(i);

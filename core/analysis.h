@@ -552,7 +552,7 @@ struct Analysis {
     }
     // Where a timeline draws the line, in microseconds on the aligned clock: the middle of its
     // interval, the end it has, or (a file with no stamps) its process's last stamped line; the
-    // run's start where nothing says more. `stand-in` tells the last of these apart.
+    // run's start where nothing says more. `standIn` tells the stand-in from a time of its own.
     std::int64_t axisTime(LineRef r, bool* standIn = nullptr) const
     {
         const LineInfo li = info(r);

@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "analysis.h"
+#include "bundle/bundle.h"
 #include "identity/path_identity.h"
 #include "parse/line_parser.h"
 #include "report/diagnosis_report.h"
@@ -272,6 +273,25 @@ private slots:
         QVERIFY2(caption.find("the last stamped line of rank 2") != std::string::npos, caption.c_str());
         QVERIFY(caption.find("train-88123-2.err:6") != std::string::npos);
         QVERIFY(caption.find("as logged by") == std::string::npos);
+    }
+
+    // In one `srun -l` stream each rank's last stamped line is its own, not the stream's last.
+    void lastStampOfEachRankInACombinedStream()
+    {
+        Bundle b;
+        b.sources.push_back(sourceFromText("job.out", "0: 2025-06-12 10:00:01,000 INFO a\n"
+                                                      "1: 2025-06-12 10:00:02,000 INFO b\n"
+                                                      "0: 2025-06-12 10:00:03,000 INFO c\n"
+                                                      "0: Traceback (most recent call last):\n"));
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyze(std::move(b), m_enc, o);
+        QCOMPARE(a->processes.size(), std::size_t{2});
+        for (const Process& p : a->processes) {
+            const std::int64_t last = a->processLastStamp[p.id.value];
+            const LineRef lastLine{SourceId(0), *p.rank == 0 ? 2u : 1u};
+            QCOMPARE(last, a->axisTime(lastLine));
+        }
     }
 
     // The same job's files named as `--output=%x-%N-%t.out` names them: tasks 0 and 1 on node07, 2

@@ -3493,7 +3493,11 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         sourceOffsets[s] = a.processOffset[sl.process(sl.stampLine(0)).value];
         TimeInterval& span = sourceSpans[s];
         const bool one = sl.oneProcess();
-        // Where each process is in lastStamps[s]; a run of one process's lines looks it up once.
+        // Where each process is in lastStamps[s]; a run of one process's lines looks it up once. A
+        // file with more stamps than the run has processes (a combined stream of thousands of
+        // ranks) keeps them in an array by process instead, cheaper than a lookup a line.
+        const bool dense = !one && sl.stampCount() >= a.processes.size();
+        std::vector<std::int64_t> byProcess(dense ? a.processes.size() : 0, kTimeUnknownLo);
         auto& last = lastStamps[s];
         std::unordered_map<std::uint32_t, std::size_t> slotOf;
         std::size_t lastSlot = 0;
@@ -3513,9 +3517,14 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 span.lo = st.us + off;
             if (!span.knownHi() || st.us + st.resolutionUs + off > span.hi)
                 span.hi = st.us + st.resolutionUs + off;
-            if (!one)
+            if (dense)
+                byProcess[p.value] = st.us + st.resolutionUs / 2 + off;
+            else if (!one)
                 last[slot(p.value)].second = st.us + st.resolutionUs / 2 + off;
         }
+        for (std::uint32_t p = 0; p < byProcess.size(); ++p)
+            if (byProcess[p] != kTimeUnknownLo)
+                last.push_back({p, byProcess[p]});
         if (one) {
             const LineStamp st = sl.stamp(sl.stampCount() - 1);
             const ProcessId p = sl.process(0);

@@ -276,21 +276,34 @@ private slots:
     }
 
     // In one `srun -l` stream each rank's last stamped line is its own, not the stream's last.
+    void lastStampOfEachRankInACombinedStream_data()
+    {
+        QTest::addColumn<int>("others"); // files of other ranks beside the stream
+        // A stream of more stamps than the bundle has processes, and one of fewer (each other
+        // rank's file a process of its own): the two ways the stage keeps the stream's ranks.
+        QTest::newRow("the stream alone") << 0;
+        QTest::newRow("beside other ranks' files") << 4;
+    }
     void lastStampOfEachRankInACombinedStream()
     {
+        QFETCH(int, others);
         Bundle b;
         b.sources.push_back(sourceFromText("job.out", "0: 2025-06-12 10:00:01,000 INFO a\n"
                                                       "1: 2025-06-12 10:00:02,000 INFO b\n"
                                                       "0: 2025-06-12 10:00:03,000 INFO c\n"
                                                       "0: Traceback (most recent call last):\n"));
+        for (int r = 2; r < 2 + others; ++r)
+            b.sources.push_back(sourceFromText("rank" + std::to_string(r) + ".log",
+                                               "2025-06-12 10:00:0" + std::to_string(r) + ",500 INFO x\n"));
         AnalyzeOptions o;
         o.probeLocalNccl = false;
         auto a = analyze(std::move(b), m_enc, o);
-        QCOMPARE(a->processes.size(), std::size_t{2});
+        QCOMPARE(a->processes.size(), std::size_t(2 + others));
         for (const Process& p : a->processes) {
-            const std::int64_t last = a->processLastStamp[p.id.value];
-            const LineRef lastLine{SourceId(0), *p.rank == 0 ? 2u : 1u};
-            QCOMPARE(last, a->axisTime(lastLine));
+            QVERIFY(p.rank);
+            const LineRef lastLine = *p.rank >= 2 ? LineRef{a->process(p.id).sources.front(), 0}
+                                                  : LineRef{SourceId(0), *p.rank == 0 ? 2u : 1u};
+            QCOMPARE(a->processLastStamp[p.id.value], a->axisTime(lastLine));
         }
     }
 

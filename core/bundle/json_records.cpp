@@ -705,8 +705,8 @@ std::size_t skipSpace(std::string_view text, std::size_t at)
 }
 
 // The log lines the records make, one unit (a record's lines, or a line kept as it was) after
-// another, with where each starts and its time, so that an export written newest first can be
-// put back in the order its lines were written.
+// another, with where each starts and whether their times mostly go down, so that an export
+// written newest first can be put back in the order its lines were written.
 class Lines
 {
 public:
@@ -747,7 +747,7 @@ public:
     {
         if (!line.empty() && line.back() == '\r')
             line.remove_suffix(1);
-        m_units.push_back({m_out.size(), std::nullopt});
+        m_units.push_back(m_out.size());
         m_out.append(line).append("\n");
     }
     // Text that is no record, each of its lines kept.
@@ -770,22 +770,22 @@ public:
             appendLines(m_out, o.prefix, o.text);
         }
         m_open.clear();
-        if (!newestFirst())
+        // `gcloud logging read` lists entries newest first unless told `--order=asc`: an export
+        // whose times go down more often than up is read backwards, as its lines were written.
+        // (Docker's and journald's records are in the order written; a collector's may step back
+        // now and then.)
+        if (m_down <= m_up)
             return std::move(m_out);
         std::string out;
         out.reserve(m_out.size());
         for (std::size_t u = m_units.size(); u-- > 0;) {
-            const std::size_t end = u + 1 < m_units.size() ? m_units[u + 1].at : m_out.size();
-            out.append(m_out, m_units[u].at, end - m_units[u].at);
+            const std::size_t end = u + 1 < m_units.size() ? m_units[u + 1] : m_out.size();
+            out.append(m_out, m_units[u], end - m_units[u]);
         }
         return out;
     }
 
 private:
-    struct Unit {
-        std::size_t at;
-        std::optional<std::int64_t> us;
-    };
     struct Open {
         std::string stream, prefix, text;
     };
@@ -796,33 +796,22 @@ private:
         std::string_view p = prefix;
         if (p.starts_with("[pod/"))
             p.remove_prefix(std::min(p.size(), p.find("] ") + 2));
-        std::optional<std::int64_t> us;
-        if (auto ts = parseTimestampAt(p, 1970))
-            us = ts->us;
-        m_units.push_back({m_out.size(), us});
-    }
-    // `gcloud logging read` lists entries newest first unless told `--order=asc`: an export whose
-    // times go down more often than up is read backwards, as its lines were written. (Docker's and
-    // journald's records are in the order written; a collector's may step back now and then.)
-    bool newestFirst() const
-    {
-        std::size_t up = 0, down = 0;
-        std::optional<std::int64_t> last;
-        for (const Unit& u : m_units) {
-            if (!u.us)
-                continue;
-            if (last && *u.us > *last)
-                ++up;
-            else if (last && *u.us < *last)
-                ++down;
-            last = u.us;
+        if (auto ts = parseTimestampAt(p, 1970)) {
+            if (m_lastUs && ts->us > *m_lastUs)
+                ++m_up;
+            else if (m_lastUs && ts->us < *m_lastUs)
+                ++m_down;
+            m_lastUs = ts->us;
         }
-        return down > up;
+        m_units.push_back(m_out.size());
     }
 
     std::string m_out;
-    std::vector<Unit> m_units;
+    std::vector<std::size_t> m_units; // where each unit starts in m_out
     std::vector<Open> m_open;
+    // How often a unit's time went up or down from the last unit's that had one.
+    std::optional<std::int64_t> m_lastUs;
+    std::size_t m_up = 0, m_down = 0;
 };
 
 // A JSON array of records, as `gcloud logging read --format=json` and other exports write them

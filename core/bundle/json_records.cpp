@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "parse/line_parser.h"
+#include "util/text_kind.h"
 
 namespace rl
 {
@@ -220,9 +221,7 @@ private:
     {
         // A line break too: a pretty-printed record spans lines (a JSON line has none outside its
         // strings).
-        while (m_at < m_s.size() &&
-               (m_s[m_at] == ' ' || m_s[m_at] == '\t' || m_s[m_at] == '\r' || m_s[m_at] == '\n'))
-            ++m_at;
+        m_at = skipJsonSpace(m_s, m_at);
     }
     bool take(char c)
     {
@@ -697,13 +696,6 @@ std::size_t objectEnd(std::string_view text, std::size_t from)
     return std::string_view::npos;
 }
 
-std::size_t skipSpace(std::string_view text, std::size_t at)
-{
-    while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\r' || text[at] == '\n'))
-        ++at;
-    return at;
-}
-
 // The log lines the records make, one unit (a record's lines, or a line kept as it was) after
 // another, with where each starts and whether their times mostly go down, so that an export
 // written newest first can be put back in the order its lines were written.
@@ -823,10 +815,10 @@ std::optional<std::string> arrayText(std::string_view text, std::size_t at)
     ReadRecord r;
     Lines lines(text.size() / 2);
     bool first = true;
-    at = skipSpace(text, at);
+    at = skipJsonSpace(text, at);
     while (at < text.size()) {
         if (text[at] == '[' || text[at] == ',' || text[at] == ']') {
-            at = skipSpace(text, at + 1);
+            at = skipJsonSpace(text, at + 1);
             continue;
         }
         const std::size_t end = text[at] == '{' ? objectEnd(text, at) : std::string_view::npos;
@@ -846,7 +838,7 @@ std::optional<std::string> arrayText(std::string_view text, std::size_t at)
             lines.record(*r.used, r.prefix, r.text);
         else
             lines.keptLines(element);
-        at = skipSpace(text, end);
+        at = skipJsonSpace(text, end);
     }
     if (first)
         return std::nullopt;
@@ -862,16 +854,17 @@ std::optional<std::string> jsonRecordsText(std::string_view text)
         at = 3;
     // The AWS CLI's answer to `aws logs filter-log-events` or `get-log-events`: {"events": [...],
     // "nextToken": ...}, the events oldest first; what follows the events says nothing of the job.
-    if (const std::size_t open = skipSpace(text, at); open < text.size() && text[open] == '{') {
-        std::size_t p = skipSpace(text, open + 1);
-        if (text.substr(p, 8) == "\"events\"" && (p = skipSpace(text, p + 8)) < text.size() &&
-            text[p] == ':' && (p = skipSpace(text, p + 1)) < text.size() && text[p] == '[') {
+    const std::size_t open = skipJsonSpace(text, at);
+    if (open < text.size() && text[open] == '{') {
+        std::size_t p = skipJsonSpace(text, open + 1);
+        if (text.substr(p, 8) == "\"events\"" && (p = skipJsonSpace(text, p + 8)) < text.size() &&
+            text[p] == ':' && (p = skipJsonSpace(text, p + 1)) < text.size() && text[p] == '[') {
             const std::size_t end = objectEnd(text, p);
             return arrayText(text.substr(0, end == std::string_view::npos ? text.size() : end), p);
         }
     }
-    if (const std::size_t open = skipSpace(text, at); open < text.size() && text[open] == '[') {
-        if (const std::size_t element = skipSpace(text, open + 1);
+    if (open < text.size() && text[open] == '[') {
+        if (const std::size_t element = skipJsonSpace(text, open + 1);
             element < text.size() && text[element] == '{')
             return arrayText(text, open);
         return std::nullopt;

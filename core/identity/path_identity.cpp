@@ -253,6 +253,15 @@ bool isSeparator(char c)
     return c == '-' || c == '_' || c == '.';
 }
 
+// `key` with every digit from `from` on masked: names that differ only in numbers compare equal.
+std::string maskDigits(std::string key, std::size_t from)
+{
+    for (std::size_t c = from; c < key.size(); ++c)
+        if (std::isdigit(static_cast<unsigned char>(key[c])))
+            key[c] = '#';
+    return key;
+}
+
 std::optional<SeriesName> seriesName(std::string_view displayPath)
 {
     const std::size_t slash = displayPath.find_last_of("/!");
@@ -326,12 +335,8 @@ void numberedSeries(std::vector<PathIdentity>& ids, const std::vector<std::strin
     {
         std::map<std::string, std::vector<std::string>> byMasked; // masked key -> keys
         for (const auto& [key, files] : groups) {
-            std::string masked = key;
-            const std::size_t name = masked.find_last_of("/!", masked.find('\0'));
-            for (std::size_t c = name == std::string::npos ? 0 : name + 1; c < masked.size(); ++c)
-                if (std::isdigit(static_cast<unsigned char>(masked[c])))
-                    masked[c] = '#';
-            byMasked[std::move(masked)].push_back(key);
+            const std::size_t name = key.find_last_of("/!", key.find('\0'));
+            byMasked[maskDigits(key, name == std::string::npos ? 0 : name + 1)].push_back(key);
         }
         for (const auto& [masked, keys] : byMasked) {
             if (keys.size() < 2)
@@ -384,11 +389,7 @@ void numberedSeries(std::vector<PathIdentity>& ids, const std::vector<std::strin
             static_cast<std::size_t>(*numbers.rbegin()) >= 2 * numbers.size())
             continue;
         const std::size_t cut = key.find_last_of("/!", key.find('\0'));
-        Series one{&files, key.substr(0, cut == std::string::npos ? 0 : cut + 1), key};
-        for (char& c : one.pattern)
-            if (std::isdigit(static_cast<unsigned char>(c)))
-                c = '#';
-        series.push_back(std::move(one));
+        series.push_back({&files, key.substr(0, cut == std::string::npos ? 0 : cut + 1), maskDigits(key, 0)});
     }
     // Two series that count the same numbers in two folders ("node-a/0.log" beside
     // "node-b/0.log": each node's local ranks, or two jobs' folders), or in one folder under names

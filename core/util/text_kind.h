@@ -119,6 +119,14 @@ inline std::string_view shownLine(std::string_view line, std::string& storage)
     return storage;
 }
 
+// The first position from `at` that is not JSON's white space (space, tab, CR, LF).
+inline std::size_t skipJsonSpace(std::string_view text, std::size_t at)
+{
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\r' || text[at] == '\n'))
+        ++at;
+    return at;
+}
+
 // Whether a text's first bytes could open a log kept as JSON records (bundle/json_records.h): its
 // first line that is not blank is an object that names a field holding a log line, or it opens an
 // array of objects (a pretty-printed export) and a field holding a log line is named in the head.
@@ -126,21 +134,14 @@ inline std::string_view shownLine(std::string_view line, std::string& storage)
 // jsonRecordsText decides.
 inline bool jsonRecordsHead(std::string_view head)
 {
-    auto skipSpace = [&](std::size_t at) {
-        while (at < head.size() &&
-               (head[at] == ' ' || head[at] == '\t' || head[at] == '\r' || head[at] == '\n'))
-            ++at;
-        return at;
-    };
-    std::size_t at = skipSpace(head.substr(0, 3) == "\xef\xbb\xbf" ? 3 : 0);
+    std::size_t at = skipJsonSpace(head, head.substr(0, 3) == "\xef\xbb\xbf" ? 3 : 0);
     std::string_view within;
-    if (at < head.size() && head[at] == '{' && skipSpace(at + 1) < head.size() &&
-        head.substr(skipSpace(at + 1), 9) == "\"events\":") {
+    if (at < head.size() && head[at] == '{' && head.substr(skipJsonSpace(head, at + 1), 9) == "\"events\":") {
         within = head.substr(at); // the AWS CLI's {"events": [...]}, pretty-printed
     } else if (at < head.size() && head[at] == '{') {
         within = head.substr(at, head.find('\n', at) - at);
     } else if (at < head.size() && head[at] == '[') {
-        at = skipSpace(at + 1);
+        at = skipJsonSpace(head, at + 1);
         if (at >= head.size() || head[at] != '{')
             return false;
         within = head.substr(at);

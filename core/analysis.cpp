@@ -848,6 +848,38 @@ int yearHint(std::string_view text, bool* fromText = nullptr)
     return currentYear();
 }
 
+// What the "[N] " that opens lines of a stretch of a file looked like: mpiexec -prepend-rank names
+// ranks 0 to n-1, many lines each; a viewer's line numbers rise by one a line; pids are large.
+struct PrependStats {
+    std::uint32_t lines = 0;
+    std::uint32_t steps = 0; // lines whose number is the one before's plus one
+    int lowest = std::numeric_limits<int>::max();
+    int last = -2;
+    std::unordered_set<int> distinct;
+    void add(int n)
+    {
+        ++lines;
+        steps += n == last + 1 ? 1 : 0;
+        last = n;
+        lowest = std::min(lowest, n);
+        distinct.insert(n);
+    }
+};
+
+// Whether the "[N] " prefixes of a stretch are mpiexec's ranks: more than one line of them; not
+// numbered line by line (most numbers one more than the line before's and never seen again: ranks
+// that print in turn repeat theirs); and either starting near rank 0 or as many different numbers
+// as a job's ranks from the lowest would be (a stretch of a large job's stream in which ranks 0 to
+// 7 printed nothing). A pid, or a few processes' pids, is neither.
+bool prependRanksPlausible(const PrependStats& st)
+{
+    constexpr int kLowestRank = 7;
+    const bool numbered = std::uint64_t{st.steps} * 2 > st.lines && st.distinct.size() * 2 > st.lines;
+    const bool dense =
+        st.lowest <= kLowestRank || st.distinct.size() * 8 >= static_cast<std::size_t>(st.lowest);
+    return st.lines >= 2 && dense && !numbered;
+}
+
 // What the scan of lines [first, last) of a source found. A large file is scanned in pieces on
 // every core; each piece numbers the processes (keys) it meets on its own, and mergePieces puts
 // the pieces together as one scan of the whole source would have found them.
@@ -863,8 +895,11 @@ struct SourcePiece {
     std::vector<std::pair<std::size_t, const EnvironmentLine*>> envText; // in the run's pool
     ScannedEventLines eventLines;
     std::vector<std::uint32_t> blankLines;
-    SourceLines stamps;               // the piece's stamps only (no per-line facts)
-    bool guessedYear = false;         // some stamp printed no year
+    SourceLines stamps;       // the piece's stamps only (no per-line facts)
+    bool guessedYear = false; // some stamp printed no year
+    // Lines that open with mpiexec's "[N] " (Decoration::PrependRank) and what their numbers look
+    // like, for prependRanksPlausible.
+    PrependStats prepend;
     std::vector<std::uint32_t> remap; // its keys' numbers in the whole source (joinPiece)
     // (line, bus) of the Init lines on which their key's communicator grew, in line order: identity
     // keeps one of them per process (the first of the largest) and its GPU's bus is read here, while
@@ -955,8 +990,11 @@ void readEventLines(const Source& source, const Scanner& scanner, const SourceLi
 
 // Lines [first, last) of an indexed source: parse every line (its key and level go to `lines`),
 // then run the fingerprints over them. `sourceEndsHere` as for readEventLines.
+// `prependRanks`: whether mpiexec's "[N] " keys the lines it opens; a scan that found them
+// implausible (prependRanksPlausible) is run again without.
 SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_t first, std::uint32_t last,
-                      int year, SourceLines& lines, ScanPools& pools, bool sourceEndsHere)
+                      int year, SourceLines& lines, ScanPools& pools, bool sourceEndsHere,
+                      bool prependRanks = true)
 {
     SourcePiece out;
     out.first = first;
@@ -996,6 +1034,13 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
     std::vector<std::string_view> recordBodies;
     for (std::uint32_t i = first; i < last; ++i) {
         ParsedLine p = parseLine(source.line(i), year);
+        if (p.decoration == Decoration::PrependRank) {
+            out.prepend.add(p.decorationRank);
+            if (!prependRanks) {
+                p.decoration = Decoration::None;
+                p.decorationRank = -1;
+            }
+        }
         if (i >= recordEnd && !p.nccl && elasticRecordHeader(p.body)) {
             recordBodies.assign(1, p.body);
             for (std::uint32_t j = i + 1; j < last && j - i < kElasticRecordLines; ++j) {
@@ -1308,6 +1353,19 @@ struct ScannedPiece {
     SourcePiece scan;
 };
 
+// scanPiece, and once more without mpiexec's "[N] " as ranks where the piece's were not (a viewer's
+// line numbers, pids): rare enough that the second pass costs nothing on any other file.
+SourcePiece scanPieceChecked(const Source& source, const Scanner& scanner, std::uint32_t first,
+                             std::uint32_t last, int year, SourceLines& lines, ScanPools& pools,
+                             bool sourceEndsHere)
+{
+    SourcePiece piece = scanPiece(source, scanner, first, last, year, lines, pools, sourceEndsHere);
+    if (piece.prepend.lines == 0 || prependRanksPlausible(piece.prepend))
+        return piece;
+    piece = SourcePiece{};
+    return scanPiece(source, scanner, first, last, year, lines, pools, sourceEndsHere, false);
+}
+
 // Moves what a piece found from its own line numbers to the source's: from line `offset` on.
 void shiftLines(SourcePiece& piece, std::uint32_t offset)
 {
@@ -1567,8 +1625,8 @@ SourceScan scanSource(Source& source, const Scanner& scanner, ScanPools& pools, 
     std::vector<SourcePiece> pieces;
     bool yearFromText = false;
     const int year = yearHint(src.text(), &yearFromText);
-    pieces.push_back(
-        scanPiece(src, scanner, 0, static_cast<std::uint32_t>(src.lineCount()), year, lines, pools, true));
+    pieces.push_back(scanPieceChecked(src, scanner, 0, static_cast<std::uint32_t>(src.lineCount()), year,
+                                      lines, pools, true));
     PieceJoin join;
     joinWhole(join, pieces.front(), lines);
     SourceScan out = mergePieces(std::move(join), lines, std::move(pieces), scanner);
@@ -2353,8 +2411,8 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 indexLines(view.source);
                 const auto n = static_cast<std::uint32_t>(view.source.lineCount());
                 piece.lines.resize(n);
-                piece.scan = scanPiece(view.source, scanner, 0, n, p.year, piece.lines, pools,
-                                       piece.end == text.size());
+                piece.scan = scanPieceChecked(view.source, scanner, 0, n, p.year, piece.lines, pools,
+                                              piece.end == text.size());
                 piece.starts = std::move(view.source.lineStarts);
                 if (src.buffer)
                     src.buffer->dropResident(piece.begin, piece.end - piece.begin);

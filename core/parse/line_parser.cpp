@@ -399,6 +399,19 @@ std::size_t mpiTagAt(std::string_view s, std::size_t jobEnd, int& rank, std::str
     return used;
 }
 
+// Whether `s`, what follows a bracketed number, is the rest of an NCCL line whose host:pid:tid was
+// cut before its "[dev]": "NCCL INFO ..." or "<file>:<line> NCCL WARN ...".
+bool redactedNcclDevice(std::string_view s)
+{
+    if (s.starts_with("NCCL "))
+        return true;
+    const std::size_t sp = s.find(' ');
+    if (sp == std::string_view::npos || sp == 0 || !s.substr(sp + 1).starts_with("NCCL "))
+        return false;
+    const std::size_t colon = s.rfind(':', sp);
+    return colon != std::string_view::npos && colon + 1 < sp && isDigit(s[colon + 1]);
+}
+
 // One launcher decoration at the start of `s`; returns the characters consumed (0 if none). An MPI
 // tag that names the host (and pid) gives them too.
 std::size_t decorationAt(std::string_view s, Decoration& kind, int& rank, std::string_view& host,
@@ -467,6 +480,15 @@ std::size_t decorationAt(std::string_view s, Decoration& kind, int& rank, std::s
                 kind = Decoration::MpirunTag;
                 rank = static_cast<int>(n);
                 return used;
+            }
+            // mpiexec -prepend-rank: "[3] " and the line (an empty one too: the blank line NCCL
+            // prints before a WARN). Not NCCL's "[dev]" where a reporter cut the host:pid:tid
+            // before it ("[0] NCCL INFO ...", "[1] misc/shmutils.cc:103 NCCL WARN ..."), and not
+            // a second number ("[3|0]").
+            if (p == 1 + k && p + 1 < s.size() && s[p + 1] == ' ' && !redactedNcclDevice(s.substr(p + 2))) {
+                kind = Decoration::PrependRank;
+                rank = static_cast<int>(n);
+                return p + 2;
             }
         }
         return 0;
@@ -1116,16 +1138,29 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
         int rank = -1;
         std::string_view decoHost;
         std::int64_t decoPid = -1;
-        if (std::size_t used = decorationAt(rest, kind, rank, decoHost, decoPid)) {
+        std::size_t usedDeco = decorationAt(rest, kind, rank, decoHost, decoPid);
+        // mpiexec's "[3] " opens the line it prefixes: after a stamp or another prefix the same form
+        // is a pid or a counter ("2025-06-12 14:03:16 [37266] ..."), read past only where another
+        // bracket follows ("[80746] [rank0]:...", a viewer's line number before torchrun's prefix).
+        if (usedDeco && kind == Decoration::PrependRank &&
+            (out.stamp || out.decoration != Decoration::None)) {
+            if (usedDeco < rest.size() && rest[usedDeco] == '[') {
+                rest.remove_prefix(usedDeco);
+                continue;
+            }
+            usedDeco = 0;
+        }
+        if (usedDeco) {
             // Behind kubectl's pod prefix, a launcher's prefix is read off but does not key the
-            // line: torchrun's [default3] is a local rank, the same in every pod.
-            if (out.decoration == Decoration::None) {
+            // line: torchrun's [default3] is a local rank, the same in every pod. Behind a bare
+            // "[N] " the inner prefix is the one to go by: the number may be a line number.
+            if (out.decoration == Decoration::None || out.decoration == Decoration::PrependRank) {
                 out.decoration = kind;
                 out.decorationRank = rank;
                 out.decorationHost = decoHost;
                 out.decorationPid = decoPid;
             }
-            rest.remove_prefix(used);
+            rest.remove_prefix(usedDeco);
             continue;
         }
         std::string_view host;
@@ -1229,7 +1264,8 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
                 continue;
             }
         }
-        // A bare "[12345] " (line numbers or pids that some reporters prepend) before a decoration.
+        // A bare "[123456789] " (line numbers or pids that some reporters prepend) before a
+        // decoration, longer than decorationAt reads.
         if (rest.size() > 3 && rest[0] == '[' && isDigit(rest[1])) {
             std::int64_t n = 0;
             std::size_t k = someDigits(rest, 1, n, 9);

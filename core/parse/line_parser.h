@@ -32,6 +32,10 @@ enum class Decoration : std::uint8_t {
     Journald,        // journalctl -o short-iso: "<stamp> host ident[pid]: "
     ProcessTag,      // UCX's "[host:pid:thread_idx(:tid)] ", Open MPI's "[host:pid] "
     KubectlPod,      // kubectl logs --prefix: "[pod/<pod>/<container>] " (the pod's name is its host name)
+    // MPICH's and Intel MPI's mpiexec -prepend-rank (-l): "[3] ". Read only at the start of a line;
+    // the same form is a viewer's line number or a pid in pasted logs, so whether it names the
+    // rank is decided per stretch of a file (analyze), not here.
+    PrependRank,
 };
 
 struct NcclPrefix {

@@ -249,6 +249,26 @@ private slots:
             << "[pod/w-0/c] [default3]:hello" << int(Decoration::KubectlPod) << -1;
         QTest::newRow("a pod without its container is not kubectl's")
             << "[pod/train-worker-1] hello" << int(Decoration::None) << -1;
+        // MPICH's and Intel MPI's mpiexec -prepend-rank ("[%r] ", hydra's -l).
+        QTest::newRow("mpiexec -prepend-rank") << "[3] hello" << int(Decoration::PrependRank) << 3;
+        QTest::newRow("mpiexec -prepend-rank, NCCL line")
+            << "[3] node-b:303:333 [1] NCCL INFO Bootstrap : Using eth0:10.1.0.2<0>"
+            << int(Decoration::PrependRank) << 3;
+        QTest::newRow("mpiexec -prepend-rank, a traceback's indented line")
+            << "[2]   File \"/workspace/train.py\", line 61, in <module>" << int(Decoration::PrependRank)
+            << 2;
+        QTest::newRow("mpiexec -prepend-rank, blank line") << "[2] " << int(Decoration::PrependRank) << 2;
+        QTest::newRow("mpiexec -prepend-rank, Intel MPI's own line")
+            << "[0] MPI startup(): library kind: release" << int(Decoration::PrependRank) << 0;
+        // Real cases 015 and 042: NCCL lines whose host:pid:tid the reporter cut, "[dev]" left.
+        QTest::newRow("a redacted NCCL INFO line's device")
+            << "[0] NCCL INFO bootstrap.cc:701 -> 6" << int(Decoration::None) << -1;
+        QTest::newRow("a redacted NCCL WARN line's device")
+            << "[1] misc/shmutils.cc:103 NCCL WARN Cuda failure 'invalid argument'" << int(Decoration::None)
+            << -1;
+        QTest::newRow("a pid after a stamp is no rank")
+            << "2025-06-12 14:03:16,902 [37266] INFO hello" << int(Decoration::None) << -1;
+        QTest::newRow("no space, no prefix") << "[3]hello" << int(Decoration::None) << -1;
     }
 
     // Open MPI's tags in each form its I/O forwarding prints (PRRTE's "--output" formats, and the
@@ -334,6 +354,21 @@ private slots:
         ParsedLine p = parseLine(std::string_view(b.constData(), static_cast<std::size_t>(b.size())), 2025);
         QCOMPARE(int(p.decoration), kind);
         QCOMPARE(p.decorationRank, rank);
+    }
+
+    // mpiexec's "[N] " is read off the line: the NCCL prefix and the level are the line's own.
+    void prependRankBody()
+    {
+        ParsedLine p =
+            parseLine("[2] node-b:302:332 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: x", 2025);
+        QCOMPARE(int(p.decoration), int(Decoration::PrependRank));
+        QCOMPARE(p.body,
+                 std::string_view("node-b:302:332 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: x"));
+        QVERIFY(p.nccl);
+        QCOMPARE(p.nccl->host, std::string_view("node-b"));
+        QCOMPARE(int(p.level), int(Level::Warn));
+        ParsedLine blank = parseLine("[2] ", 2025);
+        QCOMPARE(blank.body, std::string_view(""));
     }
 
     // UCX's prefix names the process: the same key as NCCL's host:pid:tid of that process.

@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cctype>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <zlib.h>
@@ -715,6 +716,131 @@ private slots:
         QCOMPARE(QString::fromStdString(d["ranks"][1]["identity_source"]), QStringLiteral("launcher-prefix"));
         QCOMPARE(d["initiating"]["rank"].get<int>(), 1);
         QCOMPARE(d["initiating"]["line"].get<int>(), 6);
+    }
+
+    // MPICH's or Intel MPI's `mpiexec -prepend-rank` (-l): every line of rank N opens with "[N] ",
+    // the launcher's own report at the end with nothing. Each prefixed line is its rank's, the
+    // Python traceback and Intel MPI's start-up lines included, so the traceback's quote of the
+    // abort ("Last error:") is rank 2's and makes no finding of an unknown rank.
+    void mpiexecPrependRank()
+    {
+        const QString rel = QStringLiteral("combined/mpiexec-prepend-rank.log");
+        json d = diagnose(rel);
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 2);
+        QCOMPARE(d["initiating"]["line"].get<int>(), 22);
+        int named = 0;
+        for (const auto& r : d["ranks"])
+            if (r["rank"].is_number()) {
+                ++named;
+                QCOMPARE(r["pid"].get<int>(), 300 + r["rank"].get<int>());
+            }
+        QCOMPARE(named, 4);
+        int aborts = 0;
+        for (const auto& f : d["findings"])
+            if (f["entry"] == "nccl-socket-connect-abort") {
+                ++aborts;
+                QCOMPARE(f["rank"].get<int>(), 2);
+            }
+        QCOMPARE(aborts, 1);
+
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        const std::string path = (QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/") + rel).toStdString();
+        auto a = analyzePaths({path}, m_enc, o);
+        QFile f(QString::fromStdString(path));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> text = f.readAll().split('\n');
+        const SourceLines& sl = a->lines[0];
+        int prefixed = 0;
+        for (std::uint32_t i = 0; i < sl.size(); ++i) {
+            const QByteArray& line = text[static_cast<qsizetype>(i)];
+            const ProcessId p = sl.process(i);
+            if (line.startsWith('[') && line.size() > 1 &&
+                std::isdigit(static_cast<unsigned char>(line[1]))) {
+                ++prefixed;
+                QVERIFY2(p.valid(), line.constData());
+                QCOMPARE(a->process(p).rank, std::optional<int>(line.mid(1, line.indexOf(']') - 1).toInt()));
+            } else {
+                // mpiexec's own report of the killed rank
+                QVERIFY2(!p.valid() || !a->process(p).rank, line.constData());
+            }
+        }
+        QCOMPARE(prefixed, 37);
+    }
+
+    // A stretch of a large job's mpiexec stream in which ranks 0 to 7 printed nothing: ranks 64 to
+    // 127, as many numbers as ranks, are ranks all the same.
+    void mpiexecStretchWithoutLowRanks()
+    {
+        QByteArray text;
+        for (int round = 0; round < 3; ++round)
+            for (int r = 64; r < 128; ++r)
+                text += '[' + QByteArray::number(r) + "] 2025-06-12 10:00:0" + QByteArray::number(round) +
+                        ",000 INFO train.py:90 step " + QByteArray::number(round) + '\n';
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("job.out"));
+        QFile o(path);
+        QVERIFY(o.open(QIODevice::WriteOnly));
+        o.write(text);
+        o.close();
+        AnalyzeOptions opts;
+        opts.probeLocalNccl = false;
+        const json d = json::parse(diagnosisJson(*analyzePaths({path.toStdString()}, m_enc, opts)));
+        QCOMPARE(d["ranks"].size(), std::size_t{64});
+        for (std::size_t i = 0; i < 64; ++i) {
+            QCOMPARE(d["ranks"][i]["rank"].get<int>(), 64 + static_cast<int>(i));
+            QCOMPARE(d["ranks"][i]["identity_source"].get<std::string>(), std::string("launcher-prefix"));
+        }
+    }
+
+    // The same "[N] " is a viewer's line numbers in a pasted log, or a logger's pid: no rank of its
+    // own. The lines keep the processes NCCL's prefix gives them, as without the numbers.
+    void prependedNumbersThatAreNoRanks_data()
+    {
+        QTest::addColumn<QString>("form");
+        QTest::addColumn<int>("first");
+        QTest::newRow("line numbers") << QStringLiteral("line") << 1;
+        QTest::newRow("line numbers of a stretch") << QStringLiteral("line") << 1200;
+        QTest::newRow("a pid") << QStringLiteral("pid") << 37266;
+    }
+    void prependedNumbersThatAreNoRanks()
+    {
+        QFETCH(QString, form);
+        QFETCH(int, first);
+        QFile in(QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/combined/srun-l.log"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray bare, numbered;
+        int n = first;
+        for (QByteArray line : in.readAll().split('\n')) {
+            if (line.isEmpty())
+                continue;
+            line = line.mid(line.indexOf(": ") + 2); // srun's label off: one stream, no ranks
+            const int number = form == QStringLiteral("line") ? n++ : first;
+            bare += line + '\n';
+            numbered += '[' + QByteArray::number(number) + "] " + line + '\n';
+        }
+        QTemporaryDir dir;
+        auto diagnoseText = [&](const QByteArray& text) {
+            const QString path = dir.filePath(QStringLiteral("console.log"));
+            QFile o(path);
+            o.open(QIODevice::WriteOnly);
+            o.write(text);
+            o.close();
+            AnalyzeOptions opts;
+            opts.probeLocalNccl = false;
+            return json::parse(diagnosisJson(*analyzePaths({path.toStdString()}, m_enc, opts)));
+        };
+        const json withNumbers = diagnoseText(numbered);
+        const json without = diagnoseText(bare);
+        for (const auto& r : withNumbers["ranks"])
+            QVERIFY2(r["identity_source"] != "launcher-prefix", r.dump().c_str());
+        // The processes NCCL's prefix names, and the console of lines it does not, as without the
+        // numbers; the abort is node-a:101's, at the same line.
+        QVERIFY2(withNumbers["ranks"] == without["ranks"], withNumbers["ranks"].dump().c_str());
+        QVERIFY2(withNumbers["initiating"] == without["initiating"],
+                 withNumbers["initiating"].dump().c_str());
+        QCOMPARE(withNumbers["initiating"]["line"].get<int>(), 6);
+        QCOMPARE(withNumbers["initiating"]["host"].get<std::string>(), std::string("node-a"));
     }
 
     // A step of 12 tasks: Slurm pads the labels to two columns (" 7: " beside "11: "). Every task

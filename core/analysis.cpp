@@ -52,6 +52,56 @@ std::string Process::label() const
     return s;
 }
 
+std::string Coverage::missingDisplay(std::size_t maxRanges) const
+{
+    std::string out;
+    std::size_t ranges = 0, rest = 0;
+    for (std::size_t i = 0; i < missing.size();) {
+        std::size_t j = i;
+        while (j + 1 < missing.size() && missing[j + 1] == missing[j] + 1)
+            ++j;
+        if (ranges < maxRanges) {
+            out += (ranges ? ", " : "") + std::to_string(missing[i]);
+            if (j > i)
+                out += (j == i + 1 ? ", " : "–") + std::to_string(missing[j]);
+            ++ranges;
+        } else {
+            rest += j - i + 1;
+        }
+        i = j + 1;
+    }
+    if (rest)
+        out += " and " + std::to_string(rest) + " more";
+    return out;
+}
+
+namespace
+{
+
+// Which ranks of the largest communicator have logs here (Coverage): every process with a rank in
+// it, however that rank was learned.
+void measureCoverage(Analysis& a)
+{
+    Coverage& c = a.coverage;
+    if (c.worldRanks <= 0)
+        return;
+    std::vector<char> seen(static_cast<std::size_t>(c.worldRanks), 0);
+    c.unranked = 0;
+    for (const Process& p : a.processes) {
+        if (p.rank && *p.rank >= 0 && *p.rank < c.worldRanks)
+            seen[static_cast<std::size_t>(*p.rank)] = 1;
+        else if (!p.rank && p.pid >= 0)
+            ++c.unranked;
+    }
+    c.missing.clear();
+    for (int r = 0; r < c.worldRanks; ++r)
+        if (!seen[static_cast<std::size_t>(r)])
+            c.missing.push_back(r);
+    c.ranksWithLogs = c.worldRanks - static_cast<int>(c.missing.size());
+}
+
+} // namespace
+
 std::string Event::capture(const std::string& name) const
 {
     return std::string(captures.get(name));
@@ -2552,6 +2602,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             if (!pid.valid())
                 continue;
             Process& p = a.processes[pid.value];
+            if (r.nranks > a.coverage.worldRanks) {
+                a.coverage.worldRanks = r.nranks;
+                a.coverage.source = LineRef{SourceId(static_cast<std::uint32_t>(s)), r.line};
+            }
             if (r.nranks > p.nranks) {
                 p.nranks = r.nranks;
                 p.rank = r.rank;
@@ -3620,6 +3674,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         a.merged.build(a.lines, sourceOffsets, unstampedKeys);
     stageDone("merged order");
 
+    measureCoverage(a);
     buildFindings(a, hits);
     // What the late stages read (evidence, checklists) mapped pages again: the analysis keeps
     // line offsets, not text, so let them go; a view reads lines back on demand.

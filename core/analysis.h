@@ -481,6 +481,21 @@ struct ElasticRecordLines {
     bool rootCause = false;             // under "Root Cause (first observed failure):"
 };
 
+// How much of the job the bundle holds: the ranks of the largest communicator NCCL's Init lines
+// name, and which of them no line of the bundle belongs to. A job's logs are often partial (only
+// rank 0's was kept, one node's folder was copied): the failure may have started on a rank whose
+// log is not here, which the initiating finding cannot say on its own.
+struct Coverage {
+    int worldRanks = 0;            // nranks of the largest communicator (0: no Init line read)
+    std::optional<LineRef> source; // an Init line that says so
+    int ranksWithLogs = 0;         // of ranks 0 .. worldRanks-1, those some process of the bundle is
+    std::vector<int> missing;      // the others, ascending
+    int unranked = 0; // processes here (a pid known) whose rank no line told: may be some of them
+    bool complete() const { return worldRanks == 0 || missing.empty(); }
+    // "8-15", "3, 9-11": the missing ranks as ranges, at most `maxRanges` of them and a count of the rest.
+    std::string missingDisplay(std::size_t maxRanges = 8) const;
+};
+
 struct Analysis {
     std::vector<Source> sources;
     std::vector<Skipped> skipped;
@@ -513,6 +528,7 @@ struct Analysis {
     std::vector<std::pair<LineRef, LineRef>> unordered;
     // Bundle-level explanations when no initiating failure is in the logs.
     std::vector<Hypothesis> hypotheses;
+    Coverage coverage;
     std::shared_ptr<const Encyclopedia> encyclopedia;
     TimeInterval span; // earliest known lo .. latest known hi
     // Per process: the middle of its last stamped line's interval on the aligned clock, or

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "encyclopedia/entrytext.h"
+#include "report/diagnosis_report.h"
 #include "util/text_kind.h"
 
 namespace rl
@@ -326,6 +327,9 @@ void FindingPanel::setIndex(std::shared_ptr<const AnalysisIndex> index)
 QString FindingPanel::renderHtml(const Analysis& a)
 {
     QString h = pageStyle();
+    // Above whatever was found: a bundle that lacks some of the job's ranks may not hold its start.
+    if (!a.coverage.complete())
+        h += QStringLiteral("<p class='partial'>&nbsp;%1&nbsp;</p>").arg(esc(coverageSentence(a)));
     const Finding* f = a.initiatingFinding();
     if (!f && !a.findings.empty())
         f = &a.findings.front();

@@ -37,6 +37,7 @@
 
 #include "models/bookmarks.h"
 #include "models/logmodel.h"
+#include "report/diagnosis_report.h"
 #include "timeline/timelinepane.h"
 #include "timeline/timelinewidget.h"
 #include "util/untrusted.h"
@@ -877,15 +878,20 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
     auto count = [](std::size_t n, const QString& one, const QString& many) {
         return n == 1 ? QStringLiteral("1 ") + one : QString::number(n) + QLatin1Char(' ') + many;
     };
+    const Coverage& coverage = analysis->coverage;
     m_status->setText(
-        tr("%1 · %2 · %3%4")
+        tr("%1 · %2 · %3%4%5")
             .arg(count(analysis->sources.size(), tr("file"), tr("files")))
             .arg(count(analysis->totalLines, tr("line"), tr("lines")))
             .arg(count(analysis->processes.size(), tr("process"), tr("processes")))
+            .arg(coverage.complete()
+                     ? QString()
+                     : tr(" · logs of %1 of %2 ranks").arg(coverage.ranksWithLogs).arg(coverage.worldRanks))
             // The files that grew are named by the reload button.
             .arg(analysis->skipped.size() == analysis->grown.size()
                      ? QString()
                      : tr(" · %1 skipped").arg(analysis->skipped.size() - analysis->grown.size())));
+    m_status->setToolTip(QString::fromStdString(coverageSentence(*analysis)));
     if (keptLine)
         selectLine(*keptLine);
     else if (const Finding* f = analysis->initiatingFinding())

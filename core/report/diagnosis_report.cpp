@@ -862,6 +862,30 @@ void writeClock(JsonWriter& w, const Analysis& a)
     w.endObject();
 }
 
+void writeCoverage(JsonWriter& w, const Analysis& a)
+{
+    const Coverage& c = a.coverage;
+    if (c.worldRanks <= 0) {
+        w.null();
+        return;
+    }
+    w.beginObject();
+    // The Init line that names the largest communicator.
+    if (c.source) {
+        w.key("file").string(pathOf(a, *c.source));
+        w.key("line").integer(c.source->line + 1);
+    }
+    w.key("missing_display").string(c.missingDisplay());
+    w.key("missing_ranks").beginArray();
+    for (int r : c.missing)
+        w.integer(r);
+    w.endArray();
+    w.key("ranks_with_logs").integer(c.ranksWithLogs);
+    w.key("unranked_processes").integer(c.unranked);
+    w.key("world_ranks").integer(c.worldRanks);
+    w.endObject();
+}
+
 void writeNccl(JsonWriter& w, const Analysis& a)
 {
     w.beginObject();
@@ -951,6 +975,8 @@ void writeDiagnosis(JsonWriter& w, const Analysis& a, unsigned threads)
     w.beginObject();
     w.key("clock");
     writeClock(w, a);
+    w.key("coverage");
+    writeCoverage(w, a);
     w.key("environment");
     writeEnvironment(w, a, clueRules);
     w.key("findings").beginArray();
@@ -1060,11 +1086,37 @@ std::vector<char> sourcesQuoted(const Analysis& a)
     return quoted;
 }
 
+std::string coverageSentence(const Analysis& a)
+{
+    const Coverage& c = a.coverage;
+    if (c.worldRanks <= 0)
+        return {};
+    std::string s = "Logs of " + std::to_string(c.ranksWithLogs) + " of the " + std::to_string(c.worldRanks) +
+                    " ranks in NCCL's largest communicator";
+    if (c.source)
+        s += " (" + displayFile(a, *c.source) + ":" + std::to_string(c.source->line + 1) + ")";
+    if (c.missing.empty())
+        return s + ".";
+    const bool one = c.missing.size() == 1;
+    s += (one ? "; rank " : "; ranks ") + c.missingDisplay() + (one ? " has" : " have");
+    if (c.unranked == 0)
+        s += " no lines here";
+    else
+        s += std::string(" no line here known to be ") + (one ? "its own" : "theirs") + " (" +
+             (c.unranked == 1 ? std::string("1 process here has")
+                              : std::to_string(c.unranked) + " processes here have") +
+             " no known rank)";
+    return s + ". The failure may have started on " + (one ? "it" : "one of them") + ": add " +
+           (one ? "its" : "their") + " logs to be sure.";
+}
+
 std::string diagnosisText(const Analysis& a)
 {
     std::ostringstream o;
     o << "Rankline " RANKLINE_VERSION " diagnosis: " << a.sources.size() << " file(s), " << a.totalLines
       << " lines, " << a.processes.size() << " process(es)\n\n";
+    if (!a.coverage.complete())
+        o << coverageSentence(a) << "\n\n";
     const Finding* init = a.initiatingFinding();
     if (init) {
         const Entry& e = a.entry(init->entry);

@@ -31,6 +31,10 @@ std::vector<char> sourcesQuoted(const Analysis& analysis);
 // replaced by U+FFFD) would: the diagnosis is written by hand for speed, but its bytes are dump's.
 void appendJsonString(std::string& out, std::string_view text);
 
+// One sentence on how many of the job's ranks the bundle holds logs of (Analysis::coverage), and
+// which it lacks; empty where no Init line named the job's size. Text output, reports and window.
+std::string coverageSentence(const Analysis& analysis);
+
 // Path shown for a line's file: relative to the opened folder, or the file's name.
 std::string displayFile(const Analysis& analysis, LineRef where);
 

@@ -457,6 +457,9 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
                     plural(a.processes.size(), "process", "processes") +
                     "). Look at the merged log for the first WARN, ERROR or traceback.";
     }
+    // Whatever was found, a bundle without some of the job's ranks may not hold where it began.
+    if (!a.coverage.complete())
+        r.verdict += " " + coverageSentence(a);
 
     r.timeline = layoutTimeline(a, o.timeline);
 

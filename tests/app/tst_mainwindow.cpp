@@ -7,6 +7,7 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
 #include <QPushButton>
@@ -14,6 +15,7 @@
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -158,6 +160,34 @@ private slots:
         const QString msg = failed.takeFirst().at(0).toString();
         QVERIFY(msg.contains(QStringLiteral("/nonexistent/bundle")));
         QVERIFY(msg.contains(QStringLiteral("no such file")));
+    }
+
+    // One node's folder of a two-node job: the panel opens with the ranks it lacks, the status bar
+    // counts them. The whole sample shows neither.
+    void partialBundleSaysSo()
+    {
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto part = analyzePaths({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4/gpu-a"}, m_enc, o);
+        QVERIFY(part);
+        const QString html = FindingPanel::renderHtml(*part);
+        QVERIFY(html.contains(QStringLiteral("<p class='partial'>")));
+        QVERIFY(html.contains(QStringLiteral("ranks 4–7 have no lines here")));
+        auto whole = analyzePaths({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4"}, m_enc, o);
+        QVERIFY(!FindingPanel::renderHtml(*whole).contains(QStringLiteral("class='partial'")));
+
+        MainWindow w(m_enc);
+        w.resize(1400, 860);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy ready(&w, &MainWindow::analysisReady);
+        w.openPaths({QStringLiteral(RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4/gpu-a")});
+        QVERIFY(ready.wait(20000));
+        bool counted = false;
+        for (auto* label : w.statusBar()->findChildren<QLabel*>())
+            counted |= label->text().contains(QStringLiteral("logs of 4 of 8 ranks")) &&
+                       label->toolTip().contains(QStringLiteral("ranks 4–7 have no lines here"));
+        QVERIFY(counted);
     }
 
     // Log text is shown as text, never as markup.

@@ -304,6 +304,45 @@ private slots:
                  r.verdict.c_str());
     }
 
+    // One node's logs of a job of two: the verdict ends with the ranks it lacks (redacted like the
+    // rest), and the Markdown and HTML carry it.
+    void verdictNamesMissingRanks()
+    {
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyzePaths({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4/gpu-a"}, encyclopedia(), o);
+        QVERIFY(a);
+        IncidentReport r = buildReport(*a, fixedOptions());
+        const std::string said =
+            "Logs of 4 of the 8 ranks in NCCL's largest communicator (rank0.log:19); ranks "
+            "4–7 have no lines here.";
+        QVERIFY2(r.verdict.find(said) != std::string::npos, r.verdict.c_str());
+        QVERIFY(reportMarkdown(r).find(said) != std::string::npos);
+        QVERIFY(reportHtml(r).find("ranks 4–7 have no lines here") != std::string::npos);
+        // A whole bundle says nothing of it.
+        QVERIFY(buildReport(*m_sample, fixedOptions()).verdict.find("Logs of ") == std::string::npos);
+    }
+
+    // A process whose rank no line told may be the missing rank: the sentence says the rank has no
+    // line known to be its own, and how many such processes there are.
+    void missingRankBesideUnrankedProcesses()
+    {
+        auto a =
+            analyzeTexts({{"a.log", initStartLine(0, 3) + initStartLine(1, 3)},
+                          {"b.log", "node0:1700:1800 [2] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"}});
+        QCOMPARE(a->coverage.worldRanks, 3);
+        QVERIFY(a->coverage.missing == std::vector<int>{2});
+        QCOMPARE(a->coverage.unranked, 1);
+        const std::string s = coverageSentence(*a);
+        QVERIFY2(
+            s.find("Logs of 2 of the 3 ranks in NCCL's largest communicator (a.log:1); rank 2 has no line "
+                   "here known to be its own (1 process here has no known rank). The failure may have "
+                   "started on it: add its logs to be sure.") != std::string::npos,
+            s.c_str());
+        const json d = json::parse(diagnosisJson(*a));
+        QCOMPARE(d["coverage"]["unranked_processes"].get<int>(), 1);
+    }
+
     void sampleModel()
     {
         IncidentReport r = buildReport(*m_sample, fixedOptions());

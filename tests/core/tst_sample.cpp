@@ -58,6 +58,57 @@ private slots:
         }
     }
 
+    // Every rank of the world communicator has its log here: nothing said about missing ones.
+    void coverageComplete()
+    {
+        const json& c = m_d["coverage"];
+        QCOMPARE(c["world_ranks"].get<int>(), 8);
+        QCOMPARE(c["ranks_with_logs"].get<int>(), 8);
+        QCOMPARE(c["missing_ranks"].size(), std::size_t{0});
+        QCOMPARE(c["file"].get<std::string>(), std::string("gpu-a/rank0.log"));
+        QCOMPARE(c["line"].get<int>(), 19); // rank 0's Init line: "nranks 8"
+        QVERIFY(m_a->coverage.complete());
+        QVERIFY(diagnosisText(*m_a).find("Logs of ") == std::string::npos);
+    }
+
+    // One node's folder of the two: ranks 4 to 7 (where the failure began, on rank 5) are missing,
+    // and the diagnosis says so before anything else; none of the other findings can.
+    void coverageOfOneNodesFolder()
+    {
+        const auto enc = test::shippedEncyclopedia();
+        AnalyzeOptions opts;
+        opts.probeLocalNccl = false;
+        auto a = analyzePaths({RANKLINE_RESOURCES_DIR "/samples/connect-abort-2x4/gpu-a"}, enc, opts);
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
+        const json& c = d["coverage"];
+        QCOMPARE(c["world_ranks"].get<int>(), 8);
+        QCOMPARE(c["ranks_with_logs"].get<int>(), 4);
+        QVERIFY(c["missing_ranks"] == json::array({4, 5, 6, 7}));
+        QCOMPARE(c["missing_display"].get<std::string>(), std::string("4–7"));
+        const std::string text = diagnosisText(*a);
+        QVERIFY2(
+            text.find("Logs of 4 of the 8 ranks in NCCL's largest communicator (rank0.log:19); ranks 4–7 "
+                      "have no lines here.") != std::string::npos,
+            text.c_str());
+        QVERIFY(text.find("Logs of ") < text.find("No initiating failure"));
+    }
+
+    // The missing ranks as ranges, the rest counted.
+    void coverageDisplay()
+    {
+        Coverage c;
+        c.worldRanks = 40;
+        c.missing = {3, 9, 10, 11, 20, 21};
+        QCOMPARE(c.missingDisplay(), std::string("3, 9–11, 20, 21"));
+        QCOMPARE(c.missingDisplay(2), std::string("3, 9–11 and 2 more"));
+        QVERIFY(!c.complete());
+        c.missing.clear();
+        QVERIFY(c.complete());
+        c.worldRanks = 0;
+        QVERIFY(c.complete());
+    }
+
     void initiatingIsRank5()
     {
         const json& i = m_d["initiating"];

@@ -87,12 +87,17 @@ void measureCoverage(Analysis& a)
         return;
     std::vector<char> seen(static_cast<std::size_t>(c.worldRanks), 0);
     c.unranked = 0;
+    std::unordered_set<std::string_view> hosts;
     for (const Process& p : a.processes) {
-        if (p.rank && *p.rank >= 0 && *p.rank < c.worldRanks)
+        if (p.rank && *p.rank >= 0 && *p.rank < c.worldRanks) {
             seen[static_cast<std::size_t>(*p.rank)] = 1;
-        else if (!p.rank && p.pid >= 0)
+            if (!p.host.empty())
+                hosts.insert(p.host);
+        } else if (!p.rank && p.pid >= 0) {
             ++c.unranked;
+        }
     }
+    c.hostsWithLogs = static_cast<int>(hosts.size());
     c.missing.clear();
     for (int r = 0; r < c.worldRanks; ++r)
         if (!seen[static_cast<std::size_t>(r)])
@@ -698,6 +703,15 @@ struct SourceScan {
         std::uint64_t bus = 0; // an Init line's busId (1b000: PCI 0000:1b:00.0), 0 where it has none
     };
     std::vector<RankLine> rankLines;
+    // NCCL 2.20.3+'s "comm … nRanks N nNodes M localRanks L localRank R" of each key's largest
+    // communicator: the local rank and how many nodes the job has.
+    struct NodesLine {
+        std::uint32_t line;
+        int nranks;
+        int nnodes;
+        int localRank;
+    };
+    std::vector<NodesLine> nodesLines;
     // The NVIDIA driver's kernel lines that name a GPU by its bus (its Xids, "GPU has fallen off the
     // bus"), each with the bus (busId's form, function 0) and, where an Xid gives one, the pid of a
     // process using the GPU: identity gives each to the rank on that GPU.
@@ -1567,8 +1581,22 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourceP
         };
         std::vector<Seen> seen(out.keys.size() + 1); // the last: lines of no key
         std::optional<std::size_t> noKeyTorch;       // its entry in rankLines
+        std::vector<int> nodesSeen;                  // per key, the largest nRanks kept
         for (const auto& h : out.hits) {
             const Builtin b = scanner.patterns()[static_cast<std::size_t>(h.pattern)].builtin;
+            if (b == Builtin::NodesLine) {
+                const std::uint32_t key = lines.process(h.line).value;
+                if (key == kNoKey || out.keys[key].hostStream)
+                    continue; // whose it is, nothing says
+                nodesSeen.resize(out.keys.size(), 0);
+                const int nranks = std::atoi(captureOf(h, "nranks").c_str());
+                if (nranks > nodesSeen[key]) {
+                    nodesSeen[key] = nranks;
+                    out.nodesLines.push_back({h.line, nranks, std::atoi(captureOf(h, "nnodes").c_str()),
+                                              std::atoi(captureOf(h, "localrank").c_str())});
+                }
+                continue;
+            }
             if (b == Builtin::NvrmGpu) {
                 // "0000:3b:00" -> 0x3b000, as NCCL prints the bus of "0000:3b:00.0"
                 std::string hex;
@@ -1616,6 +1644,7 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourceP
             decltype(out.consoleRanks)().swap(out.consoleRanks);
         }
         out.rankLines.shrink_to_fit();
+        out.nodesLines.shrink_to_fit();
     }
     // Init lines and "[Rank R]" lines have given identity all it reads (rankLines), and setting
     // lines all the environment reads (their text): such hits with no text kept are not kept either.
@@ -1628,7 +1657,7 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourceP
             const bool hasText = text != out.envText.end() && text->first == i;
             const Builtin b = scanner.patterns()[static_cast<std::size_t>(out.hits[i].pattern)].builtin;
             if (!hasText && (b == Builtin::InitLine || b == Builtin::TorchRank || b == Builtin::NcclSetting ||
-                             b == Builtin::NvrmGpu))
+                             b == Builtin::NvrmGpu || b == Builtin::NodesLine))
                 continue;
             if (hasText)
                 (text++)->first = alive;
@@ -2615,6 +2644,28 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             }
         }
     }
+    // NCCL 2.20.3+ says each process's local rank on its node and how many nodes the job has, once
+    // per communicator: the largest communicator's line says it of the job.
+    {
+        std::vector<int> nodesRanks(a.processes.size(), 0); // per process, the nRanks of the line read
+        int largest = 0;
+        for (std::size_t s = 0; s < a.sources.size(); ++s)
+            for (const auto& nl : scans[s].nodesLines) {
+                const ProcessId pid = keyedProcess(s, nl.line);
+                if (!pid.valid())
+                    continue;
+                if (nl.nranks > largest) {
+                    largest = nl.nranks;
+                    a.coverage.worldNodes = nl.nnodes;
+                }
+                if (nl.nranks <= nodesRanks[pid.value])
+                    continue;
+                nodesRanks[pid.value] = nl.nranks;
+                a.processes[pid.value].localRank = nl.localRank;
+            }
+        if (largest != a.coverage.worldRanks)
+            a.coverage.worldNodes = 0; // a line of another communicator than the Init lines' largest
+    }
     // Launcher prefixes on NCCL lines name the rank when no Init line did.
     for (std::size_t s = 0; s < a.sources.size(); ++s)
         for (std::size_t k = 0; k < scans[s].keys.size(); ++k)
@@ -3516,6 +3567,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 break;
             }
             case Builtin::InitLine:
+            case Builtin::NodesLine:
             case Builtin::InitPhase:
             case Builtin::TorchRank:
             case Builtin::CudaDriver:

@@ -307,7 +307,8 @@ struct Process {
     std::string identitySource;   // nccl-init, launcher-prefix, torchelastic-box, pytorch, file-name,
                                   // file-name-series (numberedSeries), kernel-log (a host's kernel log, no
                                   // process of the job), or empty
-    std::optional<int> localRank; // from the path (gpu2.log, torchrun <local_rank>/)
+    std::optional<int> localRank; // NCCL's nRanks/nNodes line (2.20.3+), else the path (gpu2.log,
+                                  // torchrun <local_rank>/) or torchelastic's failure box
     std::optional<int> attempt;   // torchrun restart attempt, from the path
     std::vector<std::string> identityConflicts; // weaker sources that disagreed, and what was kept
     std::vector<SourceId> sources;
@@ -490,7 +491,9 @@ struct Coverage {
     std::optional<LineRef> source; // an Init line that says so
     int ranksWithLogs = 0;         // of ranks 0 .. worldRanks-1, those some process of the bundle is
     std::vector<int> missing;      // the others, ascending
-    int unranked = 0; // processes here (a pid known) whose rank no line told: may be some of them
+    int unranked = 0;      // processes here (a pid known) whose rank no line told: may be some of them
+    int worldNodes = 0;    // nNodes of that communicator (NCCL 2.20.3+), 0 where no line said
+    int hostsWithLogs = 0; // hosts of the processes with a rank in it
     bool complete() const { return worldRanks == 0 || missing.empty(); }
     // "8-15", "3, 9-11": the missing ranks as ranges, at most `maxRanges` of them and a count of the rest.
     std::string missingDisplay(std::size_t maxRanges = 8) const;

@@ -37,6 +37,9 @@ const BuiltinDef kBuiltins[] = {
     {Builtin::InitLine,
      R"(comm (?:0x[0-9a-fA-F]+|\(nil\)) rank (?P<rank>\d+) nranks (?P<nranks>\d+) cudaDev -?\d+)"},
     {Builtin::InitPhase, R"(commId (?P<commid>0x[0-9a-fA-F]+) ?- Init (?P<phase>START|COMPLETE))"},
+    {Builtin::NodesLine,
+     R"(comm (?:0x[0-9a-fA-F]+|\(nil\)) rank \d+ nRanks (?P<nranks>\d+) nNodes (?P<nnodes>\d+) localRanks \d+ )"
+     R"(localRank (?P<localrank>\d+))"},
     {Builtin::BootstrapAddress, R"(Bootstrap ?: Using (?P<if>[^\s:]+):(?P<ip>[^\s<]+)<\d+>)"},
     {Builtin::SocketAddress, R"(NET/Socket : Using \[\d+\](?P<if>[^\s:]+):(?P<ip>[^\s<]+)<\d+>)"},
     {Builtin::TorchRank, R"(\] \[Rank (?P<rank>\d+)\] )"},

@@ -39,7 +39,10 @@ enum class Builtin {
     TorchCuda,
     IbOob,
     // The NVIDIA driver's kernel lines that name a GPU by its bus (identity: whose GPU it is).
-    NvrmGpu
+    NvrmGpu,
+    // NCCL 2.20.3+: "comm %p rank %d nRanks %d nNodes %d localRanks %d localRank %d MNNVL %d" once
+    // per communicator (identity: local rank; coverage: the job's nodes).
+    NodesLine
 };
 
 struct ScanPattern {

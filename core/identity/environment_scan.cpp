@@ -192,6 +192,7 @@ bool isEnvironmentBuiltin(Builtin b)
     switch (b) {
     case Builtin::NcclVersion:
     case Builtin::InitLine:
+    case Builtin::NodesLine:
     case Builtin::BootstrapAddress:
     case Builtin::SocketAddress:
     case Builtin::CudaDriver:
@@ -424,6 +425,7 @@ std::optional<EnvironmentLine> readEnvironmentLine(Builtin builtin, std::string_
         break;
     }
     case Builtin::InitLine:
+    case Builtin::NodesLine:
         out.clues = versionCluesOfLine(text);
         break;
     default:
@@ -860,6 +862,7 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
             addAddress(re, captureOf("if"), captureOf("ip"), "net-ib-oob", h.where);
             break;
         case Builtin::InitLine:
+        case Builtin::NodesLine:
             if (ht)
                 for (const auto& c : ht->clues)
                     addClue(re, c, h.where);

@@ -107,6 +107,10 @@ const Rule kRules[] = {
      "'socketProgress: Connection closed by remote peer' is the 2.16 and later form; 2.15 printed 'Net : …' "
      "(§2.5)",
      Scope::Socket},
+    {"nodes-line", R"(comm (?:0x[0-9a-fA-F]+|\(nil\)) rank \d+ nRanks \d+ nNodes \d+ localRanks \d+)",
+     from({2, 20, 3}),
+     "'comm … rank N nRanks N nNodes N localRanks N localRank N MNNVL N' is printed from 2.20.3 on "
+     "(src/init.cc; absent from 2.19.4)"},
     {"ncclos-socket", R"(ncclOsSocket\w+)", from({2, 29, 2}),
      "ncclOsSocket… functions exist from 2.29.2 on (§2.1, C.3)"},
     {"ib-error", R"(NET/IB : Got completion from peer \S+ with error \d+)", upTo({2, 19, 4}),

@@ -869,12 +869,14 @@ void writeCoverage(JsonWriter& w, const Analysis& a)
         w.null();
         return;
     }
+    // Keys in nlohmann's order (sorted), as everywhere in this document.
     w.beginObject();
     // The Init line that names the largest communicator.
-    if (c.source) {
+    if (c.source)
         w.key("file").string(pathOf(a, *c.source));
+    w.key("hosts_with_logs").integer(c.hostsWithLogs);
+    if (c.source)
         w.key("line").integer(c.source->line + 1);
-    }
     w.key("missing_display").string(c.missingDisplay());
     w.key("missing_ranks").beginArray();
     for (int r : c.missing)
@@ -882,6 +884,11 @@ void writeCoverage(JsonWriter& w, const Analysis& a)
     w.endArray();
     w.key("ranks_with_logs").integer(c.ranksWithLogs);
     w.key("unranked_processes").integer(c.unranked);
+    w.key("world_nodes");
+    if (c.worldNodes > 0)
+        w.integer(c.worldNodes);
+    else
+        w.null();
     w.key("world_ranks").integer(c.worldRanks);
     w.endObject();
 }
@@ -1095,6 +1102,9 @@ std::string coverageSentence(const Analysis& a)
                     " ranks in NCCL's largest communicator";
     if (c.source)
         s += " (" + displayFile(a, *c.source) + ":" + std::to_string(c.source->line + 1) + ")";
+    if (c.worldNodes > 0 && c.hostsWithLogs < c.worldNodes)
+        s += ", from " + std::to_string(c.hostsWithLogs) + " of its " + std::to_string(c.worldNodes) +
+             " nodes";
     if (c.missing.empty())
         return s + ".";
     const bool one = c.missing.size() == 1;

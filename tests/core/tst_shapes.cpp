@@ -718,6 +718,38 @@ private slots:
         QCOMPARE(d["initiating"]["line"].get<int>(), 6);
     }
 
+    // One node's folder of a two-node job (NCCL 2.20, one GPU visible to each process, so NCCL's
+    // [dev] is 0 on both): the Init lines say 4 ranks, the nRanks/nNodes line 2 nodes and each
+    // process's local rank, which the largest communicator's line gives (a later sub-communicator
+    // says localRank 0 for rank 1 too); that line's form places the version from 2.20.3.
+    void partialJob()
+    {
+        json d = diagnose(QStringLiteral("partial-job"));
+        const json& c = d["coverage"];
+        QCOMPARE(c["world_ranks"].get<int>(), 4);
+        QCOMPARE(c["world_nodes"].get<int>(), 2);
+        QCOMPARE(c["ranks_with_logs"].get<int>(), 2);
+        QCOMPARE(c["hosts_with_logs"].get<int>(), 1);
+        QVERIFY(c["missing_ranks"] == json::array({2, 3}));
+        QCOMPARE(c["file"].get<std::string>(), std::string("node-a/rank0.log"));
+        QCOMPARE(c["line"].get<int>(), 6);
+        QCOMPARE(d["ranks"].size(), std::size_t{2});
+        for (int r = 0; r < 2; ++r) {
+            const json& rk = d["ranks"][static_cast<std::size_t>(r)];
+            QCOMPARE(rk["rank"].get<int>(), r);
+            QCOMPARE(rk["local_rank"].get<int>(), r);
+            QCOMPARE(rk["nccl_version_range_display"].get<std::string>(), std::string("2.20.3–2.20.5"));
+        }
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyzePaths({RANKLINE_TEST_DATA_DIR "/shapes/partial-job"}, m_enc, o);
+        const std::string text = diagnosisText(*a);
+        QVERIFY2(
+            text.find("Logs of 2 of the 4 ranks in NCCL's largest communicator (node-a/rank0.log:6), from 1 "
+                      "of its 2 nodes; ranks 2, 3 have no lines here.") != std::string::npos,
+            text.c_str());
+    }
+
     // MPICH's or Intel MPI's `mpiexec -prepend-rank` (-l): every line of rank N opens with "[N] ",
     // the launcher's own report at the end with nothing. Each prefixed line is its rank's, the
     // Python traceback and Intel MPI's start-up lines included, so the traceback's quote of the

@@ -38,6 +38,20 @@ class TestShapes : public QObject
             analyzePaths({(QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/") + rel).toStdString()}, m_enc, o);
         return json::parse(diagnosisJson(*a));
     }
+    // The diagnosis of `text` written to a file of its own named `name`.
+    json diagnoseWritten(const QByteArray& text, const QString& name)
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(name);
+        QFile o(path);
+        if (!o.open(QIODevice::WriteOnly))
+            return json();
+        o.write(text);
+        o.close();
+        AnalyzeOptions opts;
+        opts.probeLocalNccl = false;
+        return json::parse(diagnosisJson(*analyzePaths({path.toStdString()}, m_enc, opts)));
+    }
     // A two-rank diagnosis whose connect abort is `rank`'s on `host`, at `line`, logged at `lo`.
     static void expectTwoRanksFailing(const json& d, int rank, const char* host, int line, const char* lo)
     {
@@ -809,15 +823,7 @@ private slots:
             for (int r = 64; r < 128; ++r)
                 text += '[' + QByteArray::number(r) + "] 2025-06-12 10:00:0" + QByteArray::number(round) +
                         ",000 INFO train.py:90 step " + QByteArray::number(round) + '\n';
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("job.out"));
-        QFile o(path);
-        QVERIFY(o.open(QIODevice::WriteOnly));
-        o.write(text);
-        o.close();
-        AnalyzeOptions opts;
-        opts.probeLocalNccl = false;
-        const json d = json::parse(diagnosisJson(*analyzePaths({path.toStdString()}, m_enc, opts)));
+        const json d = diagnoseWritten(text, QStringLiteral("job.out"));
         QCOMPARE(d["ranks"].size(), std::size_t{64});
         for (std::size_t i = 0; i < 64; ++i) {
             QCOMPARE(d["ranks"][i]["rank"].get<int>(), 64 + static_cast<int>(i));
@@ -851,19 +857,8 @@ private slots:
             bare += line + '\n';
             numbered += '[' + QByteArray::number(number) + "] " + line + '\n';
         }
-        QTemporaryDir dir;
-        auto diagnoseText = [&](const QByteArray& text) {
-            const QString path = dir.filePath(QStringLiteral("console.log"));
-            QFile o(path);
-            o.open(QIODevice::WriteOnly);
-            o.write(text);
-            o.close();
-            AnalyzeOptions opts;
-            opts.probeLocalNccl = false;
-            return json::parse(diagnosisJson(*analyzePaths({path.toStdString()}, m_enc, opts)));
-        };
-        const json withNumbers = diagnoseText(numbered);
-        const json without = diagnoseText(bare);
+        const json withNumbers = diagnoseWritten(numbered, QStringLiteral("console.log"));
+        const json without = diagnoseWritten(bare, QStringLiteral("console.log"));
         for (const auto& r : withNumbers["ranks"])
             QVERIFY2(r["identity_source"] != "launcher-prefix", r.dump().c_str());
         // The processes NCCL's prefix names, and the console of lines it does not, as without the

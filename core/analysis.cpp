@@ -2790,6 +2790,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         }
         if (pi.localRank && !p.localRank)
             p.localRank = pi.localRank;
+        else if (pi.localRank && *p.localRank != *pi.localRank)
+            p.identityConflicts.push_back("file name " + file + " says local rank " +
+                                          std::to_string(*pi.localRank) + "; kept local rank " +
+                                          std::to_string(*p.localRank) + " from the process's own lines");
         if (pi.attempt && !p.attempt)
             p.attempt = pi.attempt;
         if (!pi.host.empty()) {

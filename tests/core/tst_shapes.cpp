@@ -764,6 +764,32 @@ private slots:
             text.c_str());
     }
 
+    // The same logs named by GPU the other way round (node-a/gpu1.log holds local rank 0): NCCL's
+    // own local rank is kept, and the file name's disagreement is reported.
+    void localRankOfNcclOverTheFileName()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("node-a")));
+        for (int r = 0; r < 2; ++r)
+            QVERIFY(QFile::copy(
+                QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/partial-job/node-a/rank%1.log").arg(r),
+                dir.filePath(QStringLiteral("node-a/gpu%1.log").arg(1 - r))));
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        const json d = json::parse(diagnosisJson(*analyzePaths({dir.path().toStdString()}, m_enc, o)));
+        QCOMPARE(d["ranks"].size(), std::size_t{2});
+        for (const auto& r : d["ranks"]) {
+            const int rank = r["rank"].get<int>();
+            QCOMPARE(r["local_rank"].get<int>(), rank);
+            QCOMPARE(r["identity_conflicts"].size(), std::size_t{1});
+            const std::string said = "file name node-a/gpu" + std::to_string(1 - rank) +
+                                     ".log says local rank " + std::to_string(1 - rank) +
+                                     "; kept local rank " + std::to_string(rank) +
+                                     " from the process's own lines";
+            QCOMPARE(r["identity_conflicts"][0].get<std::string>(), said);
+        }
+    }
+
     // MPICH's or Intel MPI's `mpiexec -prepend-rank` (-l): every line of rank N opens with "[N] ",
     // the launcher's own report at the end with nothing. Each prefixed line is its rank's, the
     // Python traceback and Intel MPI's start-up lines included, so the traceback's quote of the

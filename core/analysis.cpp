@@ -31,6 +31,7 @@
 #include "util/parallel.h"
 #include "util/permute.h"
 #include "util/populate.h"
+#include "util/rank_runs.h"
 #include "util/strings.h"
 
 namespace fs = std::filesystem;
@@ -54,25 +55,7 @@ std::string Process::label() const
 
 std::string Coverage::missingDisplay(std::size_t maxRanges) const
 {
-    std::string out;
-    std::size_t ranges = 0, rest = 0;
-    for (std::size_t i = 0; i < missing.size();) {
-        std::size_t j = i;
-        while (j + 1 < missing.size() && missing[j + 1] == missing[j] + 1)
-            ++j;
-        if (ranges < maxRanges) {
-            out += (ranges ? ", " : "") + std::to_string(missing[i]);
-            if (j > i)
-                out += (j == i + 1 ? ", " : "–") + std::to_string(missing[j]);
-            ++ranges;
-        } else {
-            rest += j - i + 1;
-        }
-        i = j + 1;
-    }
-    if (rest)
-        out += " and " + std::to_string(rest) + " more";
-    return out;
+    return rankRuns(missing, maxRanges);
 }
 
 namespace
@@ -102,7 +85,6 @@ void measureCoverage(Analysis& a)
     for (int r = 0; r < c.worldRanks; ++r)
         if (!seen[static_cast<std::size_t>(r)])
             c.missing.push_back(r);
-    c.ranksWithLogs = c.worldRanks - static_cast<int>(c.missing.size());
 }
 
 } // namespace

@@ -886,7 +886,7 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
             .arg(count(analysis->processes.size(), tr("process"), tr("processes")))
             .arg(coverage.complete()
                      ? QString()
-                     : tr(" · logs of %1 of %2 ranks").arg(coverage.ranksWithLogs).arg(coverage.worldRanks))
+                     : tr(" · logs of %1 of %2 ranks").arg(coverage.ranksWithLogs()).arg(coverage.worldRanks))
             // The files that grew are named by the reload button.
             .arg(analysis->skipped.size() == analysis->grown.size()
                      ? QString()

@@ -882,7 +882,7 @@ void writeCoverage(JsonWriter& w, const Analysis& a)
     for (int r : c.missing)
         w.integer(r);
     w.endArray();
-    w.key("ranks_with_logs").integer(c.ranksWithLogs);
+    w.key("ranks_with_logs").integer(c.ranksWithLogs());
     w.key("unranked_processes").integer(c.unranked);
     w.key("world_nodes");
     if (c.worldNodes > 0)
@@ -1098,8 +1098,8 @@ std::string coverageSentence(const Analysis& a)
     const Coverage& c = a.coverage;
     if (c.worldRanks <= 0)
         return {};
-    std::string s = "Logs of " + std::to_string(c.ranksWithLogs) + " of the " + std::to_string(c.worldRanks) +
-                    " ranks in NCCL's largest communicator";
+    std::string s = "Logs of " + std::to_string(c.ranksWithLogs()) + " of the " +
+                    std::to_string(c.worldRanks) + " ranks in NCCL's largest communicator";
     if (c.source)
         s += " (" + displayFile(a, *c.source) + ":" + std::to_string(c.source->line + 1) + ")";
     if (c.worldNodes > 0 && c.hostsWithLogs < c.worldNodes)

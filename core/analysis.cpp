@@ -2060,6 +2060,12 @@ void dropBinaryAndCopies(Analysis& a, std::vector<SourceScan>& scans, std::vecto
                          std::uint64_t& totalBytes, const std::vector<std::optional<std::size_t>>& copyOf)
 {
     std::vector<std::pair<std::size_t, Skipped>> binary; // (Source::skippedBefore, what is said)
+    struct Dump {
+        std::string display;
+        std::shared_ptr<const TextBuffer> buffer;
+        std::size_t skippedBefore = 0;
+    };
+    std::vector<Dump> dumps;
     // Names first: keepSources moves the sources it keeps.
     std::vector<std::string> copyReason(a.sources.size());
     for (std::size_t i = 0; i < a.sources.size(); ++i)
@@ -2078,12 +2084,31 @@ void dropBinaryAndCopies(Analysis& a, std::vector<SourceScan>& scans, std::vecto
             }
             if (!s.buffer || !s.buffer->binary())
                 return true;
-            binary.emplace_back(s.skippedBefore, Skipped{s.displayPath, binaryReason(s.buffer->binaryFormat(),
-                                                                                     s.displayPath)});
             totalBytes -= s.size;
+            const char* format = s.buffer->binaryFormat();
+            if (format && std::string_view(format) == "flight-recorder") {
+                dumps.push_back({s.displayPath, s.buffer, s.skippedBefore});
+                return false;
+            }
+            binary.emplace_back(s.skippedBefore, Skipped{s.displayPath, binaryReason(format, s.displayPath)});
             return false;
         },
         a.lines, scans, pathIdentity);
+    // PyTorch Flight Recorder dumps, read on every core (one per rank, megabytes each with their
+    // stack traces); one that does not read is skipped with why, where the file was read.
+    std::vector<std::optional<Expected<FlightDump>>> read(dumps.size());
+    parallelFor(dumps.size(), threadsOrCores(), [&](std::size_t i) {
+        read[i].emplace(readFlightDump(dumps[i].buffer->text(), dumps[i].display));
+        dumps[i].buffer->dropResident();
+    });
+    for (std::size_t i = 0; i < dumps.size(); ++i) {
+        if (read[i]->ok())
+            a.flight.dumps.push_back(std::move(read[i]->value()));
+        else
+            binary.emplace_back(
+                dumps[i].skippedBefore,
+                Skipped{dumps[i].display, read[i]->error().cause + "; " + read[i]->error().hint});
+    }
     if (binary.empty())
         return;
     // Sources are in path order, skips in reading order: each binary file goes before the skip
@@ -2539,6 +2564,26 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         stageDone("index, parse, scan");
         dropBinaryAndCopies(a, scans, pathIdentity, totalBytes,
                             copiesOf(a, scans, heads, hashed, pathIdentity));
+        {
+            // The dumps held in memory (archive members, the standard input) and those read before.
+            std::vector<std::optional<Expected<FlightDump>>> read(bundle.flightDumps.size());
+            parallelFor(read.size(), workers, [&](std::size_t i) {
+                read[i].emplace(
+                    readFlightDump(bundle.flightDumps[i].bytes, bundle.flightDumps[i].displayPath));
+            });
+            for (std::size_t i = 0; i < read.size(); ++i) {
+                if (read[i]->ok())
+                    a.flight.dumps.push_back(std::move(read[i]->value()));
+                else
+                    a.skipped.push_back({bundle.flightDumps[i].displayPath,
+                                         read[i]->error().cause + "; " + read[i]->error().hint});
+            }
+            std::vector<FlightDumpBytes>().swap(bundle.flightDumps);
+            for (FlightDump& d : bundle.flightRead)
+                a.flight.dumps.push_back(std::move(d));
+            if (!a.flight.dumps.empty())
+                a.flight = summarizeFlight(std::move(a.flight.dumps));
+        }
         rebaseGuessedYears(a, scans);
         a.totalBytes = totalBytes;
         // Every byte has been read by now: say which files changed under us while they were open.

@@ -19,6 +19,7 @@
 #include "bundle/bundle.h"
 #include "encyclopedia/encyclopedia.h"
 #include "engine/captures.h"
+#include "flight/flight_recorder.h"
 #include "identity/environment.h"
 #include "parse/line_parser.h"
 #include "probe/nccl_probe.h"
@@ -533,6 +534,8 @@ struct Analysis {
     // Bundle-level explanations when no initiating failure is in the logs.
     std::vector<Hypothesis> hypotheses;
     Coverage coverage;
+    // PyTorch Flight Recorder dumps read from the bundle, and what they say together.
+    FlightRecorder flight;
     std::shared_ptr<const Encyclopedia> encyclopedia;
     TimeInterval span; // earliest known lo .. latest known hi
     // Per process: the middle of its last stamped line's interval on the aligned clock, or

@@ -124,6 +124,8 @@ bool readInputs(const char* command, const std::vector<std::string>& paths, cons
             bundle.skipped.push_back(std::move(s));
         for (auto& s : piped.sources)
             bundle.sources.push_back(std::move(s));
+        for (auto& d : piped.flightDumps)
+            bundle.flightDumps.push_back(std::move(d));
     }
     if (!files.empty()) {
         Bundle read = readBundle(files, options.limits);
@@ -138,13 +140,16 @@ bool readInputs(const char* command, const std::vector<std::string>& paths, cons
                 bundle.sources.push_back(std::move(s));
         for (auto& s : read.skipped)
             bundle.skipped.push_back(std::move(s));
+        for (auto& d : read.flightDumps)
+            bundle.flightDumps.push_back(std::move(d));
     }
     for (std::size_t i = 0; i < bundle.sources.size(); ++i)
         bundle.sources[i].id = SourceId(static_cast<std::uint32_t>(i));
     // Said now, not after an analysis that may take minutes on a large bundle.
     for (const auto& s : bundle.skipped)
         printErr("rankline: skipped " + s.file + ": " + s.reason);
-    if (bundle.sources.empty()) {
+    // Flight Recorder dumps alone are evidence enough to diagnose a hang.
+    if (bundle.sources.empty() && bundle.flightDumps.empty()) {
         printErr(std::string(command) + nothingRead(bundle.skipped.empty()));
         return false;
     }
@@ -167,7 +172,7 @@ bool sayWhatWasSkipped(const char* command, const Analysis& analysis, const std:
         // A file that changed while it was read (grew, shrank) was diagnosed all the same.
         printErr((readInPart(s.reason) ? "rankline: " : "rankline: skipped ") + s.file + ": " + s.reason);
     }
-    if (analysis.sources.empty()) {
+    if (analysis.sources.empty() && analysis.flight.empty()) {
         printErr(std::string(command) + nothingRead(analysis.skipped.empty()));
         return false;
     }

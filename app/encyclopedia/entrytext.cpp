@@ -210,6 +210,7 @@ QString pageStyle()
         "td{padding:2px 6px 2px 0;vertical-align:top} th{text-align:left;padding:2px 8px 2px 0}"
         ".badge{color:white;background:#b42318} .badge2{color:white;background:#6b7280}"
         ".partial{background:#fff4e5;color:#5c3b00}"
+        ".flight{background:#e8f0fe;color:#17325c}"
         "</style>");
 }
 

@@ -330,6 +330,8 @@ QString FindingPanel::renderHtml(const Analysis& a)
     // Above whatever was found: a bundle that lacks some of the job's ranks may not hold its start.
     if (!a.coverage.complete())
         h += QStringLiteral("<p class='partial'>&nbsp;%1&nbsp;</p>").arg(esc(coverageSentence(a)));
+    if (const std::string fr = flightSentence(a.flight); !fr.empty())
+        h += QStringLiteral("<p class='flight'>&nbsp;%1&nbsp;</p>").arg(esc(fr));
     const Finding* f = a.initiatingFinding();
     if (!f && !a.findings.empty())
         f = &a.findings.front();

@@ -484,6 +484,7 @@ void MainWindow::reanalyze(const AnalyzeOptions& options)
             Bundle b;
             b.sources = analysis->sources;
             b.skipped = analysis->skipped;
+            b.flightRead = analysis->flight.dumps;
             return analyze(std::move(b), enc, options, sink);
         },
         true);

@@ -100,6 +100,8 @@ const char* binaryFormat(std::string_view head)
     // rank's last collectives as a pickled dict (protocol 2 from its C++ pickler) whose first keys
     // are "version" and "pg_config", to "/tmp/nccl_trace_rank_<rank>" unless told otherwise:
     // kept with the logs of a job that hung, it is worth naming rather than calling it binary.
+    if (flightRecorderJsonHead(head))
+        return "flight-recorder";
     if (head.size() > 2 && head[0] == '\x80' && head[1] >= 2 && head[1] <= 5) {
         const std::string_view first = head.substr(0, 512);
         if (first.find("version") != std::string_view::npos &&
@@ -142,8 +144,9 @@ std::string binaryReason(const char* format, const std::string& display)
     }
     if (f == "flight-recorder")
         return "a PyTorch Flight Recorder dump (the collectives a rank last ran, pickled when the watchdog "
-               "timed out): not read by Rankline; PyTorch's analyzer reads a folder of them, one per rank "
-               "(torchfrtrace FOLDER; its options differ between PyTorch versions, see torchfrtrace --help)";
+               "timed out) that could not be read here; PyTorch's analyzer reads a folder of them, one per "
+               "rank (torchfrtrace FOLDER; its options differ between PyTorch versions, see torchfrtrace "
+               "--help)";
     // RAR is the one archive format met in bundles that Rankline does not open (nothing here can
     // write one to test the reader with).
     if (f == "rar")
@@ -574,7 +577,13 @@ struct Reader {
             return;
         }
         if (headBinary ? *headBinary : looksBinary(buf->text())) {
-            skip(display, binaryReason(binaryFormat(buf->text().substr(0, 512)), display));
+            const char* format = binaryFormat(buf->text().substr(0, 4096));
+            // Read by the analysis (flight/flight_recorder.h) once every dump is in.
+            if (format && std::string_view(format) == "flight-recorder") {
+                out.flightDumps.push_back({std::move(display), std::string(buf->text())});
+                return;
+            }
+            skip(display, binaryReason(format, display));
             return;
         }
         // The look at the head mapped its pages (a whole large folio on recent kernels, a
@@ -1348,6 +1357,8 @@ struct Reader {
             }
             for (Skipped& sk : part.skipped)
                 out.skipped.push_back(std::move(sk));
+            for (FlightDumpBytes& d : part.flightDumps)
+                out.flightDumps.push_back(std::move(d));
         }
         return true;
     }

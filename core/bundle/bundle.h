@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "flight/flight_recorder.h"
 #include "util/mapped_file.h"
 #include "util/strong_id.h"
 #include "util/vectors.h"
@@ -244,9 +245,19 @@ struct BundleLimits {
     std::uint64_t maxTotalBytes = 0;
 };
 
+// A PyTorch Flight Recorder dump met inside an archive or on the standard input, whose bytes are
+// only held here (a file's are read again by the analysis, which reads the dumps).
+struct FlightDumpBytes {
+    std::string displayPath;
+    std::string bytes;
+};
+
 struct Bundle {
     std::vector<Source> sources;
     std::vector<Skipped> skipped;
+    std::vector<FlightDumpBytes> flightDumps;
+    // Dumps an earlier analysis of the same bundle read (the window's re-analysis).
+    std::vector<FlightDump> flightRead;
 };
 
 using CancelFn = std::function<bool()>;

@@ -893,6 +893,100 @@ void writeCoverage(JsonWriter& w, const Analysis& a)
     w.endObject();
 }
 
+// PyTorch Flight Recorder dumps (flight/flight_recorder.h): null when the bundle holds none.
+void writeFlight(JsonWriter& w, const Analysis& a)
+{
+    const FlightRecorder& f = a.flight;
+    if (f.empty()) {
+        w.null();
+        return;
+    }
+    auto ints = [&w](const std::vector<int>& v) {
+        w.beginArray();
+        for (int r : v)
+            w.integer(r);
+        w.endArray();
+    };
+    auto seq = [&w](std::int64_t v) {
+        if (v >= 0)
+            w.integer(v);
+        else
+            w.null();
+    };
+    w.beginObject();
+    w.key("dumps").beginArray();
+    for (const FlightDump& d : f.dumps) {
+        w.beginObject();
+        w.key("comm_lib_version").stringOrNull(d.commLibVersion);
+        w.key("entries").integer(d.entries);
+        w.key("file").string(d.file);
+        w.key("groups").beginArray();
+        for (const FlightGroupView& g : d.groups) {
+            w.beginObject();
+            w.key("desc").stringOrNull(g.desc);
+            w.key("last_completed");
+            seq(g.lastCompleted);
+            w.key("last_enqueued");
+            seq(g.lastEnqueued);
+            w.key("last_started");
+            seq(g.lastStarted);
+            w.key("name").string(g.name);
+            w.key("ranks");
+            ints(g.ranks);
+            w.endObject();
+        }
+        w.endArray();
+        w.key("rank");
+        if (d.rank)
+            w.integer(*d.rank);
+        else
+            w.null();
+        w.key("version").stringOrNull(d.version);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("groups_complete").integer(f.groupsComplete);
+    w.key("sentence").stringOrNull(flightSentence(f));
+    w.key("verdicts").beginArray();
+    for (const FlightGroupVerdict& v : f.verdicts) {
+        w.beginObject();
+        w.key("awaited");
+        seq(v.awaited);
+        w.key("awaited_op").stringOrNull(v.awaitedOp);
+        w.key("behind");
+        ints(v.behind);
+        w.key("behind_last").beginArray();
+        for (const auto& [rank, last] : v.behindLast) {
+            w.beginObject();
+            w.key("last_enqueued");
+            seq(last);
+            w.key("rank").integer(rank);
+            w.endObject();
+        }
+        w.endArray();
+        w.key("desc").stringOrNull(v.desc);
+        w.key("kind").string(flightVerdictKindName(v.kind));
+        w.key("mismatch").beginArray();
+        for (const auto& [rank, op] : v.mismatchOps) {
+            w.beginObject();
+            w.key("op").string(op);
+            w.key("rank").integer(rank);
+            w.endObject();
+        }
+        w.endArray();
+        w.key("name").string(v.name);
+        w.key("ranks");
+        ints(v.ranks);
+        w.key("waiting");
+        ints(v.waiting);
+        w.key("without_dump");
+        ints(v.withoutDump);
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+}
+
 void writeNccl(JsonWriter& w, const Analysis& a)
 {
     w.beginObject();
@@ -990,6 +1084,8 @@ void writeDiagnosis(JsonWriter& w, const Analysis& a, unsigned threads)
     for (const auto& f : a.findings)
         writeFinding(w, a, f);
     w.endArray();
+    w.key("flight_recorder");
+    writeFlight(w, a);
     w.key("hypotheses");
     writeHypotheses(w, a, a.hypotheses);
     w.key("initiating");
@@ -1127,6 +1223,8 @@ std::string diagnosisText(const Analysis& a)
       << " lines, " << a.processes.size() << " process(es)\n\n";
     if (!a.coverage.complete())
         o << coverageSentence(a) << "\n\n";
+    if (const std::string fr = flightSentence(a.flight); !fr.empty())
+        o << fr << "\n\n";
     const Finding* init = a.initiatingFinding();
     if (init) {
         const Entry& e = a.entry(init->entry);

@@ -460,6 +460,8 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
     // Whatever was found, a bundle without some of the job's ranks may not hold where it began.
     if (!a.coverage.complete())
         r.verdict += " " + coverageSentence(a);
+    if (const std::string fr = flightSentence(a.flight); !fr.empty())
+        r.verdict += " " + fr;
 
     r.timeline = layoutTimeline(a, o.timeline);
 

@@ -14,8 +14,24 @@ namespace rl
 // around them, are what a crash leaves in a log: the file's size reached the disk and its last
 // blocks did not, so they read as zeros (and a restarted process may append after them). That log
 // is often the one that holds the failure, so it stays text.
+// PyTorch's Flight Recorder dump in its JSON form (c10d's dump_json: compact, keys sorted, so the
+// entries come first and "version" last): text, but no log, and read as the pickled dump is.
+inline bool flightRecorderJsonHead(std::string_view head)
+{
+    head = head.substr(0, 4096);
+    const std::size_t first = head.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos || head[first] != '{')
+        return false;
+    auto has = [head](std::string_view key) { return head.find(key) != std::string_view::npos; };
+    return (has("\"collective_seq_id\":") && has("\"profiling_name\":") && has("\"process_group\":")) ||
+           (has("\"version\":") && has("\"pg_config\":"));
+}
+
 inline bool binaryHead(std::string_view head)
 {
+    if (!head.empty() && (head.front() == '{' || head.front() == ' ' || head.front() == '\n') &&
+        flightRecorderJsonHead(head))
+        return true;
     const void* nul = std::memchr(head.data(), '\0', head.size());
     if (!nul)
         return false;

@@ -15,7 +15,7 @@ shift || true
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(line_parser timestamp demux pieces archive encyclopedia matchers json_records)
+[ ${#targets[@]} -gt 0 ] || targets=(line_parser timestamp demux pieces archive encyclopedia matchers json_records flight)
 
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
@@ -28,6 +28,7 @@ seeds() {
     pieces) echo "$root/resources/samples" ;;
     encyclopedia) echo "$root/resources/encyclopedia" ;;
     json_records) echo "$root/tests/data/shapes/collectors" ;;
+    flight) echo "$root/tests/data/flight-recorder" ;;
     esac
 }
 

@@ -1,0 +1,87 @@
+#pragma once
+// PyTorch's Flight Recorder (TORCH_NCCL_TRACE_BUFFER_SIZE > 0, TORCH_NCCL_DUMP_ON_TIMEOUT=1): when
+// the NCCL watchdog times out, each rank pickles the collectives it last ran to
+// TORCH_NCCL_DEBUG_INFO_TEMP_FILE + its rank (/tmp/nccl_trace_rank_N by default). Read side by
+// side, the dumps say what the logs cannot: which rank never reached the collective the others
+// are waiting in. Field names as c10d's FlightRecorder writes them (dump format 2.x; pg_status
+// from 2.3 on, older dumps are read from their entries alone).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "util/expected.h"
+
+namespace rl
+{
+
+// One process group as one rank's dump saw it. Sequence numbers are collective_seq_id values:
+// point-to-point operations (is_p2p) have their own count and are left out.
+struct FlightGroupView {
+    std::string name;       // the group's name (pg_config's key; the entries' process_group[0])
+    std::string desc;       // "default_pg", "undefined", or what the program named it
+    std::vector<int> ranks; // its members' global ranks (pg_config), ascending
+    std::int64_t lastEnqueued = -1;
+    std::int64_t lastStarted = -1;
+    std::int64_t lastCompleted = -1;
+    // The last collectives this rank enqueued in the group (up to kKeptOps): sequence number and
+    // profiling name ("nccl:all_reduce"), ascending.
+    std::vector<std::pair<std::int64_t, std::string>> ops;
+    static constexpr std::size_t kKeptOps = 16;
+    std::string opAt(std::int64_t seq) const;
+};
+
+struct FlightDump {
+    std::string file;           // display path
+    std::optional<int> rank;    // from the file name (the dump does not say)
+    std::string version;        // of the dump format, "2.4"
+    std::string commLibVersion; // NCCL's, where the dump says
+    std::size_t entries = 0;    // collectives and point-to-point operations recorded
+    std::vector<FlightGroupView> groups;
+};
+
+// `bytes` as the pickle (or JSON text) the recorder wrote; `display` names the file in errors and
+// gives the rank (its last number).
+Expected<FlightDump> readFlightDump(std::string_view bytes, const std::string& display);
+
+// The rank a dump's file name gives: the last run of digits of its name, "nccl_trace_rank_12" -> 12.
+std::optional<int> flightDumpRank(std::string_view display);
+
+// What the dumps of one process group say together.
+struct FlightGroupVerdict {
+    enum class Kind {
+        Behind,   // some ranks never enqueued the collective the others wait in
+        Mismatch, // at one sequence number the ranks enqueued different operations
+        Stalled,  // every rank with a dump enqueued it, none completed it
+    };
+    Kind kind = Kind::Stalled;
+    std::string name, desc;
+    std::vector<int> ranks;       // members
+    std::vector<int> withoutDump; // members whose dump is not in the bundle
+    std::int64_t awaited = -1;    // the first collective not every rank completed
+    std::string awaitedOp;        // its profiling name, as a rank that enqueued it recorded it
+    std::vector<int> behind;      // ranks that never enqueued it
+    std::vector<std::pair<int, std::int64_t>> behindLast; // each such rank's last enqueued
+    std::vector<int> waiting;                             // ranks that enqueued it and did not complete it
+    std::vector<std::pair<int, std::string>> mismatchOps; // rank -> its operation at `awaited`
+};
+
+struct FlightRecorder {
+    std::vector<FlightDump> dumps;            // by file
+    std::vector<FlightGroupVerdict> verdicts; // groups where something is pending, the most telling first
+    std::size_t groupsComplete = 0;           // groups read from two or more dumps with nothing pending
+    bool empty() const { return dumps.empty(); }
+};
+
+// The verdicts over `dumps` (moved in).
+FlightRecorder summarizeFlight(std::vector<FlightDump> dumps);
+
+const char* flightVerdictKindName(FlightGroupVerdict::Kind k);
+
+// One sentence on the most telling verdict ("" when there is none).
+std::string flightSentence(const FlightRecorder& f);
+
+} // namespace rl

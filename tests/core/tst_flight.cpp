@@ -1,0 +1,324 @@
+// PyTorch Flight Recorder dumps: the pickle reader on the opcodes each writer uses, and the dumps
+// of a hung job read side by side (fixtures under tests/data/flight-recorder, written by
+// make_dumps.py there: torch.jit's pickler, Python's pickle at protocols 2 and 4, and JSON).
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+#include <zlib.h>
+
+#include "analysis.h"
+#include "bundle/pickle.h"
+#include "flight/flight_recorder.h"
+#include "report/diagnosis_report.h"
+#include "report/incident_report.h"
+#include "shipped_encyclopedia.h"
+
+using namespace rl;
+using nlohmann::json;
+
+namespace
+{
+
+std::string bytes(std::initializer_list<int> b)
+{
+    std::string s;
+    for (int c : b)
+        s += static_cast<char>(c);
+    return s;
+}
+
+std::string le32(std::uint32_t n)
+{
+    std::string s;
+    for (int i = 0; i < 4; ++i)
+        s += static_cast<char>((n >> (8 * i)) & 0xff);
+    return s;
+}
+
+// BINUNICODE, as torch.jit's pickler writes every string.
+std::string binunicode(const std::string& v)
+{
+    return "X" + le32(static_cast<std::uint32_t>(v.size())) + v;
+}
+
+QString fixture(const char* rel)
+{
+    return QStringLiteral(RANKLINE_TEST_DATA_DIR "/flight-recorder/") + QString::fromLatin1(rel);
+}
+
+} // namespace
+
+class TestFlight : public QObject
+{
+    Q_OBJECT
+    std::shared_ptr<const Encyclopedia> m_enc;
+
+    std::shared_ptr<const Analysis> diagnose(const QString& path)
+    {
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        return analyzePaths({path.toStdString()}, m_enc, o);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_enc = test::shippedEncyclopedia();
+        QVERIFY(m_enc);
+    }
+
+    // torch.jit's pickler: strings memoised (BINPUT) and repeated (BINGET), a list of ints built by
+    // the global torch.jit._pickle.build_intlist through REDUCE, ints as BININT1/2, BININT and
+    // LONG1, doubles big-endian, tuples as TUPLE2, no batching.
+    void torchPickler()
+    {
+        std::string p = bytes({0x80, 2}) + "}q" + bytes({0}) + "(";
+        p += binunicode("name") + "q" + bytes({1}) + binunicode("nccl:all_reduce") + "q" + bytes({2});
+        p += binunicode("again") + "h" + bytes({2}); // the memoised string
+        p += binunicode("sizes") + "c" + "torch.jit._pickle\nbuild_intlist\n" + "q" + bytes({3}) + "(](" +
+             "K" + bytes({7}) + "M" + bytes({0x34, 0x12}) + "J" + le32(0xfffffffe) + "et" + "R";
+        p += binunicode("ns") + bytes({0x8a, 8, 0x00, 0x10, 0xa5, 0xd4, 0xe8, 0x00, 0x00, 0x80}); // negative
+        p += binunicode("big") + bytes({0x8a, 8, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x18});
+        p += binunicode("ms") + "G" + bytes({0x40, 0x09, 0x21, 0xfb, 0x54, 0x44, 0x2d, 0x18});
+        p += binunicode("pg") + binunicode("0") + binunicode("default_pg") + bytes({0x86});
+        p += binunicode("flags") + "]q" + bytes({4}) + "(" + bytes({0x88, 0x89}) + "Ne";
+        p += "u.";
+        auto v = readPickle(p, "dump");
+        QVERIFY2(v, v ? "" : v.error().message().c_str());
+        const json& d = *v;
+        QCOMPARE(d["name"].get<std::string>(), std::string("nccl:all_reduce"));
+        QCOMPARE(d["again"].get<std::string>(), std::string("nccl:all_reduce"));
+        QVERIFY2(d["sizes"] == json::parse("[7, 4660, -2]"), d["sizes"].dump().c_str());
+        QCOMPARE(d["ns"].get<std::int64_t>(), static_cast<std::int64_t>(0x800000e8d4a51000ULL));
+        QCOMPARE(d["big"].get<std::uint64_t>(), std::uint64_t{0x1800000000000000});
+        QCOMPARE(d["ms"].get<double>(), 3.141592653589793);
+        QVERIFY2(d["pg"] == json::parse("[\"0\", \"default_pg\"]"), d["pg"].dump().c_str());
+        QVERIFY2(d["flags"] == json::parse("[true, false, null]"), d["flags"].dump().c_str());
+    }
+
+    // Python's pickle at protocol 4 (FRAME, SHORT_BINUNICODE, MEMOIZE) and protocol 0 (text
+    // operands: INT, LONG, FLOAT, STRING, PUT and GET, DICT and LIST after a MARK).
+    void pythonProtocols()
+    {
+        std::string p4 = bytes({0x80, 4, 0x95}) + std::string(8, '\0') + "}" + bytes({0x94}) + "(" +
+                         bytes({0x8c, 3}) + "key" + bytes({0x94}) + bytes({0x8c, 1}) + "v" + bytes({0x94}) +
+                         bytes({0x8c, 4}) + "same" + "h" + bytes({2}) + "u.";
+        auto v4 = readPickle(p4);
+        QVERIFY2(v4, v4 ? "" : v4.error().message().c_str());
+        QVERIFY2(*v4 == json::parse("{\"key\": \"v\", \"same\": \"v\"}"), v4->dump().c_str());
+
+        const std::string p0 = "(dp0\nS'seq'\np1\nI42\nsS'ok'\np2\nI01\nsS'n'\np3\nL12345678901234L\n"
+                               "sS'f'\np4\nF0.5\nsS'l'\np5\n(lp6\ng1\naI-3\nasS'none'\np7\nNs.";
+        auto v0 = readPickle(p0);
+        QVERIFY2(v0, v0 ? "" : v0.error().message().c_str());
+        QVERIFY2(*v0 == json::parse(
+                            "{\"seq\": 42, \"ok\": true, \"n\": 12345678901234, \"f\": 0.5,\n"
+                            "                                        \"l\": [\"seq\", -3], \"none\": null}"),
+                 v0->dump().c_str());
+    }
+
+    // An object the reader does not build reads as null, and the rest of the pickle still reads.
+    void unknownObjectsAreNull()
+    {
+        const std::string p = bytes({0x80, 2}) + "}(" + binunicode("when") + "cdatetime\ndatetime\n" + ")" +
+                              bytes({0x81}) + binunicode("state") + "b" + binunicode("x") + "K" + bytes({1}) +
+                              "u.";
+        auto v = readPickle(p);
+        QVERIFY2(v, v ? "" : v.error().message().c_str());
+        QVERIFY2(*v == json::parse("{\"when\": null, \"x\": 1}"), v->dump().c_str());
+    }
+
+    // What cannot be read says so, naming the file; nothing is built past the limits.
+    void badPickles_data()
+    {
+        QTest::addColumn<QByteArray>("pickle");
+        QTest::addColumn<QString>("cause");
+        const std::string ok = bytes({0x80, 2}) + "}(" + binunicode("k") + binunicode("v") + "u.";
+        QTest::newRow("cut short") << QByteArray::fromStdString(ok.substr(0, ok.size() - 7))
+                                   << QStringLiteral("cut short");
+        QTest::newRow("no STOP") << QByteArray::fromStdString(ok.substr(0, ok.size() - 1))
+                                 << QStringLiteral("before its STOP");
+        QTest::newRow("unknown opcode")
+            << QByteArray("\x80\x02\xff.", 4) << QStringLiteral("unknown opcode 0xff");
+        QTest::newRow("GET never PUT") << QByteArray("\x80\x02h\x05.", 5) << QStringLiteral("never PUT");
+        QTest::newRow("APPENDS without MARK") << QByteArray("\x80\x02]K\x01"
+                                                            "e.",
+                                                            7)
+                                              << QStringLiteral("without its MARK");
+        // A list holding two references to the list before it, 64 times over: 2^64 values.
+        std::string laughs = bytes({0x80, 2}) + "]q" + bytes({0});
+        for (int i = 0; i < 64; ++i)
+            laughs += "]" + bytes({'h', i, 'h', i}) + bytes({0x86}) + "q" + bytes({i + 1});
+        laughs += ".";
+        QTest::newRow("references that multiply")
+            << QByteArray::fromStdString(laughs) << QStringLiteral("more than");
+        std::string deep = bytes({0x80, 2});
+        for (int i = 0; i < 2000; ++i)
+            deep += "]";
+        for (int i = 0; i < 1999; ++i)
+            deep += "a";
+        deep += ".";
+        QTest::newRow("nested too deep")
+            << QByteArray::fromStdString(deep) << QStringLiteral("nested deeper");
+    }
+    void badPickles()
+    {
+        QFETCH(QByteArray, pickle);
+        QFETCH(QString, cause);
+        auto v = readPickle(pickle.toStdString(), "nccl_trace_rank_3");
+        QVERIFY(!v);
+        const std::string m = v.error().message();
+        QVERIFY2(m.starts_with("nccl_trace_rank_3: not a readable pickle") &&
+                     m.find(cause.toStdString()) != std::string::npos,
+                 m.c_str());
+    }
+
+    void rankFromFileName_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("rank");
+        QTest::newRow("default") << QStringLiteral("nccl_trace_rank_12") << 12;
+        QTest::newRow("in a folder") << QStringLiteral("job-7/fr/nccl_trace_rank_3") << 3;
+        QTest::newRow("an extension") << QStringLiteral("nccl_trace_rank_5.json") << 5;
+        QTest::newRow("archive member") << QStringLiteral("dumps.tgz!trace_rank_0.pkl") << 0;
+        QTest::newRow("no number") << QStringLiteral("nccl_trace") << -1;
+    }
+    void rankFromFileName()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, rank);
+        QCOMPARE(flightDumpRank(name.toStdString()).value_or(-1), rank);
+    }
+
+    // A hang: ranks 0, 1 and 3 wait in all-reduce #42, which rank 2 never entered. Its logs say
+    // so only by their silence (the watchdog lines name the others); its dump says what it last ran.
+    void rankBehind()
+    {
+        auto a = diagnose(fixture("rank-behind"));
+        QCOMPARE(a->flight.dumps.size(), std::size_t{4});
+        for (const Skipped& s : a->skipped)
+            QVERIFY2(s.file.find("nccl_trace") == std::string::npos, s.reason.c_str());
+        const FlightDump& d2 = a->flight.dumps[2];
+        QCOMPARE(d2.rank.value_or(-1), 2);
+        QCOMPARE(d2.version, std::string("2.4"));
+        QCOMPARE(d2.commLibVersion, std::string("2.21.5"));
+        QCOMPARE(d2.groups.size(), std::size_t{1});
+        QCOMPARE(d2.groups[0].lastEnqueued, std::int64_t{41});
+        QCOMPARE(d2.groups[0].lastCompleted, std::int64_t{41});
+        QCOMPARE(a->flight.verdicts.size(), std::size_t{1});
+        const FlightGroupVerdict& v = a->flight.verdicts[0];
+        QCOMPARE(v.kind, FlightGroupVerdict::Kind::Behind);
+        QCOMPARE(v.name, std::string("0"));
+        QCOMPARE(v.desc, std::string("default_pg"));
+        QCOMPARE(v.awaited, std::int64_t{42});
+        QCOMPARE(v.awaitedOp, std::string("nccl:all_reduce"));
+        QCOMPARE(v.behind, std::vector<int>{2});
+        QCOMPARE(v.waiting, (std::vector<int>{0, 1, 3}));
+        QVERIFY(v.withoutDump.empty());
+
+        const std::string sentence = flightSentence(a->flight);
+        QVERIFY2(sentence.find("ranks 0, 1, 3 wait in collective #42 (nccl:all_reduce), which rank 2 never "
+                               "entered (its last was #41)") != std::string::npos,
+                 sentence.c_str());
+        const json j = json::parse(diagnosisJson(*a));
+        const json& fr = j["flight_recorder"];
+        QCOMPARE(fr["dumps"].size(), std::size_t{4});
+        QCOMPARE(fr["dumps"][2]["file"].get<std::string>(), std::string("nccl_trace_rank_2"));
+        QCOMPARE(fr["dumps"][2]["groups"][0]["last_enqueued"].get<int>(), 41);
+        QCOMPARE(fr["verdicts"][0]["kind"].get<std::string>(), std::string("behind"));
+        QVERIFY2(fr["verdicts"][0]["behind"] == json::parse("[2]"), fr.dump().c_str());
+        QVERIFY2(fr["verdicts"][0]["behind_last"] == json::parse("[{\"last_enqueued\": 41, \"rank\": 2}]"),
+                 fr.dump().c_str());
+        QCOMPARE(fr["sentence"].get<std::string>(), sentence);
+        // Said where people read: the text, and the report's verdict.
+        QVERIFY(diagnosisText(*a).find(sentence) != std::string::npos);
+        QVERIFY(buildReport(*a, ReportOptions{}).verdict.find(sentence) != std::string::npos);
+        // The logs are still diagnosed: the watchdog timeouts of the three waiting ranks.
+        QCOMPARE(a->sources.size(), std::size_t{4});
+        QVERIFY(!a->findings.empty());
+    }
+
+    // The same dumps gzipped: read from memory (the reader's decompressed text), not from a file.
+    void compressedDumps()
+    {
+        QTemporaryDir dir;
+        for (int r = 0; r < 4; ++r) {
+            QFile in(fixture("rank-behind/nccl_trace_rank_%1").arg(r));
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            const QByteArray raw = in.readAll();
+            const QString out = dir.filePath(QStringLiteral("nccl_trace_rank_%1.gz").arg(r));
+            gzFile gz = gzopen(out.toLocal8Bit().constData(), "wb");
+            QVERIFY(gz);
+            QCOMPARE(gzwrite(gz, raw.constData(), static_cast<unsigned>(raw.size())),
+                     static_cast<int>(raw.size()));
+            gzclose(gz);
+        }
+        auto a = diagnose(dir.path());
+        QCOMPARE(a->flight.dumps.size(), std::size_t{4});
+        QCOMPARE(a->flight.verdicts.size(), std::size_t{1});
+        QCOMPARE(a->flight.verdicts[0].behind, std::vector<int>{2});
+    }
+
+    // At #7 ranks 0 and 1 all-reduce while 2 and 3 broadcast. Dumps by Python's pickle (protocols
+    // 2 and 4; rank 1's without pg_status, so read from its entries) and one in JSON.
+    void mismatch()
+    {
+        auto a = diagnose(fixture("mismatch"));
+        QCOMPARE(a->flight.dumps.size(), std::size_t{4});
+        QCOMPARE(a->flight.dumps[3].file, std::string("nccl_trace_rank_3.json"));
+        QCOMPARE(a->flight.dumps[1].groups[0].lastEnqueued, std::int64_t{7});
+        QCOMPARE(a->flight.dumps[1].groups[0].lastCompleted, std::int64_t{6});
+        QCOMPARE(a->flight.verdicts.size(), std::size_t{1});
+        const FlightGroupVerdict& v = a->flight.verdicts[0];
+        QCOMPARE(v.kind, FlightGroupVerdict::Kind::Mismatch);
+        QCOMPARE(v.awaited, std::int64_t{7});
+        const std::vector<std::pair<int, std::string>> ops = {
+            {0, "nccl:all_reduce"}, {1, "nccl:all_reduce"}, {2, "nccl:broadcast"}, {3, "nccl:broadcast"}};
+        QVERIFY(v.mismatchOps == ops);
+        const std::string s = flightSentence(a->flight);
+        QVERIFY2(s.find("ranks 0, 1 nccl:all_reduce, ranks 2, 3 nccl:broadcast") != std::string::npos,
+                 s.c_str());
+        // No log beside the dumps: the dumps alone are diagnosed.
+        QVERIFY(a->sources.empty());
+    }
+
+    // All four entered all-reduce #12 and none completed it; rank 3's dump was cut short while
+    // being written: skipped with why, the other three read, rank 3 named as without a dump.
+    void stalledWithATruncatedDump()
+    {
+        auto a = diagnose(fixture("stalled"));
+        QCOMPARE(a->flight.dumps.size(), std::size_t{3});
+        const auto cut = std::find_if(a->skipped.begin(), a->skipped.end(),
+                                      [](const Skipped& s) { return s.file == "nccl_trace_rank_3"; });
+        QVERIFY(cut != a->skipped.end());
+        QVERIFY2(
+            cut->reason.starts_with("a Flight Recorder dump that does not read: not a readable pickle") &&
+                cut->reason.find("cut short") != std::string::npos &&
+                cut->reason.find("the other ranks' dumps are still read") != std::string::npos,
+            cut->reason.c_str());
+        QCOMPARE(a->flight.verdicts.size(), std::size_t{1});
+        const FlightGroupVerdict& v = a->flight.verdicts[0];
+        QCOMPARE(v.kind, FlightGroupVerdict::Kind::Stalled);
+        QCOMPARE(v.waiting, (std::vector<int>{0, 1, 2}));
+        QCOMPARE(v.withoutDump, std::vector<int>{3});
+        const std::string s = flightSentence(a->flight);
+        QVERIFY2(s.find("none completed it") != std::string::npos &&
+                     s.find("No dump of rank 3 of the group is here") != std::string::npos,
+                 s.c_str());
+    }
+
+    // Without dumps nothing changes: the member is null.
+    void noDumpsNoMember()
+    {
+        auto a = diagnose(fixture("rank-behind/rank0.log"));
+        QVERIFY(a->flight.empty());
+        QVERIFY(json::parse(diagnosisJson(*a))["flight_recorder"].is_null());
+        QVERIFY(flightSentence(a->flight).empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFlight)
+#include "tst_flight.moc"

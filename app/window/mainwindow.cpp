@@ -837,7 +837,8 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
         m_status->setText(tr("Loading cancelled."));
         return;
     }
-    if (analysis->sources.empty()) {
+    // Flight Recorder dumps without a log beside them are still a diagnosis (the finding panel's).
+    if (analysis->sources.empty() && analysis->flight.empty()) {
         QString why;
         constexpr std::size_t kNamed = 20; // a folder of 50,000 empty files must not make a 50,000-line box
         for (std::size_t i = 0; i < analysis->skipped.size() && i < kNamed; ++i)
@@ -881,18 +882,27 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
     };
     const Coverage& coverage = analysis->coverage;
     m_status->setText(
-        tr("%1 · %2 · %3%4%5")
+        tr("%1 · %2 · %3%4%5%6")
             .arg(count(analysis->sources.size(), tr("file"), tr("files")))
             .arg(count(analysis->totalLines, tr("line"), tr("lines")))
             .arg(count(analysis->processes.size(), tr("process"), tr("processes")))
             .arg(coverage.complete()
                      ? QString()
                      : tr(" · logs of %1 of %2 ranks").arg(coverage.ranksWithLogs()).arg(coverage.worldRanks))
+            .arg(analysis->flight.empty()
+                     ? QString()
+                     : QStringLiteral(" · ") + count(analysis->flight.dumps.size(),
+                                                     tr("Flight Recorder dump"), tr("Flight Recorder dumps")))
             // The files that grew are named by the reload button.
             .arg(analysis->skipped.size() == analysis->grown.size()
                      ? QString()
                      : tr(" · %1 skipped").arg(analysis->skipped.size() - analysis->grown.size())));
-    m_status->setToolTip(QString::fromStdString(coverageSentence(*analysis)));
+    {
+        std::string tip = coverageSentence(*analysis);
+        if (const std::string fr = flightSentence(analysis->flight); !fr.empty())
+            tip += (tip.empty() ? "" : "\n") + fr;
+        m_status->setToolTip(QString::fromStdString(tip));
+    }
     if (keptLine)
         selectLine(*keptLine);
     else if (const Finding* f = analysis->initiatingFinding())

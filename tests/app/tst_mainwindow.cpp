@@ -190,6 +190,42 @@ private slots:
         QVERIFY(counted);
     }
 
+    // Flight Recorder dumps: their sentence tops the finding panel and the status bar counts them,
+    // also where the bundle holds no log beside them (a window, not "Nothing could be read"); the
+    // re-analysis the clock settings start keeps them.
+    void flightRecorderDumpsAreShown()
+    {
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a = analyzePaths({RANKLINE_TEST_DATA_DIR "/flight-recorder/rank-behind"}, m_enc, o);
+        QVERIFY(a);
+        const QString html = FindingPanel::renderHtml(*a);
+        QVERIFY(html.contains(QStringLiteral("<p class='flight'>")));
+        QVERIFY(html.contains(QStringLiteral("which rank 2 never entered")));
+
+        MainWindow w(m_enc);
+        w.resize(1400, 860);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy ready(&w, &MainWindow::analysisReady);
+        w.openPaths({QStringLiteral(RANKLINE_TEST_DATA_DIR "/flight-recorder/mismatch")});
+        QVERIFY(ready.wait(20000));
+        auto counted = [&w] {
+            for (auto* label : w.statusBar()->findChildren<QLabel*>())
+                if (label->text().contains(QStringLiteral("4 Flight Recorder dumps")) &&
+                    label->toolTip().contains(QStringLiteral("a collective mismatch")))
+                    return true;
+            return false;
+        };
+        QVERIFY(counted());
+        AnalyzeOptions again;
+        again.probeLocalNccl = false;
+        again.clockOverrides.push_back({"gpu-a", 1000});
+        w.reanalyze(again);
+        QVERIFY(ready.wait(20000));
+        QVERIFY(counted());
+    }
+
     // Log text is shown as text, never as markup.
     void logTextIsEscapedInThePanel()
     {

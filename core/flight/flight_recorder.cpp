@@ -11,6 +11,7 @@
 
 #include "bundle/pickle.h"
 #include "util/rank_runs.h"
+#include "util/strings.h"
 
 namespace rl
 {
@@ -92,12 +93,7 @@ std::optional<int> flightDumpRank(std::string_view display)
 {
     std::string_view name = display.substr(display.find_last_of('/') + 1);
     // "nccl_trace_rank_3.pkl", "rank_3.json": the number before an extension counts too.
-    std::size_t end = name.size();
-    while (end > 0 && !std::isdigit(static_cast<unsigned char>(name[end - 1])))
-        --end;
-    std::size_t begin = end;
-    while (begin > 0 && std::isdigit(static_cast<unsigned char>(name[begin - 1])))
-        --begin;
+    const auto [begin, end] = lastDigitRun(name);
     if (begin == end || end - begin > 7)
         return std::nullopt;
     return std::stoi(std::string(name.substr(begin, end - begin)));

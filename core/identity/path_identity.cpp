@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "util/paths.h"
+#include "util/strings.h"
 
 namespace rl
 {
@@ -279,12 +280,7 @@ std::optional<SeriesName> seriesName(std::string_view displayPath)
     const std::string base = stem(name);
     // The last run of digits in the stem, standing apart: at the start or after a separator, at
     // the end or before one ("node07", "gpu2", "v2" are words with a number in them).
-    std::size_t end = base.size();
-    while (end > 0 && !std::isdigit(static_cast<unsigned char>(base[end - 1])))
-        --end;
-    std::size_t begin = end;
-    while (begin > 0 && std::isdigit(static_cast<unsigned char>(base[begin - 1])))
-        --begin;
+    const auto [begin, end] = lastDigitRun(base);
     if (begin == end || end - begin > 5 || (end < base.size() && !isSeparator(base[end])) ||
         (begin > 0 && !isSeparator(base[begin - 1])))
         return std::nullopt;

@@ -4,10 +4,25 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace rl
 {
+
+// Where the last run of ASCII digits in `s` is, as [first, second): "rank_12.log" -> {5, 7}; first ==
+// second where `s` holds no digit.
+inline std::pair<std::size_t, std::size_t> lastDigitRun(std::string_view s)
+{
+    auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    std::size_t end = s.size();
+    while (end > 0 && !digit(s[end - 1]))
+        --end;
+    std::size_t begin = end;
+    while (begin > 0 && digit(s[begin - 1]))
+        --begin;
+    return {begin, end};
+}
 
 // The parts with `separator` between them; an empty part adds nothing, not even a separator.
 inline std::string joined(const std::vector<std::string>& parts, std::string_view separator = ", ")

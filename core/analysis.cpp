@@ -2565,11 +2565,13 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         dropBinaryAndCopies(a, scans, pathIdentity, totalBytes,
                             copiesOf(a, scans, heads, hashed, pathIdentity));
         {
-            // The dumps held in memory (archive members, the standard input) and those read before.
+            // The dumps the reader met (large files, archive members, standard input) and those
+            // an earlier analysis read.
             std::vector<std::optional<Expected<FlightDump>>> read(bundle.flightDumps.size());
             parallelFor(read.size(), workers, [&](std::size_t i) {
-                read[i].emplace(
-                    readFlightDump(bundle.flightDumps[i].bytes, bundle.flightDumps[i].displayPath));
+                const FlightDumpBytes& d = bundle.flightDumps[i];
+                read[i].emplace(readFlightDump(d.buffer->text(), d.displayPath));
+                d.buffer->dropResident();
             });
             for (std::size_t i = 0; i < read.size(); ++i) {
                 if (read[i]->ok())

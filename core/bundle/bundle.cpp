@@ -580,7 +580,8 @@ struct Reader {
             const char* format = binaryFormat(buf->text().substr(0, 4096));
             // Read by the analysis (flight/flight_recorder.h) once every dump is in.
             if (format && std::string_view(format) == "flight-recorder") {
-                out.flightDumps.push_back({std::move(display), std::string(buf->text())});
+                buf->dropResident(); // the look at its head; read again with the other dumps
+                out.flightDumps.push_back({std::move(display), std::move(buf)});
                 return;
             }
             skip(display, binaryReason(format, display));

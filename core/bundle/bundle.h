@@ -245,11 +245,13 @@ struct BundleLimits {
     std::uint64_t maxTotalBytes = 0;
 };
 
-// A PyTorch Flight Recorder dump met inside an archive or on the standard input, whose bytes are
-// only held here (a file's are read again by the analysis, which reads the dumps).
+// A PyTorch Flight Recorder dump the reader met (flight/flight_recorder.h): its bytes as read, a
+// large file's mapped and an archive member's in memory, for the analysis to read with the others.
+// (A small file of a folder is found by the scan's first read, and read by the analysis from its
+// source.)
 struct FlightDumpBytes {
     std::string displayPath;
-    std::string bytes;
+    std::shared_ptr<const TextBuffer> buffer;
 };
 
 struct Bundle {

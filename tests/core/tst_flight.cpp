@@ -262,6 +262,26 @@ private slots:
         QCOMPARE(a->flight.verdicts[0].behind, std::vector<int>{2});
     }
 
+    // Dumps past the small-file size (stack traces make megabytes): mapped when the folder is read,
+    // not copied, and read with the others. What follows STOP (torch.jit's pickler writes tensor
+    // data there) is not read.
+    void largeDumps()
+    {
+        QTemporaryDir dir;
+        for (int r = 0; r < 4; ++r) {
+            QFile in(fixture("rank-behind/nccl_trace_rank_%1").arg(r));
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            QFile out(dir.filePath(QStringLiteral("nccl_trace_rank_%1").arg(r)));
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(in.readAll() + QByteArray(256 * 1024, '\0'));
+        }
+        auto a = diagnose(dir.path());
+        QCOMPARE(a->flight.dumps.size(), std::size_t{4});
+        QCOMPARE(a->flight.verdicts.size(), std::size_t{1});
+        QCOMPARE(a->flight.verdicts[0].behind, std::vector<int>{2});
+        QVERIFY(a->skipped.empty());
+    }
+
     // At #7 ranks 0 and 1 all-reduce while 2 and 3 broadcast. Dumps by Python's pickle (protocols
     // 2 and 4; rank 1's without pg_status, so read from its entries) and one in JSON.
     void mismatch()

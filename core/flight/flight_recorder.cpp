@@ -171,13 +171,21 @@ Expected<FlightDump> readFlightDump(std::string_view bytes, const std::string& d
             FlightGroupView& g = group(name);
             if (g.desc.empty())
                 g.desc = desc;
+            const std::string state = member(e, "state") ? textOf(e["state"]) : std::string{};
             const json* p2p = member(e, "is_p2p");
-            if (p2p && p2p->is_boolean() && p2p->get<bool>())
+            if (p2p && p2p->is_boolean() && p2p->get<bool>()) {
+                // The first send or receive not completed (entries are in the order recorded).
+                if (state != "completed" && g.pendingP2p.empty()) {
+                    g.pendingP2p = member(e, "profiling_name") ? textOf(e["profiling_name"]) : std::string{};
+                    if (g.pendingP2p.empty())
+                        g.pendingP2p = "a point-to-point operation";
+                    g.pendingP2pState = state;
+                }
                 continue;
+            }
             const std::int64_t seq = member(e, "collective_seq_id") ? numberOf(e["collective_seq_id"]) : -1;
             if (seq < 0)
                 continue;
-            const std::string state = member(e, "state") ? textOf(e["state"]) : std::string{};
             auto [it, added] = fromEntries.try_emplace(name, std::array<std::int64_t, 3>{-1, -1, -1});
             auto& last = it->second;
             last[0] = std::max(last[0], seq);
@@ -262,7 +270,19 @@ FlightRecorder summarizeFlight(std::vector<FlightDump> dumps)
             minCompleted = std::min(minCompleted, g->lastCompleted);
         }
         if (maxEnqueued <= minCompleted) {
-            ++f.groupsComplete;
+            // No collective pending: a send or receive may be (pipeline stages wait on each other).
+            for (const auto& [rank, g] : byRank)
+                if (!g->pendingP2p.empty()) {
+                    v.waiting.push_back(rank);
+                    v.mismatchOps.emplace_back(rank, g->pendingP2p);
+                }
+            if (v.waiting.empty()) {
+                ++f.groupsComplete;
+                continue;
+            }
+            v.kind = FlightGroupVerdict::Kind::PointToPoint;
+            v.awaited = maxEnqueued;
+            f.verdicts.push_back(std::move(v));
             continue;
         }
         v.awaited = minCompleted < 0 ? 0 : minCompleted + 1;
@@ -307,7 +327,17 @@ FlightRecorder summarizeFlight(std::vector<FlightDump> dumps)
     // A rank that stayed away, then a mismatch, then a stall; within each, the larger group (a
     // rank behind in the default group says more than in a pair).
     auto order = [](FlightGroupVerdict::Kind k) {
-        return k == FlightGroupVerdict::Kind::Behind ? 0 : k == FlightGroupVerdict::Kind::Mismatch ? 1 : 2;
+        switch (k) {
+        case FlightGroupVerdict::Kind::Behind:
+            return 0;
+        case FlightGroupVerdict::Kind::Mismatch:
+            return 1;
+        case FlightGroupVerdict::Kind::Stalled:
+            return 2;
+        case FlightGroupVerdict::Kind::PointToPoint:
+            return 3;
+        }
+        return 4;
     };
     std::stable_sort(f.verdicts.begin(), f.verdicts.end(), [&](const auto& a, const auto& b) {
         if (order(a.kind) != order(b.kind))
@@ -326,6 +356,8 @@ const char* flightVerdictKindName(FlightGroupVerdict::Kind k)
         return "mismatch";
     case FlightGroupVerdict::Kind::Stalled:
         return "stalled";
+    case FlightGroupVerdict::Kind::PointToPoint:
+        return "point-to-point";
     }
     return "";
 }
@@ -364,6 +396,15 @@ std::string flightSentence(const FlightRecorder& f)
         s += "at collective #" + std::to_string(v.awaited) + " of " + group +
              " the ranks enqueued different operations (" + list +
              "): a collective mismatch, each side waits for a partner that never comes.";
+        break;
+    }
+    case FlightGroupVerdict::Kind::PointToPoint: {
+        std::string list;
+        for (const auto& [rank, o] : v.mismatchOps)
+            list += (list.empty() ? "" : ", ") + std::string("rank ") + std::to_string(rank) + " " + o;
+        s += "in " + group + " every collective completed, but " + ranks(v.waiting) +
+             " wait in a send or receive (" + list +
+             "): a pipeline stage whose partner never sent or received; the partner's own log says why.";
         break;
     }
     case FlightGroupVerdict::Kind::Stalled:

@@ -31,6 +31,10 @@ struct FlightGroupView {
     // profiling name ("nccl:all_reduce"), ascending.
     std::vector<std::pair<std::int64_t, std::string>> ops;
     static constexpr std::size_t kKeptOps = 16;
+    // The first send or receive (is_p2p) recorded and not completed: its profiling name
+    // ("nccl:recv 3<-2") and state; empty where none is pending.
+    std::string pendingP2p;
+    std::string pendingP2pState;
     std::string opAt(std::int64_t seq) const;
 };
 
@@ -53,9 +57,10 @@ std::optional<int> flightDumpRank(std::string_view display);
 // What the dumps of one process group say together.
 struct FlightGroupVerdict {
     enum class Kind {
-        Behind,   // some ranks never enqueued the collective the others wait in
-        Mismatch, // at one sequence number the ranks enqueued different operations
-        Stalled,  // every rank with a dump enqueued it, none completed it
+        Behind,       // some ranks never enqueued the collective the others wait in
+        Mismatch,     // at one sequence number the ranks enqueued different operations
+        Stalled,      // every rank with a dump enqueued it, none completed it
+        PointToPoint, // no collective pending, but sends or receives are (`waiting`, `mismatchOps`)
     };
     Kind kind = Kind::Stalled;
     std::string name, desc;
@@ -66,7 +71,8 @@ struct FlightGroupVerdict {
     std::vector<int> behind;      // ranks that never enqueued it
     std::vector<std::pair<int, std::int64_t>> behindLast; // each such rank's last enqueued
     std::vector<int> waiting;                             // ranks that enqueued it and did not complete it
-    std::vector<std::pair<int, std::string>> mismatchOps; // rank -> its operation at `awaited`
+    // rank -> its operation at `awaited` (Mismatch), or its pending send or receive (PointToPoint)
+    std::vector<std::pair<int, std::string>> mismatchOps;
 };
 
 struct FlightRecorder {

@@ -931,6 +931,7 @@ void writeFlight(JsonWriter& w, const Analysis& a)
             w.key("last_started");
             seq(g.lastStarted);
             w.key("name").string(g.name);
+            w.key("pending_p2p").stringOrNull(g.pendingP2p);
             w.key("ranks");
             ints(g.ranks);
             w.endObject();
@@ -966,15 +967,24 @@ void writeFlight(JsonWriter& w, const Analysis& a)
         w.endArray();
         w.key("desc").stringOrNull(v.desc);
         w.key("kind").string(flightVerdictKindName(v.kind));
-        w.key("mismatch").beginArray();
-        for (const auto& [rank, op] : v.mismatchOps) {
-            w.beginObject();
-            w.key("op").string(op);
-            w.key("rank").integer(rank);
-            w.endObject();
-        }
-        w.endArray();
+        const bool p2p = v.kind == FlightGroupVerdict::Kind::PointToPoint;
+        auto ops = [&w, &v](bool these) {
+            w.beginArray();
+            for (const auto& [rank, op] : v.mismatchOps) {
+                if (!these)
+                    break;
+                w.beginObject();
+                w.key("op").string(op);
+                w.key("rank").integer(rank);
+                w.endObject();
+            }
+            w.endArray();
+        };
+        w.key("mismatch");
+        ops(!p2p);
         w.key("name").string(v.name);
+        w.key("pending_p2p");
+        ops(p2p);
         w.key("ranks");
         ints(v.ranks);
         w.key("waiting");

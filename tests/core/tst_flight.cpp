@@ -330,6 +330,31 @@ private slots:
                  s.c_str());
     }
 
+    // Every collective completed; two ranks wait in a send or receive (a pipeline's hang).
+    void pointToPoint()
+    {
+        auto a = diagnose(fixture("point-to-point"));
+        QCOMPARE(a->flight.dumps.size(), std::size_t{4});
+        QCOMPARE(a->flight.verdicts.size(), std::size_t{1});
+        const FlightGroupVerdict& v = a->flight.verdicts[0];
+        QCOMPARE(v.kind, FlightGroupVerdict::Kind::PointToPoint);
+        QCOMPARE(v.waiting, (std::vector<int>{1, 2}));
+        const std::vector<std::pair<int, std::string>> ops = {{1, "nccl:recv 1<-0"}, {2, "nccl:send 2->3"}};
+        QVERIFY(v.mismatchOps == ops);
+        QCOMPARE(a->flight.dumps[1].groups[0].pendingP2pState, std::string("scheduled"));
+        const std::string s = flightSentence(a->flight);
+        QVERIFY2(s.find("every collective completed, but ranks 1, 2 wait in a send or receive (rank 1 "
+                        "nccl:recv 1<-0, rank 2 nccl:send 2->3)") != std::string::npos,
+                 s.c_str());
+        const json fr = json::parse(diagnosisJson(*a))["flight_recorder"];
+        QCOMPARE(fr["verdicts"][0]["kind"].get<std::string>(), std::string("point-to-point"));
+        QCOMPARE(fr["verdicts"][0]["pending_p2p"].size(), std::size_t{2});
+        QVERIFY(fr["verdicts"][0]["mismatch"].empty());
+        QCOMPARE(fr["dumps"][2]["groups"][0]["pending_p2p"].get<std::string>(),
+                 std::string("nccl:send 2->3"));
+        QVERIFY(fr["dumps"][3]["groups"][0]["pending_p2p"].is_null());
+    }
+
     // Without dumps nothing changes: the member is null.
     void noDumpsNoMember()
     {

@@ -194,6 +194,19 @@ def main():
         else:
             write(os.path.join(mismatch, f"nccl_trace_rank_{rank}"),
                   pickle.dumps(d, protocol=4 if rank == 2 else 2))
+    # A pipeline's hang: every collective completed (#20), but rank 1 waits to receive from rank 0
+    # and rank 2 to send to rank 3 (point-to-point entries: is_p2p, their own p2p_seq_id).
+    p2p = os.path.join(HERE, "point-to-point")
+    pending = {0: ("nccl:send 0->1", "completed"), 1: ("nccl:recv 1<-0", "scheduled"),
+               2: ("nccl:send 2->3", "started"), 3: None}
+    for rank in range(4):
+        d = dump(rank, 4, 20, 20, first=15)
+        if pending[rank]:
+            op, state = pending[rank]
+            e = entry(rank, len(d["entries"]), ("0", "default_pg"), 20, op, state, p2p=True)
+            e["p2p_seq_id"] = 1
+            d["entries"].append(e)
+        write(os.path.join(p2p, f"nccl_trace_rank_{rank}"), torch_pickle(d))
     # A stall: all four enqueued 12 and none completed it; rank 3's dump was cut short while
     # being written.
     stall = os.path.join(HERE, "stalled")

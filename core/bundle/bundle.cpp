@@ -99,7 +99,8 @@ const char* binaryFormat(std::string_view head)
     // PyTorch's Flight Recorder (TORCH_NCCL_TRACE_BUFFER_SIZE, TORCH_NCCL_DUMP_ON_TIMEOUT) dumps each
     // rank's last collectives as a pickled dict (protocol 2 from its C++ pickler) whose first keys
     // are "version" and "pg_config", to "/tmp/nccl_trace_rank_<rank>" unless told otherwise:
-    // kept with the logs of a job that hung, it is worth naming rather than calling it binary.
+    // kept with the logs of a job that hung, it is read (flight/flight_recorder.h), as is the
+    // recorder's JSON form.
     if (flightRecorderJsonHead(head))
         return "flight-recorder";
     if (head.size() > 2 && head[0] == '\x80' && head[1] >= 2 && head[1] <= 5) {

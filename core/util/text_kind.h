@@ -8,12 +8,6 @@
 namespace rl
 {
 
-// True when `head` (a file's first bytes) is not text. NUL bytes mark binary files (core dumps,
-// checkpoints, compressed data, UTF-16), which hold one before their first line ends, and
-// control bytes besides. NUL bytes that come after whole lines of text, with nothing but text
-// around them, are what a crash leaves in a log: the file's size reached the disk and its last
-// blocks did not, so they read as zeros (and a restarted process may append after them). That log
-// is often the one that holds the failure, so it stays text.
 // PyTorch's Flight Recorder dump in its JSON form (c10d's dump_json: compact, keys sorted, so the
 // entries come first and "version" last): text, but no log, and read as the pickled dump is.
 inline bool flightRecorderJsonHead(std::string_view head)
@@ -27,6 +21,13 @@ inline bool flightRecorderJsonHead(std::string_view head)
            (has("\"version\":") && has("\"pg_config\":"));
 }
 
+// True when `head` (a file's first bytes) is not text. NUL bytes mark binary files (core dumps,
+// checkpoints, compressed data, UTF-16), which hold one before their first line ends, and
+// control bytes besides; so does a Flight Recorder dump in JSON (flightRecorderJsonHead), read as
+// the pickled dump is rather than as a log. NUL bytes that come after whole lines of text, with nothing but
+// text around them, are what a crash leaves in a log: the file's size reached the disk and its last blocks
+// did not, so they read as zeros (and a restarted process may append after them). That log is often the one
+// that holds the failure, so it stays text.
 inline bool binaryHead(std::string_view head)
 {
     if (!head.empty() && (head.front() == '{' || head.front() == ' ' || head.front() == '\n') &&

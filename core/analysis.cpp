@@ -2053,19 +2053,35 @@ std::vector<std::optional<std::size_t>> copiesOf(const Analysis& a, const std::v
     return copyOf;
 }
 
+// PyTorch Flight Recorder dumps, read on every core (one per rank, megabytes each with their stack
+// traces), each one's pages given back once read: the dump, or why it does not read.
+std::vector<std::optional<Expected<FlightDump>>> readFlightDumps(const std::vector<FlightDumpBytes>& dumps,
+                                                                 unsigned workers)
+{
+    std::vector<std::optional<Expected<FlightDump>>> read(dumps.size());
+    parallelFor(dumps.size(), workers, [&](std::size_t i) {
+        read[i].emplace(readFlightDump(dumps[i].buffer->text(), dumps[i].displayPath));
+        dumps[i].buffer->dropResident();
+    });
+    return read;
+}
+
+// What a dump that does not read is skipped with.
+Skipped unreadDump(const FlightDumpBytes& d, const Error& e)
+{
+    return {d.displayPath, e.cause + "; " + e.hint};
+}
+
 // A small file is first read by the scan (see SmallFileBuffer in bundle.cpp), which is when it is
 // found binary: it leaves the analysis then, skipped where readBundle would have said so. So does
 // a copy of another file (copiesOf), said where the copy was read.
 void dropBinaryAndCopies(Analysis& a, std::vector<SourceScan>& scans, std::vector<PathIdentity>& pathIdentity,
-                         std::uint64_t& totalBytes, const std::vector<std::optional<std::size_t>>& copyOf)
+                         std::uint64_t& totalBytes, const std::vector<std::optional<std::size_t>>& copyOf,
+                         unsigned workers)
 {
     std::vector<std::pair<std::size_t, Skipped>> binary; // (Source::skippedBefore, what is said)
-    struct Dump {
-        std::string display;
-        std::shared_ptr<const TextBuffer> buffer;
-        std::size_t skippedBefore = 0;
-    };
-    std::vector<Dump> dumps;
+    std::vector<FlightDumpBytes> dumps;
+    std::vector<std::size_t> dumpSkippedBefore; // each dump's Source::skippedBefore
     // Names first: keepSources moves the sources it keeps.
     std::vector<std::string> copyReason(a.sources.size());
     for (std::size_t i = 0; i < a.sources.size(); ++i)
@@ -2087,27 +2103,21 @@ void dropBinaryAndCopies(Analysis& a, std::vector<SourceScan>& scans, std::vecto
             totalBytes -= s.size;
             const char* format = s.buffer->binaryFormat();
             if (format && std::string_view(format) == "flight-recorder") {
-                dumps.push_back({s.displayPath, s.buffer, s.skippedBefore});
+                dumps.push_back({s.displayPath, s.buffer});
+                dumpSkippedBefore.push_back(s.skippedBefore);
                 return false;
             }
             binary.emplace_back(s.skippedBefore, Skipped{s.displayPath, binaryReason(format, s.displayPath)});
             return false;
         },
         a.lines, scans, pathIdentity);
-    // PyTorch Flight Recorder dumps, read on every core (one per rank, megabytes each with their
-    // stack traces); one that does not read is skipped with why, where the file was read.
-    std::vector<std::optional<Expected<FlightDump>>> read(dumps.size());
-    parallelFor(dumps.size(), threadsOrCores(), [&](std::size_t i) {
-        read[i].emplace(readFlightDump(dumps[i].buffer->text(), dumps[i].display));
-        dumps[i].buffer->dropResident();
-    });
+    // One that does not read is skipped where the file was read.
+    auto read = readFlightDumps(dumps, workers);
     for (std::size_t i = 0; i < dumps.size(); ++i) {
         if (read[i]->ok())
             a.flight.dumps.push_back(std::move(read[i]->value()));
         else
-            binary.emplace_back(
-                dumps[i].skippedBefore,
-                Skipped{dumps[i].display, read[i]->error().cause + "; " + read[i]->error().hint});
+            binary.emplace_back(dumpSkippedBefore[i], unreadDump(dumps[i], read[i]->error()));
     }
     if (binary.empty())
         return;
@@ -2563,22 +2573,16 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         scanner.releaseMatchers();
         stageDone("index, parse, scan");
         dropBinaryAndCopies(a, scans, pathIdentity, totalBytes,
-                            copiesOf(a, scans, heads, hashed, pathIdentity));
+                            copiesOf(a, scans, heads, hashed, pathIdentity), workers);
         {
             // The dumps the reader met (large files, archive members, standard input) and those
             // an earlier analysis read.
-            std::vector<std::optional<Expected<FlightDump>>> read(bundle.flightDumps.size());
-            parallelFor(read.size(), workers, [&](std::size_t i) {
-                const FlightDumpBytes& d = bundle.flightDumps[i];
-                read[i].emplace(readFlightDump(d.buffer->text(), d.displayPath));
-                d.buffer->dropResident();
-            });
+            auto read = readFlightDumps(bundle.flightDumps, workers);
             for (std::size_t i = 0; i < read.size(); ++i) {
                 if (read[i]->ok())
                     a.flight.dumps.push_back(std::move(read[i]->value()));
                 else
-                    a.skipped.push_back({bundle.flightDumps[i].displayPath,
-                                         read[i]->error().cause + "; " + read[i]->error().hint});
+                    a.skipped.push_back(unreadDump(bundle.flightDumps[i], read[i]->error()));
             }
             std::vector<FlightDumpBytes>().swap(bundle.flightDumps);
             for (FlightDump& d : bundle.flightRead)

@@ -89,6 +89,14 @@ std::string FlightGroupView::opAt(std::int64_t seq) const
     return {};
 }
 
+std::vector<int> FlightGroupVerdict::behind() const
+{
+    std::vector<int> r;
+    for (const auto& [rank, last] : behindLast)
+        r.push_back(rank);
+    return r;
+}
+
 std::optional<int> flightDumpRank(std::string_view display)
 {
     std::string_view name = display.substr(display.find_last_of('/') + 1);
@@ -274,7 +282,7 @@ FlightRecorder summarizeFlight(std::vector<FlightDump> dumps)
             for (const auto& [rank, g] : byRank)
                 if (!g->pendingP2p.empty()) {
                     v.waiting.push_back(rank);
-                    v.mismatchOps.emplace_back(rank, g->pendingP2p);
+                    v.ops.emplace_back(rank, g->pendingP2p);
                 }
             if (v.waiting.empty()) {
                 ++f.groupsComplete;
@@ -298,7 +306,6 @@ FlightRecorder summarizeFlight(std::vector<FlightDump> dumps)
         std::map<std::string, std::vector<int>> opRanks;
         for (const auto& [rank, g] : byRank) {
             if (g->lastEnqueued < v.awaited) {
-                v.behind.push_back(rank);
                 v.behindLast.emplace_back(rank, g->lastEnqueued);
             } else if (g->lastCompleted < v.awaited) {
                 v.waiting.push_back(rank);
@@ -306,7 +313,7 @@ FlightRecorder summarizeFlight(std::vector<FlightDump> dumps)
             const std::string op = g->opAt(v.awaited);
             if (!op.empty()) {
                 opRanks[op].push_back(rank);
-                v.mismatchOps.emplace_back(rank, op);
+                v.ops.emplace_back(rank, op);
                 if (v.awaitedOp.empty())
                     v.awaitedOp = op;
             }
@@ -319,8 +326,9 @@ FlightRecorder summarizeFlight(std::vector<FlightDump> dumps)
             });
             v.awaitedOp = most->first;
         } else {
-            v.mismatchOps.clear();
-            v.kind = v.behind.empty() ? FlightGroupVerdict::Kind::Stalled : FlightGroupVerdict::Kind::Behind;
+            v.ops.clear();
+            v.kind =
+                v.behindLast.empty() ? FlightGroupVerdict::Kind::Stalled : FlightGroupVerdict::Kind::Behind;
         }
         f.verdicts.push_back(std::move(v));
     }
@@ -381,14 +389,14 @@ std::string flightSentence(const FlightRecorder& f)
         if (v.behindLast.size() == 1)
             last = " (its last was #" + std::to_string(v.behindLast.front().second) + ")";
         s += "in " + group + ", " + ranks(v.waiting.empty() ? v.ranks : v.waiting) + " wait in " + awaited +
-             ", which " + ranks(v.behind) + " never entered" + last + ": " +
-             (v.behind.size() == 1 ? "that rank is" : "those ranks are") + " the one" +
-             (v.behind.size() == 1 ? "" : "s") + " the others wait for.";
+             ", which " + ranks(v.behind()) + " never entered" + last + ": " +
+             (v.behindLast.size() == 1 ? "that rank is" : "those ranks are") + " the one" +
+             (v.behindLast.size() == 1 ? "" : "s") + " the others wait for.";
         break;
     }
     case FlightGroupVerdict::Kind::Mismatch: {
         std::map<std::string, std::vector<int>> byOp;
-        for (const auto& [rank, o] : v.mismatchOps)
+        for (const auto& [rank, o] : v.ops)
             byOp[o].push_back(rank);
         std::string list;
         for (const auto& [o, rs] : byOp)
@@ -400,7 +408,7 @@ std::string flightSentence(const FlightRecorder& f)
     }
     case FlightGroupVerdict::Kind::PointToPoint: {
         std::string list;
-        for (const auto& [rank, o] : v.mismatchOps)
+        for (const auto& [rank, o] : v.ops)
             list += (list.empty() ? "" : ", ") + std::string("rank ") + std::to_string(rank) + " " + o;
         s += "in " + group + " every collective completed, but " + ranks(v.waiting) +
              " wait in a send or receive (" + list +

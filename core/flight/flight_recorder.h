@@ -68,11 +68,13 @@ struct FlightGroupVerdict {
     std::vector<int> withoutDump; // members whose dump is not in the bundle
     std::int64_t awaited = -1;    // the first collective not every rank completed
     std::string awaitedOp;        // its profiling name, as a rank that enqueued it recorded it
-    std::vector<int> behind;      // ranks that never enqueued it
-    std::vector<std::pair<int, std::int64_t>> behindLast; // each such rank's last enqueued
-    std::vector<int> waiting;                             // ranks that enqueued it and did not complete it
-    // rank -> its operation at `awaited` (Mismatch), or its pending send or receive (PointToPoint)
-    std::vector<std::pair<int, std::string>> mismatchOps;
+    // Ranks that never enqueued it, each with the last collective it did enqueue.
+    std::vector<std::pair<int, std::int64_t>> behindLast;
+    std::vector<int> waiting; // ranks that enqueued it and did not complete it
+    // rank -> its operation at `awaited` (Mismatch), or its pending send or receive (PointToPoint);
+    // empty for the other kinds
+    std::vector<std::pair<int, std::string>> ops;
+    std::vector<int> behind() const; // the ranks of behindLast
 };
 
 struct FlightRecorder {

@@ -955,7 +955,7 @@ void writeFlight(JsonWriter& w, const Analysis& a)
         seq(v.awaited);
         w.key("awaited_op").stringOrNull(v.awaitedOp);
         w.key("behind");
-        ints(v.behind);
+        ints(v.behind());
         w.key("behind_last").beginArray();
         for (const auto& [rank, last] : v.behindLast) {
             w.beginObject();
@@ -968,16 +968,16 @@ void writeFlight(JsonWriter& w, const Analysis& a)
         w.key("desc").stringOrNull(v.desc);
         w.key("kind").string(flightVerdictKindName(v.kind));
         const bool p2p = v.kind == FlightGroupVerdict::Kind::PointToPoint;
+        // v.ops under the key of its kind, an empty array under the other.
         auto ops = [&w, &v](bool these) {
             w.beginArray();
-            for (const auto& [rank, op] : v.mismatchOps) {
-                if (!these)
-                    break;
-                w.beginObject();
-                w.key("op").string(op);
-                w.key("rank").integer(rank);
-                w.endObject();
-            }
+            if (these)
+                for (const auto& [rank, op] : v.ops) {
+                    w.beginObject();
+                    w.key("op").string(op);
+                    w.key("rank").integer(rank);
+                    w.endObject();
+                }
             w.endArray();
         };
         w.key("mismatch");

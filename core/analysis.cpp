@@ -3669,6 +3669,24 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         else
             it->processes.push_back(p.id);
     }
+    // And as the Flight Recorder dumps name it. "Unknown NCCL version" (PyTorch could not ask
+    // NCCL) is no version.
+    for (const FlightDump& d : a.flight.dumps) {
+        const std::optional<Version> v = Version::parse(d.commLibVersion);
+        if (!v || v->major == 0)
+            continue;
+        auto it = std::find_if(a.nccl.dumps.begin(), a.nccl.dumps.end(),
+                               [&](const DumpVersion& dv) { return dv.version == *v; });
+        if (it == a.nccl.dumps.end())
+            it = a.nccl.dumps.insert(a.nccl.dumps.end(), DumpVersion{*v, d.commLibVersion, {}, {}});
+        if (d.rank)
+            it->ranks.push_back(*d.rank);
+        it->files.push_back(d.file);
+    }
+    std::sort(a.nccl.dumps.begin(), a.nccl.dumps.end(),
+              [](const DumpVersion& x, const DumpVersion& y) { return x.version < y.version; });
+    for (DumpVersion& dv : a.nccl.dumps)
+        std::sort(dv.ranks.begin(), dv.ranks.end());
     if (localNccl.valid())
         a.nccl.local = localNccl.get();
     collectEnvironment(a, std::move(envHits), std::move(scannedEvents), workers);

@@ -439,21 +439,39 @@ struct VersionHint {
     LineRef where;
 };
 
+// NCCL as PyTorch's Flight Recorder dumps name it (their comm_lib_version), one per version: what
+// fixes the version when no log line names it (a hang's logs often hold only watchdog timeouts).
+struct DumpVersion {
+    Version version;
+    std::string text;       // as the dumps wrote it ("2.21.5", or with a build suffix)
+    std::vector<int> ranks; // of the dumps that name it (from their file names)
+    std::vector<std::string> files;
+};
+
 struct NcclVersions {
     std::vector<LogVersion> logs;
+    std::vector<DumpVersion> dumps; // from Analysis::flight, first by version
     std::vector<VersionHint> hints;
     std::optional<NcclProbeResult> local; // absent when probing was switched off
     std::optional<bool> fixApplies;
     std::string releaseVerdict; // for people: what the release(s) mean for the failure
-    // releaseVerdict, then mismatchNote where ranks disagree (JSON nccl.verdict).
+    // releaseVerdict, then mismatchNote where ranks disagree and dumpNote where the dumps disagree
+    // with the logs (JSON nccl.verdict).
     std::string verdict() const
     {
-        return mismatchNote.empty() ? releaseVerdict : releaseVerdict + " " + mismatchNote;
+        std::string v = releaseVerdict;
+        for (const std::string* note : {&mismatchNote, &dumpNote})
+            if (!note->empty())
+                v += " " + *note;
+        return v;
     }
     // Ranks that disagree on the version (identity/environment_scan): two or more groups, largest
     // first; empty when every rank that shows a version agrees.
     std::vector<VersionGroup> mismatch;
     std::string mismatchNote; // one sentence for people, empty without a mismatch
+    // The versions of Flight Recorder dumps that no log line shows, when the logs show one: one
+    // sentence for people, or empty.
+    std::string dumpNote;
 };
 
 // Wall time of one pipeline stage (`rankline diagnose --timings`).

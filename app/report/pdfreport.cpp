@@ -268,10 +268,13 @@ QString richText(const IncidentReport& r)
     for (const auto& v : r.ncclLogs)
         h += QStringLiteral("<tr><td>logs</td><td>%1</td><td>%2</td><td class='mono'>%3</td></tr>")
                  .arg(e(v.version), e(v.ranks), e(v.where));
+    for (const auto& v : r.ncclDumps)
+        h += QStringLiteral("<tr><td>Flight Recorder</td><td>%1</td><td>%2</td><td class='mono'>%3</td></tr>")
+                 .arg(e(v.version), e(v.ranks), e(v.where));
     for (const auto& v : r.ncclHints)
         h += QStringLiteral("<tr><td>inferred</td><td>%1</td><td>%2</td><td class='mono'>%3</td></tr>")
                  .arg(e(v.range), e(v.basis), e(v.where));
-    if (r.ncclLogs.empty() && r.ncclHints.empty())
+    if (r.ncclLogs.empty() && r.ncclDumps.empty() && r.ncclHints.empty())
         h += QStringLiteral("<tr><td>logs</td><td colspan='3'>no version in the logs</td></tr>");
     h +=
         QStringLiteral("<tr><td>this machine</td><td colspan='3'>%1</td></tr></table><p>Fix applies: %2</p>")

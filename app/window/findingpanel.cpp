@@ -7,6 +7,7 @@
 
 #include "encyclopedia/entrytext.h"
 #include "report/diagnosis_report.h"
+#include "util/rank_runs.h"
 #include "util/text_kind.h"
 
 namespace rl
@@ -426,6 +427,16 @@ QString FindingPanel::renderHtml(const Analysis& a)
         h += QStringLiteral("<tr><td>logs: <b>%1</b></td><td>%2 %3</td></tr>")
                  .arg(esc(lv.version.toString()), ranks.join(QStringLiteral(", ")).toHtmlEscaped(),
                       where(a, lv.firstLine));
+    }
+    for (const auto& dv : a.nccl.dumps) {
+        // The files are in --json and the report; here their count, in a narrow column.
+        const QString dumps =
+            dv.files.size() == 1 ? esc(dv.files.front()) : QStringLiteral("%1 dumps").arg(dv.files.size());
+        h += QStringLiteral("<tr><td>Flight Recorder: <b>%1</b></td><td>%2</td></tr>")
+                 .arg(esc(dv.text), dv.ranks.empty()
+                                        ? dumps
+                                        : esc("ranks " + rankRuns(dv.ranks, 8)) +
+                                              QStringLiteral(" <span class='small'>(%1)</span>").arg(dumps));
     }
     for (const auto& hint : a.nccl.hints)
         h += QStringLiteral("<tr><td>inferred: <b>%1</b></td><td>%2 %3</td></tr>")

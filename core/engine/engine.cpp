@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "identity/environment_scan.h"
+#include "util/rank_runs.h"
 #include "util/strings.h"
 
 namespace rl
@@ -478,6 +479,19 @@ void Builder::evaluate(Finding& f)
                 where = m_a.nccl.logs[0].firstLine;
                 basis = "the bundle (one version everywhere)";
             }
+            // No log line names it: this rank's Flight Recorder dump, or all the dumps when they
+            // agree (they have no line to point at).
+            if (!v && m_a.nccl.logs.empty() && !m_a.nccl.dumps.empty()) {
+                for (const auto& dv : m_a.nccl.dumps)
+                    if (proc.rank && std::binary_search(dv.ranks.begin(), dv.ranks.end(), *proc.rank)) {
+                        v = dv.version;
+                        basis = "this rank's Flight Recorder dump";
+                    }
+                if (!v && m_a.nccl.dumps.size() == 1) {
+                    v = m_a.nccl.dumps[0].version;
+                    basis = "the Flight Recorder dumps (one version in all)";
+                }
+            }
             if (v) {
                 bool in = ev.range.contains(*v);
                 r.status = in ? CheckStatus::Confirmed : CheckStatus::Contradicted;
@@ -829,6 +843,23 @@ void Builder::versionMismatch(std::vector<Finding>& findings)
 void Builder::versionVerdict()
 {
     NcclVersions& n = m_a.nccl;
+    // Dumps that name a version no log line shows: from another run, or the logs name another
+    // library than the one PyTorch loaded. Said whatever the failure.
+    std::vector<int> otherRanks;
+    std::string others;
+    if (!n.logs.empty())
+        for (const auto& dv : n.dumps)
+            if (std::none_of(n.logs.begin(), n.logs.end(),
+                             [&](const LogVersion& lv) { return lv.version == dv.version; })) {
+                others += (others.empty() ? "" : ", ") + dv.version.toString();
+                otherRanks.insert(otherRanks.end(), dv.ranks.begin(), dv.ranks.end());
+            }
+    n.dumpNote = others.empty()
+                     ? std::string{}
+                     : "The Flight Recorder dumps" +
+                           (otherRanks.empty() ? std::string{} : " of ranks " + rankRuns(otherRanks, 8)) +
+                           " name NCCL " + others +
+                           ", which no log line shows: check that they come from this run.";
     const Finding* init = m_a.initiatingFinding();
     const AffectedVersions* range = init ? entry(init->entry).affected("nccl") : nullptr;
     if (!range) {
@@ -837,19 +868,30 @@ void Builder::versionVerdict()
         return;
     }
     std::string fixed = range->fixedIn ? range->fixedIn->toString() : std::string{};
+    // The versions the logs name; where none does, those the Flight Recorder dumps name (PyTorch
+    // asked the NCCL it had loaded), which an exact version from the dumps makes better evidence
+    // than the range the WARN's line numbers leave.
+    const bool fromDumps = n.logs.empty() && !n.dumps.empty();
     std::vector<Version> versions;
-    for (const auto& lv : n.logs)
-        versions.push_back(lv.version);
+    if (fromDumps)
+        for (const auto& dv : n.dumps)
+            versions.push_back(dv.version);
+    else
+        for (const auto& lv : n.logs)
+            versions.push_back(lv.version);
     std::string listed;
     for (const auto& v : versions)
         listed += (listed.empty() ? "" : ", ") + v.toString();
+    const std::string ranNccl =
+        fromDumps ? "No version line in the logs; the Flight Recorder dumps say the job ran NCCL " + listed
+                  : "The job ran NCCL " + listed;
     if (!range->fixedIn) {
         // Behaviour, not a bug of some releases (a refused connect, a full /dev/shm): the range
         // says which releases were checked to print it, and no upgrade is a fix. "Inside the
         // affected range" would read as a version problem.
         n.fixApplies = false;
         const std::string ran =
-            !versions.empty()  ? "The job ran NCCL " + listed + ". "
+            !versions.empty()  ? ranNccl + ". "
             : !n.hints.empty() ? "No version line in the logs; the WARN's source line numbers pin NCCL " +
                                      n.hints[0].range.toString() + ". "
                                : std::string{};
@@ -866,16 +908,15 @@ void Builder::versionVerdict()
     if (allAffected) {
         n.fixApplies = true;
         n.releaseVerdict =
-            "The job ran NCCL " + listed + ", inside the affected range " + range->range.toString() +
+            ranNccl + ", inside the affected range " + range->range.toString() +
             (fixed.empty() ? "." : "; upgrading to NCCL " + fixed + " or later applies the fix.");
     } else if (anyFixed) {
         n.fixApplies = false;
-        n.releaseVerdict = "The job ran NCCL " + listed + ", which already has the " + fixed +
+        n.releaseVerdict = ranNccl + ", which already has the " + fixed +
                            " fix: this failure is not the masked-retry bug; read the errno literally.";
     } else if (!versions.empty()) {
         n.fixApplies = false;
-        n.releaseVerdict =
-            "The job ran NCCL " + listed + ", outside the affected range " + range->range.toString() + ".";
+        n.releaseVerdict = ranNccl + ", outside the affected range " + range->range.toString() + ".";
     } else if (!n.hints.empty() && range->range.contains(n.hints[0].range.from) &&
                range->range.contains(n.hints[0].range.to)) {
         n.fixApplies = true;

@@ -1005,6 +1005,23 @@ void writeNccl(JsonWriter& w, const Analysis& a)
         w.boolean(*a.nccl.fixApplies);
     else
         w.null();
+    // The versions the Flight Recorder dumps name (comm_lib_version).
+    w.key("flight_recorder").beginArray();
+    for (const auto& dv : a.nccl.dumps) {
+        w.beginObject();
+        w.key("files").beginArray();
+        for (const auto& f : dv.files)
+            w.string(f);
+        w.endArray();
+        w.key("ranks").beginArray();
+        for (int r : dv.ranks)
+            w.integer(r);
+        w.endArray();
+        w.key("text").string(dv.text);
+        w.key("version").string(dv.version.toString());
+        w.endObject();
+    }
+    w.endArray();
     w.key("hints").beginArray();
     for (const auto& h : a.nccl.hints) {
         w.beginObject();

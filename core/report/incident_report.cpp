@@ -118,6 +118,10 @@ template <typename F> void forEachLogText(IncidentReport& r, F&& f)
         f(n.ranks);
         f(n.where);
     }
+    for (auto& n : r.ncclDumps) {
+        f(n.ranks);
+        f(n.where);
+    }
     for (auto& h : r.ncclHints) {
         f(h.basis);
         f(h.where);
@@ -467,6 +471,15 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
 
     for (const auto& lv : a.nccl.logs)
         r.ncclLogs.push_back({lv.version.toString(), rankList(a, lv.processes), where(a, lv.firstLine)});
+    for (const auto& dv : a.nccl.dumps) {
+        std::string files;
+        for (std::size_t i = 0; i < dv.files.size() && i < 4; ++i)
+            files += (i ? ", " : "") + dv.files[i];
+        if (dv.files.size() > 4)
+            files += " and " + std::to_string(dv.files.size() - 4) + " more";
+        r.ncclDumps.push_back(
+            {dv.text, dv.ranks.empty() ? std::string{"not named"} : rankRuns(dv.ranks, 8), files});
+    }
     for (const auto& h : a.nccl.hints)
         r.ncclHints.push_back({h.range.toString(), h.basis, where(a, h.where)});
     if (!a.nccl.local)

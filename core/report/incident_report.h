@@ -135,6 +135,7 @@ struct IncidentReport {
     std::vector<ReportReference> references;
 
     std::vector<ReportNcclRow> ncclLogs;
+    std::vector<ReportNcclRow> ncclDumps; // Flight Recorder dumps' comm_lib_version; `where` their files
     std::vector<ReportNcclHint> ncclHints;
     std::string ncclLocal; // "2.28.9 (/usr/lib/…/libnccl.so.2)", "not found: …" or "not probed"
     std::optional<bool> fixApplies;

@@ -353,10 +353,13 @@ std::string reportHtml(const IncidentReport& r)
     for (const auto& n : r.ncclLogs)
         o << "<tr><td>logs</td><td>" << htmlEscape(n.version) << "</td><td>" << htmlEscape(n.ranks)
           << "</td><td class=\"mono\">" << htmlEscape(n.where) << "</td></tr>\n";
+    for (const auto& n : r.ncclDumps)
+        o << "<tr><td>Flight Recorder</td><td>" << htmlEscape(n.version) << "</td><td>" << htmlEscape(n.ranks)
+          << "</td><td class=\"mono\">" << htmlEscape(n.where) << "</td></tr>\n";
     for (const auto& h : r.ncclHints)
         o << "<tr><td>inferred</td><td>" << htmlEscape(h.range) << "</td><td>" << htmlEscape(h.basis)
           << "</td><td class=\"mono\">" << htmlEscape(h.where) << "</td></tr>\n";
-    if (r.ncclLogs.empty() && r.ncclHints.empty())
+    if (r.ncclLogs.empty() && r.ncclDumps.empty() && r.ncclHints.empty())
         o << "<tr><td>logs</td><td colspan=\"3\">no version in the logs</td></tr>\n";
     o << "<tr><td>this machine</td><td colspan=\"3\">" << htmlEscape(r.ncclLocal)
       << "</td></tr>\n</tbody>\n</table>\n";

@@ -158,10 +158,14 @@ std::string reportJson(const IncidentReport& r, const Analysis& a, Redactor& red
     json logs = json::array();
     for (const auto& v : r.ncclLogs)
         logs.push_back({{"version", v.version}, {"ranks", v.ranks}, {"where", v.where}});
+    json dumps = json::array();
+    for (const auto& v : r.ncclDumps)
+        dumps.push_back({{"version", v.version}, {"ranks", v.ranks}, {"where", v.where}});
     json hints = json::array();
     for (const auto& h : r.ncclHints)
         hints.push_back({{"range", h.range}, {"basis", h.basis}, {"where", h.where}});
     rep["nccl"] = {{"logs", logs},
+                   {"flight_recorder", dumps},
                    {"hints", hints},
                    {"local", r.ncclLocal},
                    {"fix_applies", r.fixApplies ? json(*r.fixApplies) : json(nullptr)},

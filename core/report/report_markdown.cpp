@@ -329,10 +329,13 @@ std::string reportMarkdown(const IncidentReport& r)
     for (const auto& v : r.ncclLogs)
         o << "| logs | " << cell(v.version) << " | " << cell(v.ranks) << " | " << mdCode(v.where, true)
           << " |\n";
+    for (const auto& n : r.ncclDumps)
+        o << "| Flight Recorder | " << cell(n.version) << " | " << cell(n.ranks) << " | "
+          << mdCode(n.where, true) << " |\n";
     for (const auto& h : r.ncclHints)
         o << "| inferred | " << cell(h.range) << " | " << cell(h.basis) << " | " << mdCode(h.where, true)
           << " |\n";
-    if (r.ncclLogs.empty() && r.ncclHints.empty())
+    if (r.ncclLogs.empty() && r.ncclDumps.empty() && r.ncclHints.empty())
         o << "| logs | no version in the logs | | |\n";
     o << "| this machine | " << cell(r.ncclLocal) << " | | |\n\nFix applies: "
       << (r.fixApplies ? (*r.fixApplies ? "yes" : "no") : "cannot tell from these logs") << "\n\n";

@@ -226,6 +226,28 @@ private slots:
         QVERIFY(counted());
     }
 
+    // The NCCL versions table names the version the dumps give, where no log line names one.
+    void flightRecorderVersionInThePanel()
+    {
+        MainWindow w(m_enc);
+        w.resize(1400, 860);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy ready(&w, &MainWindow::analysisReady);
+        w.openPaths({QStringLiteral(RANKLINE_TEST_DATA_DIR "/flight-recorder/connect-abort-hang")});
+        QVERIFY(ready.wait(20000));
+        auto* panel = w.findChild<FindingPanel*>();
+        QVERIFY(panel);
+        const QString html = panel->toHtml();
+        QVERIFY2(html.contains(QStringLiteral("Flight Recorder: ")) &&
+                     html.contains(QStringLiteral("ranks 0–3")),
+                 qPrintable(html));
+        QVERIFY(panel->toPlainText().contains(QStringLiteral(
+            "No version line in the logs; the Flight Recorder dumps say the job ran NCCL 2.21.5")));
+        panel->scrollToAnchor(QStringLiteral("versions"));
+        QVERIFY(w.grab().save(QStringLiteral(RANKLINE_BUILD_DIR "/screenshots/flight-recorder-version.png")));
+    }
+
     // Log text is shown as text, never as markup.
     void logTextIsEscapedInThePanel()
     {

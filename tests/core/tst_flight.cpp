@@ -14,6 +14,7 @@
 #include "flight/flight_recorder.h"
 #include "report/diagnosis_report.h"
 #include "report/incident_report.h"
+#include "report/report_writers.h"
 #include "shipped_encyclopedia.h"
 
 using namespace rl;
@@ -191,6 +192,102 @@ private slots:
         QFETCH(QString, name);
         QFETCH(int, rank);
         QCOMPARE(flightDumpRank(name.toStdString()).value_or(-1), rank);
+    }
+
+    // A hang after a failed connect, logged at NCCL_DEBUG=WARN: no log line names the NCCL version
+    // (no INFO, no exception), the dumps do (comm_lib_version). That version decides whether the
+    // retry fix applies, and the version check of the connect abort's checklist.
+    void versionFromDumps()
+    {
+        auto a = diagnose(fixture("connect-abort-hang"));
+        QCOMPARE(a->flight.dumps.size(), std::size_t{4});
+        QVERIFY(a->nccl.logs.empty());
+        QCOMPARE(a->nccl.dumps.size(), std::size_t{1});
+        const DumpVersion& dv = a->nccl.dumps[0];
+        QCOMPARE(dv.version, (Version{2, 21, 5}));
+        QCOMPARE(dv.ranks, (std::vector<int>{0, 1, 2, 3}));
+        QCOMPARE(dv.files.size(), std::size_t{4});
+        QVERIFY(a->nccl.fixApplies.value_or(false));
+        const std::string verdict = a->nccl.verdict();
+        QVERIFY2(verdict.find(
+                     "No version line in the logs; the Flight Recorder dumps say the job ran NCCL 2.21.5, "
+                     "inside the affected range 2.16.2") != std::string::npos,
+                 verdict.c_str());
+        QVERIFY2(a->nccl.dumpNote.empty(), a->nccl.dumpNote.c_str());
+
+        const json j = json::parse(diagnosisJson(*a));
+        QCOMPARE(j["initiating"]["entry"].get<std::string>(), std::string("nccl-socket-connect-abort"));
+        QVERIFY2(j["nccl"]["flight_recorder"] ==
+                     json::parse(
+                         "[{\"files\": [\"nccl_trace_rank_0\", \"nccl_trace_rank_1\", \"nccl_trace_rank_2\", "
+                         "\"nccl_trace_rank_3\"], \"ranks\": [0, 1, 2, 3], \"text\": \"2.21.5\", "
+                         "\"version\": \"2.21.5\"}]"),
+                 j["nccl"].dump().c_str());
+        QCOMPARE(j["nccl"]["fix_applies"].get<bool>(), true);
+        bool checked = false;
+        for (const auto& f : j["findings"])
+            if (f["entry"] == "nccl-socket-connect-abort")
+                for (const auto& c : f["checklist"])
+                    if (c["id"] == "version-affected") {
+                        checked = true;
+                        QCOMPARE(c["status"].get<std::string>(), std::string("confirmed"));
+                        const std::string detail = c["detail"];
+                        QVERIFY2(detail.find("NCCL 2.21.5 from this rank's Flight Recorder dump is within") !=
+                                     std::string::npos,
+                                 detail.c_str());
+                    }
+        QVERIFY(checked);
+
+        // The report's NCCL table has the dumps' row, in every format.
+        const IncidentReport r = buildReport(*a, ReportOptions{});
+        QCOMPARE(r.ncclDumps.size(), std::size_t{1});
+        QCOMPARE(r.ncclDumps[0].version, std::string("2.21.5"));
+        QCOMPARE(r.ncclDumps[0].ranks, std::string("0–3"));
+        const std::string md = reportMarkdown(r);
+        QVERIFY2(md.find("| Flight Recorder | 2.21.5 | 0–3 |") != std::string::npos, md.c_str());
+        QVERIFY(md.find("no version in the logs") == std::string::npos);
+        const std::string html = reportHtml(r);
+        QVERIFY(html.find("<tr><td>Flight Recorder</td><td>2.21.5</td><td>0–3</td>") != std::string::npos);
+    }
+
+    // Logs that name one NCCL and dumps that name another: the logs decide, and the verdict says the
+    // dumps may come from another run. A dump that could not ask NCCL ("Unknown NCCL version")
+    // names none.
+    void dumpsDisagreeWithLogs()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (int r = 0; r < 4; ++r)
+            QVERIFY(QFile::copy(fixture("connect-abort-hang/nccl_trace_rank_%1").arg(r),
+                                dir.filePath(QStringLiteral("nccl_trace_rank_%1").arg(r))));
+        QFile log(dir.filePath(QStringLiteral("rank2.log")));
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        log.write("gpu-b:39961:39961 [0] NCCL INFO NCCL version 2.18.3+cuda12.2\n"
+                  "gpu-b:39961:40131 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to "
+                  "10.0.0.11<45763> failed : Software caused connection abort\n");
+        log.close();
+        QFile unknown(dir.filePath(QStringLiteral("nccl_trace_rank_7.json")));
+        QVERIFY(unknown.open(QIODevice::WriteOnly));
+        unknown.write("{\"comm_lib_version\":\"Unknown NCCL version\",\"entries\":[],\"pg_config\":{},"
+                      "\"pg_status\":{},\"version\":\"2.4\"}");
+        unknown.close();
+
+        auto a = diagnose(dir.path());
+        QCOMPARE(a->flight.dumps.size(), std::size_t{5});
+        QCOMPARE(a->nccl.logs.size(), std::size_t{1});
+        QCOMPARE(a->nccl.dumps.size(), std::size_t{1}); // 2.21.5; the unknown one names none
+        QCOMPARE(a->nccl.dumps[0].ranks, (std::vector<int>{0, 1, 2, 3}));
+        QVERIFY(a->nccl.fixApplies.value_or(false));
+        const std::string verdict = a->nccl.verdict();
+        QVERIFY2(verdict.find("The job ran NCCL 2.18.3, inside the affected range") != std::string::npos,
+                 verdict.c_str());
+        QVERIFY2(verdict.find(
+                     "The Flight Recorder dumps of ranks 0–3 name NCCL 2.21.5, which no log line shows") !=
+                     std::string::npos,
+                 verdict.c_str());
+        const json j = json::parse(diagnosisJson(*a));
+        QCOMPARE(j["nccl"]["verdict"].get<std::string>(), verdict);
+        QCOMPARE(j["nccl"]["flight_recorder"].size(), std::size_t{1});
     }
 
     // A hang: ranks 0, 1 and 3 wait in all-reduce #42, which rank 2 never entered. Its logs say

@@ -207,6 +207,12 @@ def main():
             e["p2p_seq_id"] = 1
             d["entries"].append(e)
         write(os.path.join(p2p, f"nccl_trace_rank_{rank}"), torch_pickle(d))
+    # A hang after a failed connect: rank 2's proxy could not connect (its log's NCCL WARN) and
+    # all four wait in collective 7; the logs (NCCL_DEBUG=WARN) name no NCCL version, the dumps do.
+    # The rank logs beside them are written by hand.
+    hang = os.path.join(HERE, "connect-abort-hang")
+    for rank in range(4):
+        write(os.path.join(hang, f"nccl_trace_rank_{rank}"), torch_pickle(dump(rank, 4, 7, 6, first=1)))
     # A stall: all four enqueued 12 and none completed it; rank 3's dump was cut short while
     # being written.
     stall = os.path.join(HERE, "stalled")

@@ -299,15 +299,30 @@ QString richText(const IncidentReport& r)
              .arg(r.totalBytes)
              .arg(r.totalLines);
     {
+        // Every cell of a row in one font: Qt breaks a table's cells across pages line by line, so a
+        // row whose cells' lines differ in height can leave its hash on one page and its file name
+        // on the next.
         QStringList rows;
         for (const auto& f : r.files)
-            rows << QStringLiteral("<tr><td class='mono'>%1</td><td align='right'>%2</td><td "
-                                   "align='right'>%3</td><td>%4</td><td class='hash'>%5</td></tr>")
+            rows << QStringLiteral("<tr><td class='hash'>%1</td><td class='hash' align='right'>%2</td><td "
+                                   "class='hash' align='right'>%3</td><td class='hash'>%4</td><td "
+                                   "class='hash'>%5</td></tr>")
                         .arg(e(f.path))
                         .arg(f.size)
                         .arg(f.lines)
                         .arg(e(f.processes), e(f.sha256));
         h += chunkedTable({"File", "Bytes", "Lines", "Ranks", "SHA-256"}, rows);
+    }
+    if (!r.dumps.empty()) {
+        QStringList rows;
+        for (const auto& f : r.dumps)
+            rows << QStringLiteral("<tr><td class='hash'>%1</td><td class='hash' align='right'>%2</td><td "
+                                   "class='hash'>%3</td><td class='hash'>%4</td></tr>")
+                        .arg(e(f.path))
+                        .arg(f.size)
+                        .arg(e(f.processes), e(f.sha256));
+        h += QStringLiteral("<h3>Flight Recorder dumps</h3>") +
+             chunkedTable({"File", "Bytes", "Rank", "SHA-256"}, rows);
     }
     h += QStringLiteral("<h3>Skipped</h3>");
     if (r.skipped.empty()) {

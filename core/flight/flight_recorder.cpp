@@ -11,6 +11,7 @@
 
 #include "bundle/pickle.h"
 #include "util/rank_runs.h"
+#include "util/sha256.h"
 #include "util/strings.h"
 
 namespace rl
@@ -131,6 +132,8 @@ Expected<FlightDump> readFlightDump(std::string_view bytes, const std::string& d
     FlightDump d;
     d.file = display;
     d.rank = flightDumpRank(display);
+    d.bytes = bytes.size();
+    d.sha256 = sha256Hex(bytes);
     d.version = textOf(root["version"]);
     for (const char* k : {"comm_lib_version", "nccl_version"})
         if (const json* v = member(root, k); v && v->is_string() && !v->get_ref<const std::string&>().empty())

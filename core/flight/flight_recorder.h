@@ -44,6 +44,10 @@ struct FlightDump {
     std::string version;        // of the dump format, "2.4"
     std::string commLibVersion; // NCCL's, where the dump says
     std::size_t entries = 0;    // collectives and point-to-point operations recorded
+    // The file as read, for the report's inventory: its size and SHA-256 (hashed when read: the
+    // bytes are not kept, and an archive member cannot be read again).
+    std::uint64_t bytes = 0;
+    std::string sha256;
     std::vector<FlightGroupView> groups;
 };
 

@@ -133,10 +133,11 @@ template <typename F> void forEachLogText(IncidentReport& r, F&& f)
         f(c.note);
     }
     f(r.clockStatement);
-    for (auto& file : r.files) {
-        f(file.path);
-        f(file.processes);
-    }
+    for (auto* list : {&r.files, &r.dumps})
+        for (auto& file : *list) {
+            f(file.path);
+            f(file.processes);
+        }
     for (auto& s : r.skipped) {
         f(s.file);
         f(s.reason);
@@ -547,6 +548,8 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
                                rankList(a, processesOf[i])});
         }
     }
+    for (const FlightDump& d : a.flight.dumps)
+        r.dumps.push_back({d.file, d.bytes, 0, d.sha256, d.rank ? std::to_string(*d.rank) : std::string{}});
     for (const auto& s : a.skipped)
         r.skipped.push_back({s.file, s.reason});
 

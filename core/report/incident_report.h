@@ -145,6 +145,7 @@ struct IncidentReport {
     std::vector<ReportClock> clocks;
 
     std::vector<ReportFile> files;
+    std::vector<ReportFile> dumps; // Flight Recorder dumps: no lines; `processes` their rank
     std::vector<ReportSkipped> skipped;
     std::uint64_t totalBytes = 0;
     std::uint64_t totalLines = 0;

@@ -383,7 +383,17 @@ std::string reportHtml(const IncidentReport& r)
         o << "<tr><td class=\"mono\">" << htmlEscape(f.path) << "</td><td class=\"num\">" << f.size
           << "</td><td class=\"num\">" << f.lines << "</td><td>" << htmlEscape(f.processes)
           << "</td><td class=\"hash\">" << f.sha256 << "</td></tr>\n";
-    o << "</tbody>\n</table>\n<h3>Skipped</h3>\n";
+    o << "</tbody>\n</table>\n";
+    if (!r.dumps.empty()) {
+        o << "<h3>Flight Recorder dumps</h3>\n<table>\n<thead><tr><th>File</th><th>Bytes</th><th>Rank</th>"
+             "<th>SHA-256</th></tr></thead>\n<tbody>\n";
+        for (const auto& f : r.dumps)
+            o << "<tr><td class=\"mono\">" << htmlEscape(f.path) << "</td><td class=\"num\">" << f.size
+              << "</td><td>" << htmlEscape(f.processes) << "</td><td class=\"hash\">" << f.sha256
+              << "</td></tr>\n";
+        o << "</tbody>\n</table>\n";
+    }
+    o << "<h3>Skipped</h3>\n";
     if (r.skipped.empty()) {
         o << "<p>Nothing was skipped.</p>\n";
     } else {

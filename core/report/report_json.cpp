@@ -1,4 +1,5 @@
 #include <cmath>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "report/diagnosis_report.h"
@@ -181,11 +182,21 @@ std::string reportJson(const IncidentReport& r, const Analysis& a, Redactor& red
                          {"lines", f.lines},
                          {"sha256", f.sha256},
                          {"ranks", f.processes}});
+    json dumpFiles = json::array();
+    for (const auto& f : r.dumps)
+        dumpFiles.push_back(
+            {{"path", f.path},
+             {"bytes", f.size},
+             {"sha256", f.sha256},
+             {"rank", f.processes.empty() ? json(nullptr) : json(std::atoi(f.processes.c_str()))}});
     json skipped = json::array();
     for (const auto& s : r.skipped)
         skipped.push_back({{"file", s.file}, {"reason", s.reason}});
-    rep["inventory"] = {
-        {"files", files}, {"skipped", skipped}, {"bytes", r.totalBytes}, {"lines", r.totalLines}};
+    rep["inventory"] = {{"files", files},
+                        {"flight_recorder", dumpFiles},
+                        {"skipped", skipped},
+                        {"bytes", r.totalBytes},
+                        {"lines", r.totalLines}};
     json comps = json::array();
     for (const auto& [name, version] : r.components)
         comps.push_back({{"name", name}, {"version", version}});

@@ -362,6 +362,19 @@ std::string reportMarkdown(const IncidentReport& r)
           << r.files.size() - kMaxFiles
           << " more files are listed, with their SHA-256, in the HTML, PDF and JSON exports of this "
              "report.\n";
+    if (!r.dumps.empty()) {
+        o << "\n### Flight Recorder dumps\n\n| File | Bytes | Rank | SHA-256 |\n|---|--:|---|---|\n";
+        for (std::size_t i = 0; i < r.dumps.size() && i < kMaxFiles; ++i) {
+            const auto& f = r.dumps[i];
+            o << "| " << mdCode(f.path, true) << " | " << f.size << " | " << cell(f.processes) << " | "
+              << mdCode(f.sha256, true) << " |\n";
+        }
+        if (r.dumps.size() > kMaxFiles)
+            o << "\n"
+              << r.dumps.size() - kMaxFiles
+              << " more dumps are listed, with their SHA-256, in the HTML, PDF and JSON exports of this "
+                 "report.\n";
+    }
     o << "\n### Skipped\n\n";
     if (r.skipped.empty()) {
         o << "Nothing was skipped.\n";

@@ -333,6 +333,51 @@ private slots:
         const qsizetype inventory = t.indexOf(QStringLiteral("Bundle inventory"));
         QVERIFY(inventory >= 0);
         QCOMPARE(t.mid(inventory).count(QStringLiteral("SHA-256\n")), 3); // rows 1–100, 101–200, 201–230
+        // Each file's hash on its own row, wherever a page breaks the table.
+        const QString laid = QString::fromUtf8(
+            run(tool("pdftotext"), {QStringLiteral("-layout"), out, QStringLiteral("-")}).out);
+        QCOMPARE(laid.count(QRegularExpression(
+                     QStringLiteral("rank\\d{3}\\.log +\\d+ +1 +(\\d+ +)?[0-9a-f]{64}\n"))),
+                 230);
+    }
+
+    // Flight Recorder dumps in the PDF: the version row, and the dumps in the inventory with their
+    // hashes. With two more logs beside the fixture, a page break falls inside the inventory where
+    // (with this machine's fonts) a row whose cells' fonts differ was split, its hash left on the
+    // page before: no row is split.
+    void pdfFlightRecorder()
+    {
+        if (tool("pdftotext").isEmpty())
+            QSKIP("poppler-utils (pdftotext) not installed");
+        QTemporaryDir bundle;
+        QVERIFY(bundle.isValid());
+        const QDir fixture(QStringLiteral(RANKLINE_TEST_DATA_DIR "/flight-recorder/connect-abort-hang"));
+        for (const QString& name : fixture.entryList(QDir::Files))
+            QVERIFY(QFile::copy(fixture.filePath(name), bundle.filePath(name)));
+        for (int r = 4; r < 6; ++r) {
+            QFile f(bundle.filePath(QStringLiteral("extra%1.log").arg(r)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QVERIFY(
+                f.write(QStringLiteral("[rank%1]:[I1206 21:30:01.102331000 ProcessGroupNCCL.cpp:2213] x\n")
+                            .arg(r)
+                            .toUtf8()) > 0);
+        }
+        const QString out = m_dir.filePath(QStringLiteral("flight.pdf"));
+        Run made = rankline({QStringLiteral("report"), bundle.path(), QStringLiteral("--no-local-nccl"),
+                             QStringLiteral("-o"), out});
+        QVERIFY2(made.code == 0, made.err.constData());
+        const QString t = QString::fromUtf8(
+            run(tool("pdftotext"), {QStringLiteral("-layout"), out, QStringLiteral("-")}).out);
+        QVERIFY2(t.contains(QRegularExpression(
+                     QStringLiteral("Flight Recorder +2\\.21\\.5 +0–3 +nccl_trace_rank_0"))),
+                 qPrintable(t));
+        QVERIFY(t.contains(QStringLiteral("the Flight Recorder dumps say the job ran NCCL 2.21.5")));
+        QCOMPARE(t.count(QRegularExpression(
+                     QStringLiteral("\n\f? *(rank|extra)\\d\\.log +\\d+ +\\d +\\d +[0-9a-f]{64}\n"))),
+                 6);
+        QCOMPARE(t.count(QRegularExpression(
+                     QStringLiteral("\n\f? *nccl_trace_rank_\\d +1752 +\\d +[0-9a-f]{64}\n"))),
+                 4);
     }
 
     // Nothing from the hostile lines runs, renders as markup, or leaks, in any format.

@@ -1,6 +1,7 @@
 // PyTorch Flight Recorder dumps: the pickle reader on the opcodes each writer uses, and the dumps
 // of a hung job read side by side (fixtures under tests/data/flight-recorder, written by
 // make_dumps.py there: torch.jit's pickler, Python's pickle at protocols 2 and 4, and JSON).
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -248,6 +249,21 @@ private slots:
         QVERIFY(md.find("no version in the logs") == std::string::npos);
         const std::string html = reportHtml(r);
         QVERIFY(html.find("<tr><td>Flight Recorder</td><td>2.21.5</td><td>0–3</td>") != std::string::npos);
+
+        // The inventory lists the dumps beside the logs: size and SHA-256 as read.
+        QCOMPARE(r.dumps.size(), std::size_t{4});
+        QFile f2(fixture("connect-abort-hang/nccl_trace_rank_2"));
+        QVERIFY(f2.open(QIODevice::ReadOnly));
+        const QByteArray raw = f2.readAll();
+        QCOMPARE(r.dumps[2].path, std::string("nccl_trace_rank_2"));
+        QCOMPARE(r.dumps[2].size, static_cast<std::uint64_t>(raw.size()));
+        QCOMPARE(QByteArray::fromStdString(r.dumps[2].sha256),
+                 QCryptographicHash::hash(raw, QCryptographicHash::Sha256).toHex());
+        QCOMPARE(r.dumps[2].processes, std::string("2"));
+        QVERIFY(md.find("### Flight Recorder dumps") != std::string::npos);
+        QVERIFY(md.find("| `nccl_trace_rank_2` | " + std::to_string(raw.size()) + " | 2 | `" +
+                        r.dumps[2].sha256 + "` |") != std::string::npos);
+        QVERIFY(html.find("<h3>Flight Recorder dumps</h3>") != std::string::npos);
     }
 
     // Logs that name one NCCL and dumps that name another: the logs decide, and the verdict says the

@@ -199,6 +199,8 @@ private:
     void versionVerdict();
     void versionMismatch(std::vector<Finding>& findings);
     void collectiveProgress();
+    void watchdogSuspects(Finding*& owner, long long& awaited);
+    void flightAgreement(Finding& owner, long long awaited);
     void elasticBoxVsLogs();
     void hypotheses();
 
@@ -936,6 +938,15 @@ void Builder::versionVerdict()
 
 void Builder::collectiveProgress()
 {
+    Finding* owner = nullptr;
+    long long awaited = -1;
+    watchdogSuspects(owner, awaited);
+    if (owner && awaited >= 0)
+        flightAgreement(*owner, awaited);
+}
+
+void Builder::watchdogSuspects(Finding*& owner, long long& awaited)
+{
     // Watchdog-style reports name the collective each rank reached (SeqNum). A collective finishes
     // only when every rank of the group issued it, so the rank that never reached it is the suspect:
     // a rank with no report while the others all wait at the same SeqNum, or the reporters at the
@@ -943,7 +954,6 @@ void Builder::collectiveProgress()
     // culprit is a rank whose log is missing.
     std::map<ProcessId, long long> seqOf;
     std::string optype;
-    Finding* owner = nullptr;
     for (const auto& h : m_hits) {
         if (!symptom(h).progress)
             continue;
@@ -980,6 +990,7 @@ void Builder::collectiveProgress()
                 owner->suspects.push_back({p, behind});
         return;
     }
+    awaited = lo;
     int maxRank = -1;
     std::set<int> present;
     const auto silent = std::make_shared<const SuspectReason>(
@@ -1020,6 +1031,71 @@ void Builder::collectiveProgress()
                                     " probably had not reached it: failed, hung, or still busy elsewhere "
                                     "(saving a checkpoint, evaluating) when the timeout ran out"),
          owner->anchor, "the missing ranks' logs, or TORCH_NCCL_DESYNC_DEBUG=1 on the next run"});
+}
+
+void Builder::flightAgreement(Finding& owner, long long awaited)
+{
+    // The watchdogs' lines name the collective the reporting ranks wait in; the dumps say what every
+    // rank with a dump last enqueued, the silent ones too. Where both speak of the same collective,
+    // say whether they agree on what kept it from finishing.
+    std::set<int> suspected;
+    for (const Suspect& s : owner.suspects)
+        if (const std::optional<int>& r = m_a.process(s.process).rank)
+            suspected.insert(*r);
+    auto ranks = [](const std::vector<int>& r) {
+        return (r.size() == 1 ? "rank " : "ranks ") + rankRuns(r, 8);
+    };
+    const std::string at = "collective #" + std::to_string(awaited);
+    for (const FlightGroupVerdict& v : m_a.flight.verdicts) {
+        if (v.awaited != awaited)
+            continue; // another group, or another collective
+        std::string text;
+        switch (v.kind) {
+        case FlightGroupVerdict::Kind::Behind: {
+            const std::vector<int> behind = v.behind();
+            std::string last;
+            for (const auto& [rank, seq] : v.behindLast)
+                last += (last.empty() ? "" : ", ") +
+                        (v.behindLast.size() == 1 ? "" : "rank " + std::to_string(rank) + " ") + "#" +
+                        std::to_string(seq);
+            const std::string said =
+                ranks(behind) + " never entered " + at + " (last enqueued: " + last + ")";
+            if (suspected.empty())
+                text = "the Flight Recorder dumps name the rank the others wait for: " + said;
+            else if (std::set<int>(behind.begin(), behind.end()) == suspected)
+                text = "the Flight Recorder dumps agree: " + said;
+            else
+                text = "the Flight Recorder dumps point elsewhere: " + said + ", where the logs suspect " +
+                       ranks(std::vector<int>(suspected.begin(), suspected.end()));
+            break;
+        }
+        case FlightGroupVerdict::Kind::Stalled: {
+            // Suspects whose own dump shows them inside the collective: they did reach it.
+            std::vector<int> entered;
+            for (int r : suspected)
+                if (std::binary_search(v.ranks.begin(), v.ranks.end(), r) &&
+                    std::find(v.withoutDump.begin(), v.withoutDump.end(), r) == v.withoutDump.end())
+                    entered.push_back(r);
+            text =
+                "the Flight Recorder dumps show every rank with a dump inside " + at +
+                " and none done with it" +
+                (entered.empty()
+                     ? std::string{}
+                     : ", " + ranks(entered) + " too, which the logs suspect of not reaching it") +
+                ": the hang is inside the collective (NCCL, the network, a GPU), not a rank that stayed away";
+            break;
+        }
+        case FlightGroupVerdict::Kind::Mismatch:
+            text =
+                "the Flight Recorder dumps show the ranks enqueued different operations at " + at +
+                ": a collective mismatch (ranks running different code paths), not a rank that stayed away";
+            break;
+        case FlightGroupVerdict::Kind::PointToPoint:
+            continue; // no collective pending: not what the watchdogs name
+        }
+        owner.hypotheses.push_back({owner.entry, std::move(text), std::nullopt,
+                                    "the Flight Recorder dumps (flight_recorder in --json)"});
+    }
 }
 
 void Builder::elasticBoxVsLogs()

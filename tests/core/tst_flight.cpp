@@ -58,6 +58,16 @@ class TestFlight : public QObject
     Q_OBJECT
     std::shared_ptr<const Encyclopedia> m_enc;
 
+    // Whether some finding's hypothesis says `text`.
+    static bool hypothesis(const Analysis& a, const char* text)
+    {
+        for (const Finding& f : a.findings)
+            for (const Hypothesis& h : f.hypotheses)
+                if (h.text.find(text) != std::string::npos)
+                    return true;
+        return false;
+    }
+
     std::shared_ptr<const Analysis> diagnose(const QString& path)
     {
         AnalyzeOptions o;
@@ -215,6 +225,10 @@ private slots:
                      "inside the affected range 2.16.2") != std::string::npos,
                  verdict.c_str());
         QVERIFY2(a->nccl.dumpNote.empty(), a->nccl.dumpNote.c_str());
+        // Every rank's dump is inside #7, where the watchdogs wait: the hang is in the collective.
+        QVERIFY(hypothesis(*a,
+                           "the Flight Recorder dumps show every rank with a dump inside collective #7 and "
+                           "none done with it: the hang is inside the collective"));
 
         const json j = json::parse(diagnosisJson(*a));
         QCOMPARE(j["initiating"]["entry"].get<std::string>(), std::string("nccl-socket-connect-abort"));
@@ -352,6 +366,55 @@ private slots:
         // The logs are still diagnosed: the watchdog timeouts of the three waiting ranks.
         QCOMPARE(a->sources.size(), std::size_t{4});
         QVERIFY(!a->findings.empty());
+        // The watchdogs' suspect (rank 2: no timeout line of its own) and the dumps agree.
+        QVERIFY2(hypothesis(*a, "the Flight Recorder dumps agree: rank 2 never entered collective #42 (last "
+                                "enqueued: #41)"),
+                 diagnosisText(*a).c_str());
+    }
+
+    // The logs' watchdog lines suspect a rank the dumps clear, or the dumps name another rank: the
+    // hypotheses say the dumps disagree, and which way.
+    void dumpsDisagreeWithWatchdogs()
+    {
+        // Ranks 0, 1 and 3 time out in #7; rank 2's log has no timeout (the logs suspect it), but its
+        // dump shows it inside #7 with the others.
+        QTemporaryDir stalled;
+        QVERIFY(stalled.isValid());
+        for (int r = 0; r < 4; ++r) {
+            const QString dump = QStringLiteral("nccl_trace_rank_%1").arg(r);
+            QVERIFY(QFile::copy(fixture("connect-abort-hang/") + dump, stalled.filePath(dump)));
+            const QString log = QStringLiteral("rank%1.log").arg(r);
+            QVERIFY(QFile::copy(fixture(r == 2 ? "rank-behind/" : "connect-abort-hang/") + log,
+                                stalled.filePath(log)));
+        }
+        auto a = diagnose(stalled.path());
+        QVERIFY2(hypothesis(*a, "suspect of not reaching it: the hang is inside the collective"),
+                 diagnosisText(*a).c_str());
+        QVERIFY(hypothesis(*a, "inside collective #7 and none done with it, rank 2 too"));
+
+        // Ranks 0, 1 and 3 time out in #42 and rank 2 not at all (the logs suspect it); the dumps
+        // (JSON form, pg_status only) say rank 2 is in #42 and rank 1 never entered it.
+        QTemporaryDir behind;
+        QVERIFY(behind.isValid());
+        for (int r = 0; r < 4; ++r) {
+            const QString log = QStringLiteral("rank%1.log").arg(r);
+            QVERIFY(QFile::copy(fixture("rank-behind/") + log, behind.filePath(log)));
+            QFile dump(behind.filePath(QStringLiteral("nccl_trace_rank_%1.json").arg(r)));
+            QVERIFY(dump.open(QIODevice::WriteOnly));
+            const int last = r == 1 ? 41 : 42;
+            dump.write(QStringLiteral("{\"comm_lib_version\":\"2.21.5\",\"entries\":[],\"pg_config\":{\"0\":{"
+                                      "\"desc\":\"default_pg\",\"name\":\"0\",\"ranks\":\"[0, 1, 2, 3]\"}},"
+                                      "\"pg_status\":{\"0\":{\"last_completed_collective\":41,"
+                                      "\"last_enqueued_collective\":%1,\"last_started_collective\":%1}},"
+                                      "\"version\":\"2.4\"}")
+                           .arg(last)
+                           .toUtf8());
+        }
+        auto b = diagnose(behind.path());
+        QVERIFY2(hypothesis(*b,
+                            "the Flight Recorder dumps point elsewhere: rank 1 never entered collective #42 "
+                            "(last enqueued: #41), where the logs suspect rank 2"),
+                 diagnosisText(*b).c_str());
     }
 
     // The same dumps gzipped: read from memory (the reader's decompressed text), not from a file.

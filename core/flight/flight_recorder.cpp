@@ -82,12 +82,65 @@ const json* member(const json& o, const char* key)
 
 } // namespace
 
+namespace
+{
+
+// The innermost frame outside PyTorch's own files: the program's line that called the collective.
+FlightCallSite callSite(const json& entry)
+{
+    const json* frames = member(entry, "frames");
+    if (!frames || !frames->is_array())
+        return {};
+    for (const json& f : *frames) {
+        if (!f.is_object())
+            continue;
+        const json* file = member(f, "filename");
+        if (!file || !file->is_string())
+            continue;
+        const std::string& path = file->get_ref<const std::string&>();
+        // torch's own Python files (distributed_c10d.py, c10d_logger.py, nn/parallel/...), and
+        // the interpreter's frozen modules.
+        if (path.empty() || path.find("/torch/") != std::string::npos || path.starts_with("<"))
+            continue;
+        FlightCallSite s;
+        s.file = path;
+        if (const json* line = member(f, "line"))
+            s.line = numberOf(*line);
+        if (const json* name = member(f, "name"))
+            s.function = textOf(*name);
+        return s;
+    }
+    return {};
+}
+
+} // namespace
+
 std::string FlightGroupView::opAt(std::int64_t seq) const
 {
     for (const auto& [s, op] : ops)
         if (s == seq)
             return op;
     return {};
+}
+
+FlightCallSite FlightGroupView::siteAt(std::int64_t seq) const
+{
+    for (const auto& [s, site] : sites)
+        if (s == seq)
+            return site;
+    return {};
+}
+
+std::string FlightCallSite::text() const
+{
+    return file + ":" + std::to_string(line) + (function.empty() ? "" : " in " + function);
+}
+
+std::string FlightCallSite::brief() const
+{
+    const std::size_t slash = file.find_last_of('/');
+    return (slash == std::string::npos ? file : file.substr(slash + 1)) + ":" + std::to_string(line) +
+           (function.empty() ? "" : " in " + function);
 }
 
 std::vector<int> FlightGroupVerdict::behind() const
@@ -160,6 +213,7 @@ Expected<FlightDump> readFlightDump(std::string_view bytes, const std::string& d
     // Entries: per group, the sequence numbers seen in each state, and the operations.
     std::map<std::int64_t, std::string> nameOfId; // pg_id -> group name
     std::map<std::string, std::map<std::int64_t, std::string>> opsOf;
+    std::map<std::string, std::map<std::int64_t, FlightCallSite>> sitesOf;
     std::map<std::string, std::array<std::int64_t, 3>> fromEntries; // enqueued, started, completed
     if (const json* entries = member(root, "entries"); entries && entries->is_array()) {
         d.entries = entries->size();
@@ -208,6 +262,11 @@ Expected<FlightDump> readFlightDump(std::string_view bytes, const std::string& d
             ops[seq] = member(e, "profiling_name") ? textOf(e["profiling_name"]) : std::string{};
             if (ops.size() > FlightGroupView::kKeptOps)
                 ops.erase(ops.begin());
+            auto& sites = sitesOf[name];
+            if (FlightCallSite site = callSite(e); !site.empty())
+                sites[seq] = std::move(site);
+            while (!sites.empty() && sites.begin()->first < ops.begin()->first)
+                sites.erase(sites.begin());
         }
     }
     for (auto& [name, last] : fromEntries) {
@@ -235,6 +294,8 @@ Expected<FlightDump> readFlightDump(std::string_view bytes, const std::string& d
     for (auto& [name, g] : groups) {
         if (auto ops = opsOf.find(name); ops != opsOf.end())
             g.ops.assign(ops->second.begin(), ops->second.end());
+        if (auto sites = sitesOf.find(name); sites != sitesOf.end())
+            g.sites.assign(sites->second.begin(), sites->second.end());
         d.groups.push_back(std::move(g));
     }
     return d;
@@ -333,6 +394,11 @@ FlightRecorder summarizeFlight(std::vector<FlightDump> dumps)
             v.kind =
                 v.behindLast.empty() ? FlightGroupVerdict::Kind::Stalled : FlightGroupVerdict::Kind::Behind;
         }
+        for (const auto& [rank, g] : byRank) {
+            const std::int64_t seq = g->lastEnqueued < v.awaited ? g->lastEnqueued : v.awaited;
+            if (FlightCallSite site = g->siteAt(seq); !site.empty())
+                v.sites.push_back({rank, seq, g->opAt(seq), std::move(site)});
+        }
         f.verdicts.push_back(std::move(v));
     }
     // A rank that stayed away, then a mismatch, then a stall; within each, the larger group (a
@@ -379,7 +445,23 @@ std::string flightSentence(const FlightRecorder& f)
         return {};
     const FlightGroupVerdict& v = f.verdicts.front();
     const std::string group = "process group " + v.name + (v.desc.empty() ? "" : " (" + v.desc + ")");
-    const std::string op = v.awaitedOp.empty() ? "" : " (" + v.awaitedOp + ")";
+    // Where the given ranks called collective `seq`, when their stacks agree ("" otherwise).
+    auto siteOf = [&v](std::int64_t seq, const std::vector<int>& who) {
+        const FlightCallSite* one = nullptr;
+        for (const auto& s : v.sites)
+            if (s.seq == seq && std::find(who.begin(), who.end(), s.rank) != who.end()) {
+                if (one && !(*one == s.site))
+                    return std::string{};
+                one = &s.site;
+            }
+        return one ? one->brief() : std::string{};
+    };
+    const std::vector<int> inside = v.waiting.empty() ? v.ranks : v.waiting;
+    const std::string calledAt = siteOf(v.awaited, inside);
+    const std::string op = v.awaitedOp.empty() && calledAt.empty()
+                               ? ""
+                               : " (" + v.awaitedOp + (v.awaitedOp.empty() || calledAt.empty() ? "" : ", ") +
+                                     (calledAt.empty() ? "" : "called at " + calledAt) + ")";
     const std::string awaited = "collective #" + std::to_string(v.awaited) + op;
     auto ranks = [](const std::vector<int>& r) {
         return (r.size() == 1 ? "rank " : "ranks ") + rankRuns(r, 8);
@@ -389,8 +471,11 @@ std::string flightSentence(const FlightRecorder& f)
     switch (v.kind) {
     case FlightGroupVerdict::Kind::Behind: {
         std::string last;
-        if (v.behindLast.size() == 1)
-            last = " (its last was #" + std::to_string(v.behindLast.front().second) + ")";
+        if (v.behindLast.size() == 1) {
+            const auto& [rank, seq] = v.behindLast.front();
+            const std::string at = siteOf(seq, {rank});
+            last = " (its last was #" + std::to_string(seq) + (at.empty() ? "" : ", called at " + at) + ")";
+        }
         s += "in " + group + ", " + ranks(v.waiting.empty() ? v.ranks : v.waiting) + " wait in " + awaited +
              ", which " + ranks(v.behind()) + " never entered" + last + ": " +
              (v.behindLast.size() == 1 ? "that rank is" : "those ranks are") + " the one" +
@@ -402,8 +487,10 @@ std::string flightSentence(const FlightRecorder& f)
         for (const auto& [rank, o] : v.ops)
             byOp[o].push_back(rank);
         std::string list;
-        for (const auto& [o, rs] : byOp)
-            list += (list.empty() ? "" : ", ") + ranks(rs) + " " + o;
+        for (const auto& [o, rs] : byOp) {
+            const std::string at = siteOf(v.awaited, rs);
+            list += (list.empty() ? "" : ", ") + ranks(rs) + " " + o + (at.empty() ? "" : " at " + at);
+        }
         s += "at collective #" + std::to_string(v.awaited) + " of " + group +
              " the ranks enqueued different operations (" + list +
              "): a collective mismatch, each side waits for a partner that never comes.";

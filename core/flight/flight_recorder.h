@@ -18,6 +18,18 @@
 namespace rl
 {
 
+// Where the program called a collective: the innermost frame of its stack (the entry's `frames`,
+// innermost first) outside PyTorch itself.
+struct FlightCallSite {
+    std::string file; // as recorded ("/workspace/train.py")
+    std::int64_t line = 0;
+    std::string function;
+    bool empty() const { return file.empty(); }
+    std::string text() const;  // "/workspace/train.py:88 in train_step"
+    std::string brief() const; // "train.py:88 in train_step", for sentences
+    bool operator==(const FlightCallSite&) const = default;
+};
+
 // One process group as one rank's dump saw it. Sequence numbers are collective_seq_id values:
 // point-to-point operations (is_p2p) have their own count and are left out.
 struct FlightGroupView {
@@ -30,12 +42,16 @@ struct FlightGroupView {
     // The last collectives this rank enqueued in the group (up to kKeptOps): sequence number and
     // profiling name ("nccl:all_reduce"), ascending.
     std::vector<std::pair<std::int64_t, std::string>> ops;
+    // The call sites of those of `ops` whose entry has a stack (TORCH_INCLUDE_STACK_TRACE, on by
+    // default), ascending.
+    std::vector<std::pair<std::int64_t, FlightCallSite>> sites;
     static constexpr std::size_t kKeptOps = 16;
     // The first send or receive (is_p2p) recorded and not completed: its profiling name
     // ("nccl:recv 3<-2") and state; empty where none is pending.
     std::string pendingP2p;
     std::string pendingP2pState;
     std::string opAt(std::int64_t seq) const;
+    FlightCallSite siteAt(std::int64_t seq) const; // empty where unknown
 };
 
 struct FlightDump {
@@ -79,6 +95,15 @@ struct FlightGroupVerdict {
     // empty for the other kinds
     std::vector<std::pair<int, std::string>> ops;
     std::vector<int> behind() const; // the ranks of behindLast
+    // Per rank with a dump and a stack for it: where it called the collective it waits in, or, for
+    // a rank behind, the last one it enqueued (with that collective's sequence number).
+    struct Site {
+        int rank = -1;
+        std::int64_t seq = -1;
+        std::string op;
+        FlightCallSite site;
+    };
+    std::vector<Site> sites;
 };
 
 struct FlightRecorder {

@@ -987,6 +987,19 @@ void writeFlight(JsonWriter& w, const Analysis& a)
         ops(p2p);
         w.key("ranks");
         ints(v.ranks);
+        w.key("sites").beginArray();
+        for (const auto& s : v.sites) {
+            w.beginObject();
+            w.key("file").string(s.site.file);
+            w.key("function").stringOrNull(s.site.function);
+            w.key("line").integer(s.site.line);
+            w.key("op").stringOrNull(s.op);
+            w.key("rank").integer(s.rank);
+            w.key("seq");
+            seq(s.seq);
+            w.endObject();
+        }
+        w.endArray();
         w.key("waiting");
         ints(v.waiting);
         w.key("without_dump");

@@ -347,9 +347,16 @@ private slots:
         QVERIFY(v.withoutDump.empty());
 
         const std::string sentence = flightSentence(a->flight);
-        QVERIFY2(sentence.find("ranks 0, 1, 3 wait in collective #42 (nccl:all_reduce), which rank 2 never "
-                               "entered (its last was #41)") != std::string::npos,
+        // Where each rank called them: the innermost frame outside torch (frames are innermost first).
+        QVERIFY2(sentence.find(
+                     "ranks 0, 1, 3 wait in collective #42 (nccl:all_reduce, called at train.py:88 in "
+                     "train_step), which rank 2 never entered (its last was #41, called at train.py:88 in "
+                     "train_step)") != std::string::npos,
                  sentence.c_str());
+        QCOMPARE(v.sites.size(), std::size_t{4});
+        QCOMPARE(v.sites[2].rank, 2);
+        QCOMPARE(v.sites[2].seq, std::int64_t{41});
+        QCOMPARE(v.sites[2].site.text(), std::string("/workspace/train.py:88 in train_step"));
         const json j = json::parse(diagnosisJson(*a));
         const json& fr = j["flight_recorder"];
         QCOMPARE(fr["dumps"].size(), std::size_t{4});
@@ -475,8 +482,19 @@ private slots:
             {0, "nccl:all_reduce"}, {1, "nccl:all_reduce"}, {2, "nccl:broadcast"}, {3, "nccl:broadcast"}};
         QVERIFY(v.ops == ops);
         const std::string s = flightSentence(a->flight);
-        QVERIFY2(s.find("ranks 0, 1 nccl:all_reduce, ranks 2, 3 nccl:broadcast") != std::string::npos,
-                 s.c_str());
+        QVERIFY2(
+            s.find("ranks 0, 1 nccl:all_reduce at train.py:88 in train_step, ranks 2, 3 nccl:broadcast at "
+                   "eval.py:40 in evaluate") != std::string::npos,
+            s.c_str());
+        // In --json: each rank's call site of #7 (ranks 2 and 3 from eval.py; rank 3's dump is JSON).
+        const json j = json::parse(diagnosisJson(*a));
+        const json& sites = j["flight_recorder"]["verdicts"][0]["sites"];
+        QCOMPARE(sites.size(), std::size_t{4});
+        QVERIFY2(
+            sites[3] ==
+                json::parse("{\"file\": \"/workspace/eval.py\", \"function\": \"evaluate\", \"line\": 40, "
+                            "\"op\": \"nccl:broadcast\", \"rank\": 3, \"seq\": 7}"),
+            sites.dump().c_str());
         // No log beside the dumps: the dumps alone are diagnosed.
         QVERIFY(a->sources.empty());
     }

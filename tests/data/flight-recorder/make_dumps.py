@@ -4,7 +4,8 @@
 The dumps hold what c10d's FlightRecorder writes (torch/csrc/distributed/c10d/FlightRecorder*.hpp,
 dump format 2.x): version, comm_lib_version, pg_config (name -> name, desc, ranks as the string
 "[0, 1, 2, 3]"), pg_status (pg_id -> last enqueued, started and completed collective), entries
-(one dict per collective or point-to-point operation) and, here, no stack frames.
+(one dict per collective or point-to-point operation), with the Python stack that called each
+(`frames`, innermost first: name, filename, line) in the rank-behind and mismatch cases.
 
 Three writers, as dumps are met in the field:
 - `torch_pickle` emits the opcodes torch.jit's C++ pickler emits (protocol 2; every string
@@ -110,6 +111,21 @@ def torch_pickle(value) -> bytes:
     return bytes(out)
 
 
+TORCH_PY = "/usr/local/lib/python3.10/dist-packages/torch/distributed/"
+
+
+def frames(op, site):
+    """The stack of a collective called from `site` (file, line, function), innermost first:
+    torch.distributed's own frames, then the program's."""
+    api = op.split(":")[-1].split(" ")[0]
+    file, line, function = site
+    return [{"name": api, "filename": TORCH_PY + "distributed_c10d.py", "line": 2501},
+            {"name": "wrapper", "filename": TORCH_PY + "c10d_logger.py", "line": 83},
+            {"name": function, "filename": file, "line": line},
+            {"name": "main", "filename": "/workspace/train.py", "line": 140},
+            {"name": "<module>", "filename": "/workspace/train.py", "line": 161}]
+
+
 def entry(rank, record_id, pg, seq, op, state, p2p=False, sizes=(1024,)):
     started = state in ("started", "completed")
     completed = state == "completed"
@@ -140,12 +156,14 @@ def entry(rank, record_id, pg, seq, op, state, p2p=False, sizes=(1024,)):
 
 
 def dump(rank, world, last_enqueued, last_completed, op_at=lambda seq: "nccl:all_reduce", first=35,
-         with_status=True):
+         with_status=True, site_at=None):
     pg = ("0", "default_pg")
     entries = []
     for rid, seq in enumerate(range(first, last_enqueued + 1)):
         state = "completed" if seq <= last_completed else "scheduled" if seq > last_completed + 1 else "started"
         entries.append(entry(rank, rid, pg, seq, op_at(seq), state))
+        if site_at:
+            entries[-1]["frames"] = frames(op_at(seq), site_at(seq))
     d = {
         "version": "2.4",
         "pg_config": {"0": {"name": "0", "desc": "default_pg", "ranks": str(list(range(world)))}},
@@ -180,7 +198,7 @@ def main():
     behind = os.path.join(HERE, "rank-behind")
     for rank in range(4):
         last = 41 if rank == 2 else 42
-        d = dump(rank, 4, last, 41)
+        d = dump(rank, 4, last, 41, site_at=lambda seq: ("/workspace/train.py", 88, "train_step"))
         write(os.path.join(behind, f"nccl_trace_rank_{rank}"), torch_pickle(d))
     # A mismatch: at collective 7 ranks 0 and 1 all-reduce, ranks 2 and 3 broadcast; Python's
     # own pickle, protocol 2 and 4, and one dump as JSON text.
@@ -188,7 +206,9 @@ def main():
     for rank in range(4):
         op = (lambda seq: "nccl:all_reduce") if rank < 2 else (
             lambda seq: "nccl:broadcast" if seq == 7 else "nccl:all_reduce")
-        d = to_plain(dump(rank, 4, 7, 6, op_at=op, first=3, with_status=rank != 1))
+        site = (lambda seq: ("/workspace/train.py", 88, "train_step")) if rank < 2 else (
+            lambda seq: ("/workspace/eval.py", 40, "evaluate") if seq == 7 else ("/workspace/train.py", 88, "train_step"))
+        d = to_plain(dump(rank, 4, 7, 6, op_at=op, first=3, with_status=rank != 1, site_at=site))
         if rank == 3:
             write(os.path.join(mismatch, f"nccl_trace_rank_{rank}.json"), json.dumps(d, sort_keys=True, separators=(",", ":")).encode())
         else:

@@ -412,6 +412,7 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
     }
 
     // The verdict: one paragraph that still reads after redaction (labels carry pseudonyms).
+    bool flightSaid = false; // the Flight Recorder's sentence is in it already
     if (init) {
         const Entry& e = a.entry(init->entry);
         r.title = e.title;
@@ -454,6 +455,15 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
         r.verdict = "No encyclopedia entry has a finding in the " + std::to_string(a.totalLines) +
                     " lines read from " + plural(a.sources.size(), "file", "files") + " (" +
                     plural(a.processes.size(), "process", "processes") + ")." + suggestion;
+    } else if (a.sources.empty() && !a.flight.empty()) {
+        // Dumps alone: what they say leads the verdict; no log was there to match.
+        r.title = "Flight Recorder dumps, no logs";
+        r.verdict = flightSentence(a.flight);
+        r.verdict += (r.verdict.empty() ? "" : " ") +
+                     std::string("The bundle holds no log: add the ranks' logs (their "
+                                 "stdout and stderr, or the launcher's combined "
+                                 "output) to find the failure that started it.");
+        flightSaid = true;
     } else {
         r.title = "No known failure recognised";
         r.verdict = "None of the " + std::to_string(a.encyclopedia ? a.encyclopedia->entries.size() : 0) +
@@ -465,7 +475,7 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
     // Whatever was found, a bundle without some of the job's ranks may not hold where it began.
     if (!a.coverage.complete())
         r.verdict += " " + coverageSentence(a);
-    if (const std::string fr = flightSentence(a.flight); !fr.empty())
+    if (const std::string fr = flightSentence(a.flight); !fr.empty() && !flightSaid)
         r.verdict += " " + fr;
 
     r.timeline = layoutTimeline(a, o.timeline);

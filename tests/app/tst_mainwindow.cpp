@@ -202,6 +202,12 @@ private slots:
         const QString html = FindingPanel::renderHtml(*a);
         QVERIFY(html.contains(QStringLiteral("<p class='flight'>")));
         QVERIFY(html.contains(QStringLiteral("which rank 2 never entered")));
+        // Dumps without logs: said so, not "no known failure recognised" in zero lines.
+        auto dumpsOnly = analyzePaths({RANKLINE_TEST_DATA_DIR "/flight-recorder/mismatch"}, m_enc, o);
+        QVERIFY(dumpsOnly);
+        const QString only = FindingPanel::renderHtml(*dumpsOnly);
+        QVERIFY(only.contains(QStringLiteral("<h2>Flight Recorder dumps, no logs</h2>")));
+        QVERIFY(!only.contains(QStringLiteral("No known failure recognised")));
 
         MainWindow w(m_enc);
         w.resize(1400, 860);

@@ -495,8 +495,13 @@ private slots:
                 json::parse("{\"file\": \"/workspace/eval.py\", \"function\": \"evaluate\", \"line\": 40, "
                             "\"op\": \"nccl:broadcast\", \"rank\": 3, \"seq\": 7}"),
             sites.dump().c_str());
-        // No log beside the dumps: the dumps alone are diagnosed.
+        // No log beside the dumps: the dumps alone are diagnosed, and the report leads with them.
         QVERIFY(a->sources.empty());
+        const IncidentReport r = buildReport(*a, ReportOptions{});
+        QCOMPARE(r.title, std::string("Flight Recorder dumps, no logs"));
+        QVERIFY2(r.verdict.starts_with(s) && r.verdict.find("The bundle holds no log") != std::string::npos &&
+                     r.verdict.find(s, 1) == std::string::npos,
+                 r.verdict.c_str());
     }
 
     // All four entered all-reduce #12 and none completed it; rank 3's dump was cut short while

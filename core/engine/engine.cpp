@@ -871,8 +871,8 @@ void Builder::versionVerdict()
     }
     std::string fixed = range->fixedIn ? range->fixedIn->toString() : std::string{};
     // The versions the logs name; where none does, those the Flight Recorder dumps name (PyTorch
-    // asked the NCCL it had loaded), which an exact version from the dumps makes better evidence
-    // than the range the WARN's line numbers leave.
+    // asks the NCCL it loaded, ncclGetVersion): an exact version, better evidence than the range
+    // the WARN's line numbers leave.
     const bool fromDumps = n.logs.empty() && !n.dumps.empty();
     std::vector<Version> versions;
     if (fromDumps)
@@ -1061,7 +1061,8 @@ void Builder::flightAgreement(Finding& owner, long long awaited)
             const std::string said =
                 ranks(behind) + " never entered " + at + " (last enqueued: " + last + ")";
             if (suspected.empty())
-                text = "the Flight Recorder dumps name the rank the others wait for: " + said;
+                text = std::string("the Flight Recorder dumps name the ") +
+                       (behind.size() == 1 ? "rank" : "ranks") + " the others wait for: " + said;
             else if (std::set<int>(behind.begin(), behind.end()) == suspected)
                 text = "the Flight Recorder dumps agree: " + said;
             else

@@ -80,11 +80,6 @@ const json* member(const json& o, const char* key)
     return it == o.end() ? nullptr : &*it;
 }
 
-} // namespace
-
-namespace
-{
-
 // The innermost frame outside PyTorch's own files: the program's line that called the collective.
 FlightCallSite callSite(const json& entry)
 {

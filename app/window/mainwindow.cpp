@@ -1033,6 +1033,13 @@ void MainWindow::fillRanks()
             for (const ProcessId p : f.processes)
                 if (p.value < collateral.size())
                     collateral[p.value] = 1;
+    // A rank a finding suspects (the one a hang waits for, by the watchdogs' lines): the lead of a
+    // hang, so marked ahead of the collateral it also is.
+    std::vector<const Suspect*> suspect(a.processes.size(), nullptr);
+    for (const auto& f : a.findings)
+        for (const Suspect& s : f.suspects)
+            if (s.process.value < suspect.size() && !suspect[s.process.value])
+                suspect[s.process.value] = &s;
     constexpr int kColumns = 5;
     for (const auto& p : a.processes) {
         QStandardItem*& host = hosts[p.host];
@@ -1058,6 +1065,9 @@ void MainWindow::fillRanks()
         if (init && init->process == p.id) {
             rank->setText(rank->text() + tr(" ◆ initiating"));
             rank->setForeground(QColor(180, 20, 30));
+        } else if (suspect[p.id.value]) {
+            rank->setText(rank->text() + tr(" ▲ suspect"));
+            rank->setForeground(QColor(140, 40, 150));
         } else if (collateral[p.id.value]) {
             rank->setText(rank->text() + tr(" ● collateral"));
             rank->setForeground(QColor(190, 110, 0));
@@ -1085,6 +1095,8 @@ void MainWindow::fillRanks()
             for (const auto& c : p.identityConflicts)
                 tip += QStringLiteral("\n• ") + QString::fromStdString(c);
         }
+        if (const Suspect* s = suspect[p.id.value])
+            tip += tr("\nSuspected: %1").arg(QString::fromStdString(s->reason()));
         QList<QStandardItem*> row{rank,
                                   new QStandardItem(p.localRank ? QString::number(*p.localRank) : QString()),
                                   new QStandardItem(p.pid >= 0 ? QString::number(p.pid) : QString()), why,

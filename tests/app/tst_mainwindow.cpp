@@ -214,6 +214,28 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QSignalSpy ready(&w, &MainWindow::analysisReady);
+        // The rank the hang waits for is marked in the rank list, with why in its tooltip.
+        w.openPaths({QStringLiteral(RANKLINE_TEST_DATA_DIR "/flight-recorder/rank-behind")});
+        QVERIFY(ready.wait(20000));
+        auto* view = w.findChild<QTreeView*>(QStringLiteral("rankList"));
+        QVERIFY(view);
+        QStringList marked;
+        QString tip;
+        const QAbstractItemModel* model = view->model();
+        for (int h = 0; h < model->rowCount(); ++h)
+            for (int r = 0; r < model->rowCount(model->index(h, 0)); ++r) {
+                const QModelIndex i = model->index(r, 0, model->index(h, 0));
+                marked << i.data().toString();
+                if (i.data().toString().startsWith(QStringLiteral("rank 2 ")))
+                    tip = i.data(Qt::ToolTipRole).toString();
+            }
+        QVERIFY2(marked.contains(QStringLiteral("rank 2 ▲ suspect")),
+                 qPrintable(marked.join(QLatin1Char('|'))));
+        QVERIFY(marked.contains(QStringLiteral("rank 0 ● collateral")));
+        QVERIFY2(tip.contains(QStringLiteral("Suspected: every reporting rank waits at SeqNum 42")),
+                 qPrintable(tip));
+        w.grab().save(QStringLiteral(RANKLINE_BUILD_DIR "/screenshots/rank-list-suspect.png"));
+
         w.openPaths({QStringLiteral(RANKLINE_TEST_DATA_DIR "/flight-recorder/mismatch")});
         QVERIFY(ready.wait(20000));
         auto counted = [&w] {

@@ -1279,6 +1279,14 @@ void Builder::hypotheses()
     }
     if (!m_a.hypotheses.empty())
         return;
+    if (m_a.sources.empty() && !m_a.flight.empty()) {
+        // Dumps alone: they say where the ranks stand, not what failed; the logs would.
+        m_a.hypotheses.push_back(
+            {-1, "the bundle holds Flight Recorder dumps and no log", std::nullopt,
+             "the ranks' logs (their stdout and stderr, or the launcher's combined output) "
+             "beside the dumps"});
+        return;
+    }
     // Asking for NCCL_DEBUG=INFO where the logs already are at INFO sends the reader round in a
     // circle: NCCL's interface announcements, printed at INFO only, tell.
     const bool ncclInfoOn = std::any_of(m_a.processes.begin(), m_a.processes.end(),

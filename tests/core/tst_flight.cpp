@@ -499,6 +499,8 @@ private slots:
         QVERIFY(a->sources.empty());
         const IncidentReport r = buildReport(*a, ReportOptions{});
         QCOMPARE(r.title, std::string("Flight Recorder dumps, no logs"));
+        QCOMPARE(a->hypotheses.size(), std::size_t{1});
+        QCOMPARE(a->hypotheses[0].text, std::string("the bundle holds Flight Recorder dumps and no log"));
         QVERIFY2(r.verdict.starts_with(s) && r.verdict.find("The bundle holds no log") != std::string::npos &&
                      r.verdict.find(s, 1) == std::string::npos,
                  r.verdict.c_str());

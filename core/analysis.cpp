@@ -2589,6 +2589,18 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 a.flight.dumps.push_back(std::move(d));
             if (!a.flight.dumps.empty())
                 a.flight = summarizeFlight(std::move(a.flight.dumps));
+            for (const auto& [file, kept] : a.flight.notCompared) {
+                const std::optional<int> rank = flightDumpRank(file);
+                Skipped s{file,
+                          "a second Flight Recorder dump of rank " + (rank ? std::to_string(*rank) : "?") +
+                              " (" + kept +
+                              " is the one compared; this one is listed, not compared): two runs' dumps "
+                              "side by side? Open each run's dumps in a folder of their own"};
+                // A re-analysis brings what was said before along: said once.
+                if (std::none_of(a.skipped.begin(), a.skipped.end(),
+                                 [&](const Skipped& x) { return x.file == s.file && x.reason == s.reason; }))
+                    a.skipped.push_back(std::move(s));
+            }
         }
         rebaseGuessedYears(a, scans);
         a.totalBytes = totalBytes;

@@ -307,9 +307,14 @@ FlightRecorder summarizeFlight(std::vector<FlightDump> dumps)
     std::map<std::string, std::map<int, const FlightGroupView*>> views;
     std::map<std::string, std::set<int>> members;
     std::map<std::string, std::string> descs;
+    std::map<int, const std::string*> compared; // rank -> its dump's file
     for (const FlightDump& d : f.dumps) {
         if (!d.rank)
             continue;
+        if (auto [it, added] = compared.try_emplace(*d.rank, &d.file); !added) {
+            f.notCompared.emplace_back(d.file, *it->second);
+            continue;
+        }
         for (const FlightGroupView& g : d.groups) {
             views[g.name].try_emplace(*d.rank, &g);
             members[g.name].insert(g.ranks.begin(), g.ranks.end());

@@ -110,6 +110,9 @@ struct FlightRecorder {
     std::vector<FlightDump> dumps;            // by file
     std::vector<FlightGroupVerdict> verdicts; // groups where something is pending, the most telling first
     std::size_t groupsComplete = 0;           // groups read from two or more dumps with nothing pending
+    // Dumps of a rank another dump (first by file name) already speaks for, left out of the
+    // verdicts: (this dump, the one compared). Two runs' dumps side by side, or a copy.
+    std::vector<std::pair<std::string, std::string>> notCompared;
     bool empty() const { return dumps.empty(); }
 };
 

@@ -424,6 +424,44 @@ private slots:
                  diagnosisText(*b).c_str());
     }
 
+    // Two dumps of rank 2 (another run's in a subfolder): the first by name is compared, the other
+    // listed with why and what to do, and the verdict is the first run's.
+    void secondDumpOfARank()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (int r = 0; r < 4; ++r) {
+            const QString dump = QStringLiteral("nccl_trace_rank_%1").arg(r);
+            QVERIFY(QFile::copy(fixture("rank-behind/") + dump, dir.filePath(dump)));
+        }
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("run2")));
+        QVERIFY(QFile::copy(fixture("mismatch/nccl_trace_rank_2"),
+                            dir.filePath(QStringLiteral("run2/nccl_trace_rank_2"))));
+        auto a = diagnose(dir.path());
+        QCOMPARE(a->flight.dumps.size(), std::size_t{5});
+        QCOMPARE(a->flight.notCompared.size(), std::size_t{1});
+        QCOMPARE(a->flight.verdicts.size(), std::size_t{1});
+        QCOMPARE(a->flight.verdicts[0].behind(), std::vector<int>{2});
+        const auto said = std::find_if(a->skipped.begin(), a->skipped.end(),
+                                       [](const Skipped& s) { return s.file == "run2/nccl_trace_rank_2"; });
+        QVERIFY(said != a->skipped.end());
+        QVERIFY2(said->reason.find(
+                     "a second Flight Recorder dump of rank 2 (nccl_trace_rank_2 is the one compared") !=
+                     std::string::npos,
+                 said->reason.c_str());
+        // Analysed again (the window's clock settings): said once.
+        Bundle again;
+        again.sources = a->sources;
+        again.skipped = a->skipped;
+        again.flightRead = a->flight.dumps;
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto b = analyze(std::move(again), m_enc, o);
+        QCOMPARE(std::count_if(b->skipped.begin(), b->skipped.end(),
+                               [](const Skipped& s) { return s.file == "run2/nccl_trace_rank_2"; }),
+                 std::ptrdiff_t{1});
+    }
+
     // The same dumps gzipped: read from memory (the reader's decompressed text), not from a file.
     void compressedDumps()
     {

@@ -2589,11 +2589,9 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 a.flight.dumps.push_back(std::move(d));
             if (!a.flight.dumps.empty())
                 a.flight = summarizeFlight(std::move(a.flight.dumps));
-            for (const auto& [file, kept] : a.flight.notCompared) {
-                const std::optional<int> rank = flightDumpRank(file);
+            for (const auto& [file, rank, kept] : a.flight.notCompared) {
                 Skipped s{file,
-                          "a second Flight Recorder dump of rank " + (rank ? std::to_string(*rank) : "?") +
-                              " (" + kept +
+                          "a second Flight Recorder dump of rank " + std::to_string(rank) + " (" + kept +
                               " is the one compared; this one is listed, not compared): two runs' dumps "
                               "side by side? Open each run's dumps in a folder of their own"};
                 // A re-analysis brings what was said before along: said once.

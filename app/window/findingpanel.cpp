@@ -345,9 +345,9 @@ QString FindingPanel::renderHtml(const Analysis& a)
                  suggest;
         else if (a.sources.empty() && !a.flight.empty())
             h += QStringLiteral(
-                "<h2>Flight Recorder dumps, no logs</h2><p>The bundle holds no log: what the dumps "
-                "say is above. Add the ranks' logs (their stdout and stderr, or the launcher's "
-                "combined output) to find the failure that started it.</p>");
+                     "<h2>Flight Recorder dumps, no logs</h2><p>The bundle holds no log: what the dumps "
+                     "say is above. Add %1 to find the failure that started it.</p>")
+                     .arg(esc(kFlightLogsWanted));
         else
             h += QStringLiteral(
                      "<h2>No known failure recognised</h2><p>None of the %1 encyclopedia entries "

@@ -1281,10 +1281,8 @@ void Builder::hypotheses()
         return;
     if (m_a.sources.empty() && !m_a.flight.empty()) {
         // Dumps alone: they say where the ranks stand, not what failed; the logs would.
-        m_a.hypotheses.push_back(
-            {-1, "the bundle holds Flight Recorder dumps and no log", std::nullopt,
-             "the ranks' logs (their stdout and stderr, or the launcher's combined output) "
-             "beside the dumps"});
+        m_a.hypotheses.push_back({-1, "the bundle holds Flight Recorder dumps and no log", std::nullopt,
+                                  std::string(kFlightLogsWanted) + " beside the dumps"});
         return;
     }
     // Asking for NCCL_DEBUG=INFO where the logs already are at INFO sends the reader round in a

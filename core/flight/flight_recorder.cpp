@@ -126,16 +126,25 @@ FlightCallSite FlightGroupView::siteAt(std::int64_t seq) const
     return {};
 }
 
+namespace
+{
+
+// "<path>:88 in train_step"
+std::string siteText(std::string_view path, const FlightCallSite& s)
+{
+    return std::string(path) + ":" + std::to_string(s.line) + (s.function.empty() ? "" : " in " + s.function);
+}
+
+} // namespace
+
 std::string FlightCallSite::text() const
 {
-    return file + ":" + std::to_string(line) + (function.empty() ? "" : " in " + function);
+    return siteText(file, *this);
 }
 
 std::string FlightCallSite::brief() const
 {
-    const std::size_t slash = file.find_last_of('/');
-    return (slash == std::string::npos ? file : file.substr(slash + 1)) + ":" + std::to_string(line) +
-           (function.empty() ? "" : " in " + function);
+    return siteText(std::string_view(file).substr(file.find_last_of('/') + 1), *this);
 }
 
 std::vector<int> FlightGroupVerdict::behind() const
@@ -312,7 +321,7 @@ FlightRecorder summarizeFlight(std::vector<FlightDump> dumps)
         if (!d.rank)
             continue;
         if (auto [it, added] = compared.try_emplace(*d.rank, &d.file); !added) {
-            f.notCompared.emplace_back(d.file, *it->second);
+            f.notCompared.push_back({d.file, *d.rank, *it->second});
             continue;
         }
         for (const FlightGroupView& g : d.groups) {

@@ -111,8 +111,13 @@ struct FlightRecorder {
     std::vector<FlightGroupVerdict> verdicts; // groups where something is pending, the most telling first
     std::size_t groupsComplete = 0;           // groups read from two or more dumps with nothing pending
     // Dumps of a rank another dump (first by file name) already speaks for, left out of the
-    // verdicts: (this dump, the one compared). Two runs' dumps side by side, or a copy.
-    std::vector<std::pair<std::string, std::string>> notCompared;
+    // verdicts. Two runs' dumps side by side, or a copy.
+    struct NotCompared {
+        std::string file;
+        int rank = -1;
+        std::string compared; // the file of the dump compared for that rank
+    };
+    std::vector<NotCompared> notCompared;
     bool empty() const { return dumps.empty(); }
 };
 
@@ -120,6 +125,10 @@ struct FlightRecorder {
 FlightRecorder summarizeFlight(std::vector<FlightDump> dumps);
 
 const char* flightVerdictKindName(FlightGroupVerdict::Kind k);
+
+// What a bundle of dumps alone lacks, said by the report, the window and the hypotheses alike.
+inline constexpr const char* kFlightLogsWanted =
+    "the ranks' logs (their stdout and stderr, or the launcher's combined output)";
 
 // One sentence on the most telling verdict ("" when there is none).
 std::string flightSentence(const FlightRecorder& f);

@@ -459,10 +459,8 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
         // Dumps alone: what they say leads the verdict; no log was there to match.
         r.title = "Flight Recorder dumps, no logs";
         r.verdict = flightSentence(a.flight);
-        r.verdict += (r.verdict.empty() ? "" : " ") +
-                     std::string("The bundle holds no log: add the ranks' logs (their "
-                                 "stdout and stderr, or the launcher's combined "
-                                 "output) to find the failure that started it.");
+        r.verdict += (r.verdict.empty() ? "" : " ") + std::string("The bundle holds no log: add ") +
+                     kFlightLogsWanted + " to find the failure that started it.";
         flightSaid = true;
     } else {
         r.title = "No known failure recognised";

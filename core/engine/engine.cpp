@@ -109,6 +109,13 @@ std::string shortHost(std::string h)
     return h;
 }
 
+// A collective the reporting ranks of one process group all wait in: its sequence number, and the
+// group as progressGroup() keys it ("" where the lines name none).
+struct AwaitedCollective {
+    long long seq = -1;
+    std::string group;
+};
+
 class Builder
 {
 public:
@@ -199,8 +206,8 @@ private:
     void versionVerdict();
     void versionMismatch(std::vector<Finding>& findings);
     void collectiveProgress();
-    void watchdogSuspects(Finding*& owner, long long& awaited);
-    void flightAgreement(Finding& owner, long long awaited);
+    void watchdogSuspects(Finding*& owner, std::vector<AwaitedCollective>& awaited);
+    void flightAgreement(Finding& owner, const AwaitedCollective& awaited);
     void elasticBoxVsLogs();
     void hypotheses();
 
@@ -939,40 +946,148 @@ void Builder::versionVerdict()
 void Builder::collectiveProgress()
 {
     Finding* owner = nullptr;
-    long long awaited = -1;
+    std::vector<AwaitedCollective> awaited;
     watchdogSuspects(owner, awaited);
-    if (owner && awaited >= 0)
-        flightAgreement(*owner, awaited);
+    if (owner)
+        for (const AwaitedCollective& c : awaited)
+            flightAgreement(*owner, c);
 }
 
-void Builder::watchdogSuspects(Finding*& owner, long long& awaited)
+namespace
+{
+
+// The process group a progress line names: PG GUID, the group's name on every rank (PyTorch 2.4
+// on), or in older releases "[PG n Rank r]", a count of the groups this process made, which agrees across
+// ranks only where all of them made their groups in one order (kept apart: "local:n").
+std::string progressGroup(const std::string& guid, const std::string& local)
+{
+    return !guid.empty() ? guid : local.empty() ? std::string{} : "local:" + local;
+}
+
+std::string groupDisplay(const std::string& key)
+{
+    return "process group " + (key.starts_with("local:") ? key.substr(6) : key);
+}
+
+} // namespace
+
+void Builder::watchdogSuspects(Finding*& owner, std::vector<AwaitedCollective>& awaited)
 {
     // Watchdog-style reports name the collective each rank reached (SeqNum). A collective finishes
     // only when every rank of the group issued it, so the rank that never reached it is the suspect:
     // a rank with no report while the others all wait at the same SeqNum, or the reporters at the
     // lowest SeqNum when they differ. With every rank in the logs waiting at the same SeqNum, the
     // culprit is a rank whose log is missing.
-    std::map<ProcessId, long long> seqOf;
-    std::string optype;
+    // Sequence numbers count per process group. The watchdog's timeout line names none ("[Rank N]"
+    // there may even be another group's rank); the "[PG ...] ... detected by watchdog at work: S"
+    // line the same rank prints for the same S does. Where the lines name two or more groups, each
+    // group's numbers are compared only with its own.
+    struct Reached {
+        ProcessId process;
+        long long seq;
+        std::string group;
+        std::string optype;
+    };
+    std::vector<Reached> reached;
+    std::map<std::pair<ProcessId, long long>, std::string> groupAt;
     for (const auto& h : m_hits) {
         if (!symptom(h).progress)
             continue;
         std::string seq = captureIn(h, "seq");
         if (seq.empty())
             continue;
-        ProcessId p = info(h.where).process;
-        long long v = std::atoll(seq.c_str());
-        auto it = seqOf.find(p);
-        if (it == seqOf.end() || v > it->second)
-            seqOf[p] = v; // the furthest collective this rank is known to have reached
-        if (optype.empty())
-            optype = captureIn(h, "optype");
+        const ProcessId p = info(h.where).process;
+        const long long v = std::atoll(seq.c_str());
+        std::string group = progressGroup(captureIn(h, "pg"), captureIn(h, "pg_local"));
+        if (!group.empty())
+            groupAt.try_emplace({p, v}, group);
+        reached.push_back({p, v, std::move(group), captureIn(h, "optype")});
         for (auto& f : m_a.findings)
             if (f.entry == h.entry && (!owner || earlier(f.anchor, owner->anchor)))
                 owner = &f;
     }
-    if (!owner || seqOf.empty())
+    if (!owner || reached.empty())
         return;
+    std::set<std::string> named;
+    for (Reached& r : reached) {
+        if (r.group.empty())
+            if (auto it = groupAt.find({r.process, r.seq}); it != groupAt.end())
+                r.group = it->second;
+        if (!r.group.empty())
+            named.insert(r.group);
+    }
+    // One group named (or none): every line is taken to be of it, as the lines of one job's
+    // default group usually are.
+    const bool oneGroup = named.size() <= 1;
+    const std::string theGroup = named.size() == 1 ? *named.begin() : std::string{};
+    struct Group {
+        std::map<ProcessId, long long> seqOf; // the furthest collective each rank is known to have reached
+        std::string optype;
+    };
+    std::map<std::string, Group> groups;
+    for (const Reached& r : reached) {
+        Group& g = groups[oneGroup ? theGroup : r.group];
+        auto it = g.seqOf.find(r.process);
+        if (it == g.seqOf.end() || r.seq > it->second)
+            g.seqOf[r.process] = r.seq;
+        if (g.optype.empty())
+            g.optype = r.optype;
+    }
+    if (!oneGroup) {
+        // Each group on its own: reporters behind the others of their group are suspects. Where a
+        // group's reporters agree, which of its members stayed away is not known here: the lines
+        // do not list a group's members (the Flight Recorder dumps do).
+        std::string agreeing;
+        for (const auto& [key, grp] : groups) {
+            long long lo = LLONG_MAX, hi = LLONG_MIN;
+            std::vector<int> ranks;
+            std::string unranked;
+            for (const auto& [p, v] : grp.seqOf) {
+                lo = std::min(lo, v);
+                hi = std::max(hi, v);
+                if (const std::optional<int>& r = m_a.process(p).rank)
+                    ranks.push_back(*r);
+                else
+                    unranked += (unranked.empty() ? "" : ", ") + m_a.process(p).label();
+            }
+            const std::string in =
+                key.empty() ? std::string("a group its lines do not name") : groupDisplay(key);
+            if (lo != hi) {
+                const auto behind = std::make_shared<const SuspectReason>(SuspectReason{
+                    "stuck at SeqNum " + std::to_string(lo) + " of " + in + " while other ranks reached " +
+                        std::to_string(hi) + " in it: it is behind, or running another collective",
+                    "stuck at SeqNum " + std::to_string(lo) + " of " + in + " while other ranks reached " +
+                        std::to_string(hi) + " in it: they are behind, or running another collective"});
+                for (const auto& [p, v] : grp.seqOf)
+                    if (v == lo)
+                        owner->suspects.push_back({p, behind});
+                continue;
+            }
+            if (!key.empty())
+                awaited.push_back({lo, key});
+            std::sort(ranks.begin(), ranks.end());
+            std::string who =
+                ranks.empty() ? std::string{} : (ranks.size() == 1 ? "rank " : "ranks ") + rankRuns(ranks, 8);
+            if (!unranked.empty())
+                who += (who.empty() ? "" : ", ") + unranked;
+            agreeing += (agreeing.empty() ? "" : "; ") + in + " at SeqNum " + std::to_string(lo) +
+                        (grp.optype.empty() ? "" : " (" + grp.optype + ")") + " on " + who;
+        }
+        if (owner->suspects.empty() && !agreeing.empty())
+            owner->hypotheses.push_back(
+                {owner->entry,
+                 "the watchdogs fired in " + std::to_string(groups.size()) +
+                     " process groups, each at its own collective: " + agreeing +
+                     "; sequence numbers count per group, so they are not compared across groups, and "
+                     "these lines do not say which members each group waits for",
+                 owner->anchor,
+                 "the other members' logs, or the Flight Recorder dumps (TORCH_NCCL_DUMP_ON_TIMEOUT=1), "
+                 "which list each group's members and what each enqueued"});
+        return;
+    }
+    const Group& g = groups.begin()->second;
+    const std::map<ProcessId, long long>& seqOf = g.seqOf;
+    const std::string& optype = g.optype;
     long long lo = LLONG_MAX, hi = LLONG_MIN;
     for (const auto& [p, v] : seqOf) {
         lo = std::min(lo, v);
@@ -990,7 +1105,7 @@ void Builder::watchdogSuspects(Finding*& owner, long long& awaited)
                 owner->suspects.push_back({p, behind});
         return;
     }
-    awaited = lo;
+    awaited.push_back({lo, theGroup});
     int maxRank = -1;
     std::set<int> present;
     const auto silent = std::make_shared<const SuspectReason>(
@@ -1033,7 +1148,7 @@ void Builder::watchdogSuspects(Finding*& owner, long long& awaited)
          owner->anchor, "the missing ranks' logs, or TORCH_NCCL_DESYNC_DEBUG=1 on the next run"});
 }
 
-void Builder::flightAgreement(Finding& owner, long long awaited)
+void Builder::flightAgreement(Finding& owner, const AwaitedCollective& awaited)
 {
     // The watchdogs' lines name the collective the reporting ranks wait in; the dumps say what every
     // rank with a dump last enqueued, the silent ones too. Where both speak of the same collective,
@@ -1045,10 +1160,13 @@ void Builder::flightAgreement(Finding& owner, long long awaited)
     auto ranks = [](const std::vector<int>& r) {
         return (r.size() == 1 ? "rank " : "ranks ") + rankRuns(r, 8);
     };
-    const std::string at = "collective #" + std::to_string(awaited);
+    const std::string at = "collective #" + std::to_string(awaited.seq);
     for (const FlightGroupVerdict& v : m_a.flight.verdicts) {
-        if (v.awaited != awaited)
-            continue; // another group, or another collective
+        // Another collective, or another group: a group the lines name by its GUID is the dumps'
+        // group of that name; a count of this process's groups ("[PG n ...]") names no dump's.
+        if (v.awaited != awaited.seq ||
+            (!awaited.group.empty() && !awaited.group.starts_with("local:") && v.name != awaited.group))
+            continue;
         std::string text;
         switch (v.kind) {
         case FlightGroupVerdict::Kind::Behind: {

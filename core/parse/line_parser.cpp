@@ -105,12 +105,26 @@ std::size_t afterFraction(std::string_view s, std::size_t p, Timestamp& ts)
 // "YYYY-MM-DD[ T]HH:MM:SS[.,frac][Z|+hh:mm]" at pos.
 std::optional<Timestamp> isoAt(std::string_view s, std::size_t pos, std::size_t& end)
 {
-    int y, mo, d, h, mi, se;
+    int y, mo, d, h, mi, se = 0;
     // "2025/06/12 14:03:17" too, as Go's log package writes it.
-    if (!digits(s, pos, 4, y) || pos + 19 > s.size() || (s[pos + 4] != '-' && s[pos + 4] != '/') ||
+    if (!digits(s, pos, 4, y) || pos + 16 > s.size() || (s[pos + 4] != '-' && s[pos + 4] != '/') ||
         !digits(s, pos + 5, 2, mo) || s[pos + 7] != s[pos + 4] || !digits(s, pos + 8, 2, d) ||
         (s[pos + 10] != ' ' && s[pos + 10] != 'T') || !digits(s, pos + 11, 2, h) || s[pos + 13] != ':' ||
-        !digits(s, pos + 14, 2, mi) || s[pos + 16] != ':' || !digits(s, pos + 17, 2, se) ||
+        !digits(s, pos + 14, 2, mi))
+        return std::nullopt;
+    // To the minute, then a space: how some job consoles' log views stamp each line they collected
+    // ("2025-02-18 12:54 [rank13]:[E218 04:54:22.86 ...]", NVIDIA/nccl#1610). The line happened
+    // somewhere in that minute.
+    if (pos + 16 == s.size() || s[pos + 16] == ' ') {
+        if (!validDate(mo, d, h, mi, 0))
+            return std::nullopt;
+        Timestamp ts;
+        ts.us = civilToUnixSeconds(y, mo, d, h, mi, 0) * 1000000;
+        ts.resolutionUs = 60 * 1000000;
+        end = pos + 16;
+        return ts;
+    }
+    if (pos + 19 > s.size() || s[pos + 16] != ':' || !digits(s, pos + 17, 2, se) ||
         !validDate(mo, d, h, mi, se))
         return std::nullopt;
     Timestamp ts;
@@ -1208,6 +1222,38 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
                         rest.remove_prefix(2);
                     continue;
                 }
+            }
+        }
+        // A line indented by whoever copied it (a forum post's, a viewer's column): the stamp or
+        // launcher prefix after the spaces is the line's own, as unindented. Only a stamp that
+        // opens with a digit, or torchrun's or mpirun's rank prefix, is looked for there: an
+        // indented word is a traceback's or a record's continuation.
+        if (round == 0 && rest.front() == ' ' && out.decoration == Decoration::None && !out.stamp) {
+            std::size_t q = 1;
+            while (q < rest.size() && q < 8 && rest[q] == ' ')
+                ++q;
+            if (q < rest.size() && isDigit(rest[q])) {
+                std::size_t usedTs = 0;
+                if (auto ts = parseTimestampAt(rest.substr(q), defaultYear, &usedTs)) {
+                    out.stamp = ts;
+                    rest.remove_prefix(q + usedTs);
+                    continue;
+                }
+            } else if (q < rest.size() && rest[q] == '[') {
+                if (const std::size_t n = decorationAt(rest.substr(q), kind, rank, decoHost, decoPid);
+                    n && (kind == Decoration::TorchrunRank || kind == Decoration::TorchrunDefault ||
+                          kind == Decoration::MpirunTag)) {
+                    out.decoration = kind;
+                    out.decorationRank = rank;
+                    out.decorationHost = decoHost;
+                    out.decorationPid = decoPid;
+                    rest.remove_prefix(q + n);
+                    continue;
+                }
+                kind = Decoration::None;
+                rank = -1;
+                decoHost = {};
+                decoPid = -1;
             }
         }
         std::size_t used = 0;

@@ -269,6 +269,13 @@ private slots:
         QTest::newRow("a pid after a stamp is no rank")
             << "2025-06-12 14:03:16,902 [37266] INFO hello" << int(Decoration::None) << -1;
         QTest::newRow("no space, no prefix") << "[3]hello" << int(Decoration::None) << -1;
+        // Indented by whoever pasted it: torchrun's and mpirun's prefixes still name the rank; an
+        // indented glog bracket or mpiexec's "[3] " (a traceback's text) does not.
+        QTest::newRow("indented torchrun rank") << " [rank13]:hello" << int(Decoration::TorchrunRank) << 13;
+        QTest::newRow("indented mpirun tag") << "  [1,3]<stdout>:hello" << int(Decoration::MpirunTag) << 3;
+        QTest::newRow("indented glog is no prefix")
+            << "  [E0612 14:03:16.5 ProcessGroupNCCL.cpp:607] x" << int(Decoration::None) << -1;
+        QTest::newRow("indented [3] is no prefix") << "    [3] hello" << int(Decoration::None) << -1;
     }
 
     // Open MPI's tags in each form its I/O forwarding prints (PRRTE's "--output" formats, and the
@@ -503,6 +510,13 @@ private slots:
         QTest::newRow("syslog") << "Jun 12 14:03:16 node-j python3[8123]: x" << base << qint64(1000000) << "";
         QTest::newRow("journalctl short-precise")
             << "Jun 12 14:03:16.412004 node-j python3[8123]: x" << base + 412004 << qint64(1) << "";
+        // A job console's collector stamp to the minute (NVIDIA/nccl#1610's paste).
+        QTest::newRow("to the minute") << "2025-06-12 14:03 [rank13]:[E612 14:03:16.1 x.cpp:1] y"
+                                       << base - 16 * qint64(1000000) << qint64(60000000) << "";
+        QTest::newRow("indented, to the minute")
+            << " 2025-06-12 14:03 [rank13]:x" << base - 16 * qint64(1000000) << qint64(60000000) << "";
+        QTest::newRow("indented python logging")
+            << "   2025-06-12 14:03:16,902 ERROR train.py:57 x" << base + 902000 << qint64(1000) << "ERROR";
         QTest::newRow("syslog, a day of one digit")
             << "Jun  2 14:03:16 node-j kernel: x" << base - 10 * 86400 * qint64(1000000) << qint64(1000000)
             << "";
@@ -526,7 +540,8 @@ private slots:
         for (const char* l :
              {"2025-13-12 14:03:16 x", "2025-06-12 25:03:16 x", "E1399 12:00:00 x", "Jum 12 14:03:16 x",
               "Jun 32 14:03:16 x", "Jun 12 14:03:16x", "13/13/2025 14:03:16 x", "06/12/2025 14:03:16x",
-              "2025/06-12 14:03:16 x", "INFORMATION 06-12 14:03:16 x", "INFO 06-12 14:03:16x"})
+              "2025/06-12 14:03:16 x", "INFORMATION 06-12 14:03:16 x", "INFO 06-12 14:03:16x",
+              "2025-06-12 14:03x", "2025-06-12 14:60 x", "2025-06-12 14:03:1 x", "  File \"x.py\", line 3"})
             QVERIFY2(!parseLine(l, 2025).stamp, l);
     }
 

@@ -198,8 +198,9 @@ private slots:
                                                    << "nccl-cuda-failure" << 1;
         // Undecidable from these excerpts, so no initiating finding (collateral may still be listed):
         // 015, 022, 024, 025: the peer that closed the connection is not in the log;
-        // 026, 028, 029, 030, 032: every rank shown waits at the same collective, the straggler is
+        // 026, 028, 030, 032: every rank shown waits at the same collective, the straggler is
         //           not in the excerpt;
+        // 029: two ranks wait in two process groups, neither group's straggler in the excerpt;
         // 033: all ranks exit in the same second;
         // 035: exit -6 is the watchdog's abort, its cause is elsewhere;
         // 048: the cause is on rank 0, whose log is not included.
@@ -298,6 +299,31 @@ private slots:
                 QCOMPARE(r["local_rank"].get<int>(), r["rank"].get<int>());
             }
         QCOMPARE(ranks, (std::vector<int>{0, 2, 3}));
+    }
+
+    // 029 (NVIDIA/nccl#1610): each line opens with a space and a console's stamp to the minute
+    // before torchrun's "[rank13]:" and "[rank15]:", and the two ranks time out in two process
+    // groups (PG GUID 119 at #216, 112 at #57). The ranks are 13 and 15, not the "[Rank 1]" of the
+    // watchdog line (a group rank); and neither is behind the other: their numbers are two groups'
+    // counts. Which member each group waits for is not in the excerpt (undecidable, as above).
+    void twoGroupsIn029()
+    {
+        json d = diagnose(caseLog(QStringLiteral("029")));
+        std::vector<int> ranks;
+        for (const auto& r : d["ranks"])
+            if (r["identity_source"] == "launcher-prefix")
+                ranks.push_back(r["rank"].get<int>());
+        QCOMPARE(ranks, (std::vector<int>{13, 15}));
+        bool suspects = false, groups = false;
+        for (const auto& f : d["findings"])
+            suspects |= !f["suspects"].empty();
+        for (const auto& h : d["hypotheses"])
+            groups |= QString::fromStdString(h["text"]).startsWith(
+                QStringLiteral("the watchdogs fired in 2 process groups, each at its own collective: process "
+                               "group 112 at SeqNum 57 (ALLREDUCE) on rank 15; process group 119 at SeqNum "
+                               "216 (ALLTOALL_BASE) on rank 13;"));
+        QVERIFY2(!suspects, d["findings"].dump().c_str());
+        QVERIFY2(groups, d["hypotheses"].dump().c_str());
     }
 
     // 019 shows only collateral: the peer crashed before the excerpt begins.

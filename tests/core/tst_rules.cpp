@@ -2361,6 +2361,20 @@ private slots:
         QVERIFY(QString::fromStdString((*w)["suspects"][0]["reason"]).contains(QStringLiteral("SeqNum 11")));
     }
 
+    // Sequence numbers count per process group. Ranks 0, 1 time out in group 1 (tp) at #300 and
+    // #298, ranks 2, 3 in the default group at #41: rank 1 is behind in its group, and ranks 2, 3,
+    // whose #41 is another group's count, are no suspects (they were, compared with #300).
+    void sequenceNumbersComparedWithinTheirGroup()
+    {
+        json d = diagnose(QStringLiteral("collective/two-groups"));
+        const json* w = finding(d, "torch-watchdog-timeout");
+        QVERIFY(w);
+        QVERIFY2((*w)["suspects"].size() == 1, (*w)["suspects"].dump().c_str());
+        QCOMPARE((*w)["suspects"][0]["rank"].get<int>(), 1);
+        QVERIFY(QString::fromStdString((*w)["suspects"][0]["reason"])
+                    .contains(QStringLiteral("SeqNum 298 of process group 1 while other ranks reached 300")));
+    }
+
     // torchrun's box names pid 3000 (rank 0, exit 1); rank 1's own log failed first.
     void launcherSummaryAgainstTheLogs()
     {

@@ -874,6 +874,13 @@ void Builder::versionVerdict()
     if (!range) {
         n.releaseVerdict = init ? "The initiating failure does not depend on the NCCL version."
                                 : "No initiating failure was identified, so no NCCL fix is assessed.";
+        // Still, which NCCL ran, where only the dumps say (the next failure's fix will ask).
+        if (!init && n.logs.empty() && !n.dumps.empty()) {
+            std::string listed;
+            for (const auto& dv : n.dumps)
+                listed += (listed.empty() ? "" : ", ") + dv.version.toString();
+            n.releaseVerdict += " The Flight Recorder dumps say the job ran NCCL " + listed + ".";
+        }
         return;
     }
     std::string fixed = range->fixedIn ? range->fixedIn->toString() : std::string{};

@@ -926,8 +926,17 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
     std::vector<const Event*>().swap(chosen);
     std::vector<char>().swap(versionFromException);
 
-    // 3. Each rank's version: stated, or what its clues leave open.
-    for (auto& re : env.ranks) {
+    // 3. Each rank's version: stated, or what its clues leave open. Where its logs state none, the
+    //    version its Flight Recorder dump names (PyTorch asked the NCCL it loaded) is exact: a hang's
+    //    logs often hold watchdog lines alone. Not for a rank whose dumps name two versions.
+    std::unordered_map<int, const Version*> dumpVersionOf;
+    for (const DumpVersion& dv : a.nccl.dumps)
+        for (int r : dv.ranks)
+            if (auto [it, added] = dumpVersionOf.try_emplace(r, &dv.version);
+                !added && *it->second != dv.version)
+                it->second = nullptr;
+    for (std::size_t i = 0; i < env.ranks.size(); ++i) {
+        RankEnvironment& re = env.ranks[i];
         // A rank's clues are all in: no growth slack kept for each of thousands of ranks.
         if (re.clues.capacity() > re.clues.size())
             re.clues.shrink_to_fit();
@@ -940,6 +949,11 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
                     break;
                 }
         }
+        if (!re.ncclVersion && !dumpVersionOf.empty() && i < a.processes.size() && a.processes[i].rank)
+            if (auto it = dumpVersionOf.find(*a.processes[i].rank); it != dumpVersionOf.end() && it->second) {
+                re.ncclVersion = *it->second;
+                re.ncclVersionSource = "flight-recorder";
+            }
         if (re.ncclVersion) {
             for (auto& c : re.clues)
                 c.agrees = c.range().contains(*re.ncclVersion);
@@ -965,9 +979,11 @@ void collectEnvironment(Analysis& a, EnvironmentHits envHits, std::vector<Scanne
     // 4. Ranks that disagree. Exact versions group by value; a rank known only by a range joins
     //    nothing when some stated version fits it, and otherwise forms (or narrows) a group of its own.
     std::vector<VersionGroup> groups;
+    // A dump's version is not a log's: one that disagrees is said with the dumps (NcclVersions::
+    // dumpNote, "check that they come from this run"), not taken for ranks running two releases.
     for (const auto& p : a.processes) {
         const RankEnvironment& re = env.ranks[p.id.value];
-        if (!re.ncclVersion)
+        if (!re.ncclVersion || re.ncclVersionSource == "flight-recorder")
             continue;
         auto it = std::find_if(groups.begin(), groups.end(),
                                [&](const VersionGroup& g) { return g.version == re.ncclVersion; });

@@ -1260,7 +1260,10 @@ std::string diagnosisText(const Analysis& a)
 {
     std::ostringstream o;
     o << "Rankline " RANKLINE_VERSION " diagnosis: " << a.sources.size() << " file(s), " << a.totalLines
-      << " lines, " << a.processes.size() << " process(es)\n\n";
+      << " lines, " << a.processes.size() << " process(es)";
+    if (!a.flight.empty())
+        o << ", " << a.flight.dumps.size() << " Flight Recorder dump(s)";
+    o << "\n\n";
     if (!a.coverage.complete())
         o << coverageSentence(a) << "\n\n";
     if (const std::string fr = flightSentence(a.flight); !fr.empty())
@@ -1294,6 +1297,10 @@ std::string diagnosisText(const Analysis& a)
             o << "    " << n++ << ". " << s << "\n";
         if (!e.verify.empty())
             o << "  Verify: " << e.verify << "\n";
+    } else if (a.sources.empty() && !a.flight.empty()) {
+        // Dumps alone: what they say is above; no log was there to find a failure in.
+        o << "No log in the bundle to find the initiating failure in: add " << kFlightLogsWanted
+          << " beside the dumps.\n";
     } else {
         o << "No initiating failure identified.\n";
     }
@@ -1365,7 +1372,9 @@ std::string diagnosisText(const Analysis& a)
             lines.push_back(l);
         };
         versions("NCCL", [](const RankEnvironment& r) {
-            return r.ncclVersion ? r.ncclVersion->toString()
+            return r.ncclVersion ? r.ncclVersion->toString() + (r.ncclVersionSource == "flight-recorder"
+                                                                    ? " (from its Flight Recorder dump)"
+                                                                    : "")
                    : r.ncclRangeDisplay.empty()
                        ? std::string{}
                        : std::string(r.ncclRangeDisplay) + " (from the form of its log lines)";
@@ -1413,6 +1422,8 @@ std::string diagnosisText(const Analysis& a)
         }
     }
     o << "\nRanks:\n";
+    if (a.processes.empty())
+        o << "  none: no log was read\n";
     // A job of thousands of ranks: how they were identified, the first few, and where the rest
     // are, so that what was skipped (below) is not ten thousand lines down.
     constexpr std::size_t kListed = 32;

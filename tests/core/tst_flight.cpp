@@ -239,6 +239,14 @@ private slots:
                          "\"version\": \"2.21.5\"}]"),
                  j["nccl"].dump().c_str());
         QCOMPARE(j["nccl"]["fix_applies"].get<bool>(), true);
+        // Each rank's own view takes the version its dump names, its logs naming none.
+        for (const auto& rk : j["ranks"]) {
+            QCOMPARE(rk.value("nccl_version", std::string()), std::string("2.21.5"));
+            QCOMPARE(rk.value("nccl_version_source", std::string()), std::string("flight-recorder"));
+        }
+        const std::string text = diagnosisText(*a);
+        QVERIFY2(text.find("NCCL 2.21.5 (from its Flight Recorder dump) (ranks 0–3") != std::string::npos,
+                 text.c_str());
         bool checked = false;
         for (const auto& f : j["findings"])
             if (f["entry"] == "nccl-socket-connect-abort")
@@ -318,6 +326,16 @@ private slots:
         const json j = json::parse(diagnosisJson(*a));
         QCOMPARE(j["nccl"]["verdict"].get<std::string>(), verdict);
         QCOMPARE(j["nccl"]["flight_recorder"].size(), std::size_t{1});
+        // Rank 2 runs what its log says; the dumps' other version is the note above, not a second
+        // release among the ranks (no version-mismatch finding from a dump that may be another run's).
+        for (const auto& f : j["findings"])
+            QVERIFY2(f["entry"] != "nccl-version-mismatch", f.dump().c_str());
+        QVERIFY(j["nccl"]["mismatch"].empty());
+        for (const auto& rk : j["ranks"])
+            if (rk["rank"] == 2) {
+                QCOMPARE(rk["nccl_version"].get<std::string>(), std::string("2.18.3"));
+                QCOMPARE(rk["nccl_version_source"].get<std::string>(), std::string("version-line"));
+            }
     }
 
     // A hang: ranks 0, 1 and 3 wait in all-reduce #42, which rank 2 never entered. Its logs say
@@ -567,6 +585,16 @@ private slots:
         QVERIFY2(s.find("none completed it") != std::string::npos &&
                      s.find("No dump of rank 3 of the group is here") != std::string::npos,
                  s.c_str());
+        // Dumps and no log: the text says what is missing rather than that no failure was found,
+        // and which NCCL the dumps name.
+        const std::string text = diagnosisText(*a);
+        for (const char* said :
+             {"0 file(s), 0 lines, 0 process(es), 3 Flight Recorder dump(s)",
+              "No log in the bundle to find the initiating failure in: add the ranks' logs",
+              "no NCCL fix is assessed. The Flight Recorder dumps say the job ran NCCL 2.21.5.",
+              "Ranks:\n  none: no log was read\n"})
+            QVERIFY2(text.find(said) != std::string::npos, said);
+        QVERIFY(text.find("No initiating failure identified") == std::string::npos);
     }
 
     // Every collective completed; two ranks wait in a send or receive (a pipeline's hang).

@@ -277,6 +277,25 @@ void SourceLines::append(const SourceLines& piece, const std::vector<std::uint32
     }
     for (std::size_t i = 0; i < stamps.m_stamps.size(); ++i)
         m_stamps.push_back(offset + stamps.m_stamps.line(i), stamps.m_stamps.packed(i));
+    m_byProcess = m_byProcess || piece.m_byProcess;
+}
+
+std::pair<std::size_t, std::size_t> SourceLines::sameProcessStamps(std::uint32_t line, std::size_t at) const
+{
+    constexpr std::size_t npos = std::string::npos;
+    const ProcessId p = process(line);
+    std::size_t before = npos, after = npos;
+    for (std::size_t i = at; i < m_stamps.size() && i < at + kNearbyStamps; ++i)
+        if (process(m_stamps.line(i)) == p) {
+            after = i;
+            break;
+        }
+    for (std::size_t i = at; i > 0 && at - i < kNearbyStamps; --i)
+        if (process(m_stamps.line(i - 1)) == p) {
+            before = i - 1;
+            break;
+        }
+    return {before, after};
 }
 
 void SourceLines::reserveStamps(std::size_t n)
@@ -361,6 +380,18 @@ TimeInterval SourceLines::time(std::uint32_t line, TimeSource* source) const
         const LineStamp st = stamp(at);
         return {st.us, st.us + st.resolutionUs};
     }
+    if (m_byProcess) {
+        const auto [before, after] = sameProcessStamps(line, at);
+        if (after != std::string::npos) {
+            const LineStamp st = stamp(after);
+            t.hi = st.us + st.resolutionUs;
+        }
+        if (before != std::string::npos)
+            t.lo = stampUs(before);
+        if (source)
+            *source = t.known() ? TimeSource::Inferred : TimeSource::Unknown;
+        return t;
+    }
     if (at < m_stamps.size()) {
         const LineStamp st = stamp(at);
         t.hi = st.us + st.resolutionUs;
@@ -388,6 +419,13 @@ std::int64_t SourceLines::orderUs(std::uint32_t line) const
         const LineStamp st = stamp(i);
         return st.us + st.resolutionUs / 2;
     };
+    if (m_byProcess && !(at < m_stamps.size() && m_stamps.line(at) == line)) {
+        // A listing: the middle of time()'s interval, or the one stamp of its process near it.
+        const TimeInterval t = time(line);
+        if (t.knownLo() && t.knownHi())
+            return t.lo + (t.hi - t.lo) / 2;
+        return t.knownLo() ? t.lo : t.knownHi() ? t.hi : kTimeUnknownHi;
+    }
     if (at < m_stamps.size() && (m_stamps.line(at) == line || at == 0))
         return middle(at);
     if (at == m_stamps.size())
@@ -1078,8 +1116,18 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
     // a record (lineStartAfter in analyze).
     std::uint32_t recordFrom = first, recordEnd = first, recordKey = kNoKey;
     std::vector<std::string_view> recordBodies;
+    // grep's file names (`grep -r` output): each name's rank as the name says it, read once.
+    std::unordered_map<std::string_view, int> rankOfGrepFile;
     for (std::uint32_t i = first; i < last; ++i) {
         ParsedLine p = parseLine(source.line(i), year);
+        if (p.decoration == Decoration::GrepFile) {
+            if (rankOfGrepFile.empty())
+                lines.setStampsByProcess();
+            auto [it, added] = rankOfGrepFile.try_emplace(p.decorationFile, -1);
+            if (added)
+                it->second = identityFromPath(std::string(p.decorationFile)).rank.value_or(-1);
+            p.decorationRank = it->second;
+        }
         if (p.decoration == Decoration::PrependRank) {
             out.prepend.add(p.decorationRank);
             if (!prependRanks) {
@@ -1169,7 +1217,10 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
             out.blankLines.insert(out.blankLines.end(), pendingBlanks.begin(), pendingBlanks.end());
             pendingBlanks.clear();
         }
-        if (isBlank(p.text))
+        // grep's "--" between the groups of a listing's context lines is no line of any file's:
+        // it goes with the next, as a blank line does (so does any line of two hyphens alone, a
+        // separator with nothing of its own).
+        if (isBlank(p.text) || p.text == "--")
             pendingBlanks.push_back(i);
         if (p.nccl && p.nccl->tid >= 0 && p.level >= Level::Warn)
             out.tids.push_back({i, static_cast<std::int32_t>(p.nccl->tid)});

@@ -230,6 +230,10 @@ public:
     // the last) the middle of that stamp. Unknown (no stamp at all) sorts last.
     std::int64_t orderUs(std::uint32_t line) const;
     LineInfo info(std::uint32_t line) const;
+    // The lines are a listing of several files' lines, each file's a block (grep -r's output): a
+    // line's time is bounded by its own process's stamps only, not by another file's beside it.
+    void setStampsByProcess() { m_byProcess = true; }
+    bool stampsByProcess() const { return m_byProcess; }
     // Gives back growth slack (see shrinkSlack), and puts the per-line processes in the narrowest
     // form that holds them.
     void shrink();
@@ -256,7 +260,14 @@ private:
     std::vector<std::uint8_t> m_narrow;  // empty unless the byte form is in use
     std::vector<std::uint32_t> m_wide;   // empty unless the four-byte form is in use
     std::uint32_t m_same = kProcessMask; // every line's process while both forms are empty
+    // A listing of several files' lines (grep's output): each file's lines are a block of their
+    // own, so only the same process's stamps bound an unstamped line (setStampsByProcess).
+    bool m_byProcess = false;
     StampStore m_stamps;
+    // The stamps that bound an unstamped `line` whose first stamp at or after it is `at`, in a
+    // listing: the same process's nearest before and after, within kNearbyStamps (npos: none).
+    std::pair<std::size_t, std::size_t> sameProcessStamps(std::uint32_t line, std::size_t at) const;
+    static constexpr std::size_t kNearbyStamps = 64;
 };
 
 // Every line of the bundle in merged chronological order, four bytes a line.

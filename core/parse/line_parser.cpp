@@ -616,6 +616,51 @@ std::size_t processTagAt(std::string_view s, std::string_view& host, std::int64_
     return p;
 }
 
+// grep's file name at the start of a line of `grep -r` / `-H` output: a name without spaces or colons
+// that ends as a log file's does (".log", ".txt", ".out", ".err", ".stdout", ".stderr", a rotated
+// ".log.1"), then ':' (a match) or, with -n, ":N:" (a match) or "-N-" (a context line). The suffix
+// keeps a Python "train.py:57" or NCCL's "host:pid:tid" out; a bare "name-" context line (without
+// -n) is not read, as a hyphen after a name is ordinary text.
+std::size_t grepFileAt(std::string_view s, std::string_view& name)
+{
+    std::size_t p = 0;
+    while (p < s.size() && p < 1024 && s[p] != ':' && s[p] != ' ' && s[p] != '\t' && s[p] != '-')
+        ++p;
+    // A hyphen may be part of the name ("job-worker-3.log"): past it only while no suffix ends there.
+    auto suffixEndsAt = [&](std::size_t end) {
+        std::string_view n = s.substr(0, end);
+        // A rotated log's number: "train.log.1".
+        std::size_t k = n.size();
+        while (k > 0 && isDigit(n[k - 1]))
+            --k;
+        if (k < n.size() && k > 0 && n[k - 1] == '.')
+            n = n.substr(0, k - 1);
+        for (std::string_view suffix : {".log", ".txt", ".out", ".err", ".stdout", ".stderr"})
+            if (n.size() > suffix.size() && n.ends_with(suffix))
+                return true;
+        return false;
+    };
+    while (p < s.size() && s[p] == '-' && !suffixEndsAt(p)) {
+        ++p;
+        while (p < s.size() && p < 1024 && s[p] != ':' && s[p] != ' ' && s[p] != '\t' && s[p] != '-')
+            ++p;
+    }
+    if (p == 0 || p >= s.size() || !suffixEndsAt(p) ||
+        !(isAlnum(s[0]) || s[0] == '.' || s[0] == '/' || s[0] == '_'))
+        return 0;
+    const char sep = s[p];
+    std::int64_t n = 0;
+    const std::size_t k = someDigits(s, p + 1, n, 9);
+    if (k > 0 && p + 1 + k < s.size() && s[p + 1 + k] == sep && (sep == ':' || sep == '-')) {
+        name = s.substr(0, p);
+        return p + 2 + k;
+    }
+    if (sep != ':')
+        return 0;
+    name = s.substr(0, p);
+    return p + 1;
+}
+
 // pdsh/DeepSpeed: a host name or IPv4 address and ": " at the start of the line. To keep words like
 // "ERROR: " out, the name must carry a digit and be host-like.
 std::size_t hostPrefixAt(std::string_view s, std::string_view& host)
@@ -1132,6 +1177,15 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
     out.text = line;
     std::string_view rest = line;
 
+    // grep's file name, where it searched several files, comes before whatever the file's own line
+    // holds; a launcher's prefix inside (a console grep searched) names the line better.
+    if (!rest.empty() && rest.front() != '[' && rest.front() != ' ') {
+        std::string_view name;
+        if (const std::size_t n = grepFileAt(rest, name)) {
+            out.decorationFile = name;
+            rest.remove_prefix(n);
+        }
+    }
     // Collector stamp and launcher decorations can nest ("[rank3]:[E0612 ...]",
     // "2024-05-01T12:00:00.1Z 3: ...", "[80746] [rank0]:..."); peel them off a few times.
     for (int round = 0; round < 4 && !rest.empty(); ++round) {
@@ -1323,6 +1377,8 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
         }
         break;
     }
+    if (out.decoration == Decoration::None && !out.decorationFile.empty())
+        out.decoration = Decoration::GrepFile;
     out.body = rest;
 
     if (auto nccl = ncclAt(rest)) {

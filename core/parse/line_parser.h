@@ -36,6 +36,10 @@ enum class Decoration : std::uint8_t {
     // the same form is a viewer's line number or a pid in pasted logs, so whether it names the
     // rank is decided per stretch of a file (analyze), not here.
     PrependRank,
+    // grep's name of the file a line came from, where it searched several (`grep -r`, `-H`):
+    // "logs/rank3.log:", with -n "logs/rank3.log:120:" (a context line "logs/rank3.log-121-"). The
+    // name's rank is the file's (read from the name by the scan, as a folder's file would be).
+    GrepFile,
 };
 
 struct NcclPrefix {
@@ -66,6 +70,7 @@ struct ParsedLine {
                                      // kubectl's pod
                                      // (also behind a launcher's rank prefix)
     std::int64_t decorationPid = -1; // Ray, journald, a UCX/Open MPI tag
+    std::string_view decorationFile; // GrepFile: the file name grep printed
     std::optional<Timestamp> stamp;
     Level level = Level::None; // NCCL level, glog letter, or Python logging level
     std::optional<NcclPrefix> nccl;

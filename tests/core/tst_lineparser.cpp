@@ -278,6 +278,56 @@ private slots:
         QTest::newRow("indented [3] is no prefix") << "    [3] hello" << int(Decoration::None) << -1;
     }
 
+    // grep's file name before each line where it searched several files (-r, -H), with -n's line
+    // number and a context line's hyphens; a launcher's prefix inside names the line better.
+    void grepFileNames_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("decoration");
+        QTest::addColumn<QString>("body");
+        const int grep = int(Decoration::GrepFile);
+        QTest::newRow("match") << "logs/rank3.log:hello"
+                               << "logs/rank3.log" << grep << "hello";
+        QTest::newRow("-n") << "logs/rank3.log:120:hello"
+                            << "logs/rank3.log" << grep << "hello";
+        QTest::newRow("-n context") << "logs/rank3.log-121-  File \"x.py\""
+                                    << "logs/rank3.log" << grep << "  File \"x.py\"";
+        QTest::newRow("hyphens in the name") << "job-worker-3.log:hello"
+                                             << "job-worker-3.log" << grep << "hello";
+        QTest::newRow("rotated") << "train.log.1:hello"
+                                 << "train.log.1" << grep << "hello";
+        QTest::newRow("slurm output") << "out/train-88123-2.out:hello"
+                                      << "out/train-88123-2.out" << grep << "hello";
+        QTest::newRow("torchrun's prefix inside")
+            << "console.txt:[rank3]:hello"
+            << "console.txt" << int(Decoration::TorchrunRank) << "hello";
+        QTest::newRow("NCCL line inside") << "r1.log:7:gpu-a:1:2 [0] NCCL INFO x"
+                                          << "r1.log" << grep << "gpu-a:1:2 [0] NCCL INFO x";
+        QTest::newRow("python source line") << "train.py:57 x"
+                                            << "" << int(Decoration::None) << "train.py:57 x";
+        QTest::newRow("a hyphen without -n") << "rank3.log-hello"
+                                             << "" << int(Decoration::None) << "rank3.log-hello";
+        QTest::newRow("a word") << "ERROR: x"
+                                << "" << int(Decoration::None) << "ERROR: x";
+        QTest::newRow("a suffix alone") << ".log:x"
+                                        << "" << int(Decoration::None) << ".log:x";
+    }
+    void grepFileNames()
+    {
+        QFETCH(QString, line);
+        QFETCH(QString, file);
+        QFETCH(int, decoration);
+        QFETCH(QString, body);
+        const QByteArray b = line.toUtf8();
+        const ParsedLine p =
+            parseLine(std::string_view(b.constData(), static_cast<std::size_t>(b.size())), 2025);
+        QCOMPARE(QString::fromUtf8(p.decorationFile.data(), static_cast<qsizetype>(p.decorationFile.size())),
+                 file);
+        QCOMPARE(int(p.decoration), decoration);
+        QCOMPARE(QString::fromUtf8(p.body.data(), static_cast<qsizetype>(p.body.size())), body);
+    }
+
     // Open MPI's tags in each form its I/O forwarding prints (PRRTE's "--output" formats, and the
     // one SageMaker's MPI jobs show): the rank, and the host and pid where the tag names them.
     void mpiTags_data()

@@ -326,6 +326,17 @@ private slots:
         QVERIFY2(groups, d["hypotheses"].dump().c_str());
     }
 
+    // 006 (NVIDIA/nccl#1618) is grep's output over per-rank files ("rank_604.s12gn3064.4031852.log:"
+    // before each line): each line's file name says its rank.
+    void grepFileNamesIn006()
+    {
+        json d = diagnose(caseLog(QStringLiteral("006")));
+        std::vector<int> ranks;
+        for (const auto& r : d["ranks"])
+            ranks.push_back(r["rank"].is_number() ? r["rank"].get<int>() : -1);
+        QCOMPARE(ranks, (std::vector<int>{604, 607}));
+    }
+
     // 019 shows only collateral: the peer crashed before the excerpt begins.
     void collateralOnlyIn019()
     {

@@ -1029,6 +1029,33 @@ private slots:
         QVERIFY(remoteOnRank0);
     }
 
+    // What `grep -rn -A2 ... logs/` printed over four ranks' files, pasted as one file: each line's
+    // file name says its rank (logs/rank2.log), its own NCCL prefix its host and pid. The files'
+    // lines are blocks of their own, not a stream written as they happened: rank 2's unstamped
+    // lines lie between rank 1's and rank 3's stamped watchdog lines, which bound nothing of
+    // rank 2's (the abort's connect phase was dated to 0.02 s by them, "refused").
+    void grepListingOfSeveralFiles()
+    {
+        json d = diagnose(QStringLiteral("combined/grep-rn.txt"));
+        std::vector<int> ranks;
+        for (const auto& r : d["ranks"]) {
+            QVERIFY2(r["rank"].is_number(), d["ranks"].dump().c_str()); // grep's "--" is no process
+            ranks.push_back(r["rank"].get<int>());
+            QCOMPARE(r["host"].get<std::string>(), std::string(r["rank"].get<int>() < 2 ? "gpu-a" : "gpu-b"));
+        }
+        QCOMPARE(ranks, (std::vector<int>{0, 1, 2, 3}));
+        QCOMPARE(d["initiating"]["entry"].get<std::string>(), std::string("nccl-socket-connect-abort"));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 2);
+        QCOMPARE(d["initiating"]["line"].get<int>(), 12);
+        for (const auto& f : d["findings"]) {
+            if (f["entry"] == "torch-watchdog-timeout")
+                QVERIFY2(f["ranks"] == json::parse("[0, 1, 3]"), f["ranks"].dump().c_str());
+            for (const auto& c : f["checklist"])
+                if (c["id"] == "failed-fast")
+                    QVERIFY2(c["status"] == "not-evidenced", c.dump().c_str());
+        }
+    }
+
     void torchrunTee()
     {
         json d = diagnose(QStringLiteral("combined/torchrun-tee.log"));

@@ -623,6 +623,13 @@ std::size_t processTagAt(std::string_view s, std::string_view& host, std::int64_
 // -n) is not read, as a hyphen after a name is ordinary text.
 std::size_t grepFileAt(std::string_view s, std::string_view& name)
 {
+    // Every suffix has a dot: most lines (NCCL's "host:pid:tid", a date, a glog letter) have none
+    // before their first colon or space, and are done with in one look at their first word.
+    bool dot = false;
+    for (std::size_t q = 0; q < s.size() && q < 1024 && s[q] != ':' && s[q] != ' ' && s[q] != '\t'; ++q)
+        dot = dot || s[q] == '.';
+    if (!dot)
+        return 0;
     std::size_t p = 0;
     while (p < s.size() && p < 1024 && s[p] != ':' && s[p] != ' ' && s[p] != '\t' && s[p] != '-')
         ++p;

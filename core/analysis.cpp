@@ -1076,9 +1076,36 @@ void readEventLines(const Source& source, const Scanner& scanner, const SourceLi
 // then run the fingerprints over them. `sourceEndsHere` as for readEventLines.
 // `prependRanks`: whether mpiexec's "[N] " keys the lines it opens; a scan that found them
 // implausible (prependRanksPlausible) is run again without.
+// Where a piece of a larger source starts inside tail's or head's listing of several files: whether
+// the source is one (its first line is a header) and the section the piece starts in.
+struct ListingContext {
+    bool listing = false;
+    std::string_view section;
+};
+
+// The listing context of the piece of `text` that starts at byte `at` (the header before it).
+ListingContext listingContextAt(std::string_view text, std::uint64_t at)
+{
+    ListingContext c;
+    c.listing = !listingHeader(text.substr(0, text.find('\n'))).empty();
+    for (std::size_t end = at; c.listing && end > 0;) {
+        const std::size_t start = text.rfind('\n', end - 1);
+        const std::size_t from = start == std::string_view::npos ? 0 : start + 1;
+        if (from < end) {
+            c.section = listingHeader(text.substr(from, end - from));
+            if (!c.section.empty())
+                break;
+        }
+        if (start == std::string_view::npos)
+            break;
+        end = start;
+    }
+    return c;
+}
+
 SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_t first, std::uint32_t last,
                       int year, SourceLines& lines, ScanPools& pools, bool sourceEndsHere,
-                      bool prependRanks = true)
+                      const ListingContext* context, bool prependRanks = true)
 {
     SourcePiece out;
     out.first = first;
@@ -1118,8 +1145,26 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
     std::vector<std::string_view> recordBodies;
     // grep's file names (`grep -r` output): each name's rank as the name says it, read once.
     std::unordered_map<std::string_view, int> rankOfGrepFile;
+    // tail's or head's listing of several files ("==> logs/rank2.log <==" before each file's last
+    // lines): a section's undecorated lines are that file's, as grep's named lines are. Only where
+    // the source opens with such a header, as tail and head print it; a piece cut inside a section
+    // looks back for its header.
+    // (A piece of a larger source is told by `context`, having no lines before its own.)
+    const bool listing =
+        context ? context->listing : source.lineCount() > 0 && !listingHeader(source.line(0)).empty();
+    std::string_view section = context ? context->section : std::string_view{};
     for (std::uint32_t i = first; i < last; ++i) {
         ParsedLine p = parseLine(source.line(i), year);
+        bool header = false;
+        if (listing) {
+            if (const std::string_view h = listingHeader(p.text); !h.empty()) {
+                section = h;
+                header = true;
+            } else if (p.decoration == Decoration::None && !section.empty()) {
+                p.decoration = Decoration::GrepFile;
+                p.decorationFile = section;
+            }
+        }
         if (p.decoration == Decoration::GrepFile) {
             if (rankOfGrepFile.empty())
                 lines.setStampsByProcess();
@@ -1220,7 +1265,7 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
         // grep's "--" between the groups of a listing's context lines is no line of any file's:
         // it goes with the next, as a blank line does (so does any line of two hyphens alone, a
         // separator with nothing of its own).
-        if (isBlank(p.text) || p.text == "--")
+        if (isBlank(p.text) || p.text == "--" || header)
             pendingBlanks.push_back(i);
         if (p.nccl && p.nccl->tid >= 0 && p.level >= Level::Warn)
             out.tids.push_back({i, static_cast<std::int32_t>(p.nccl->tid)});
@@ -1454,13 +1499,13 @@ struct ScannedPiece {
 // line numbers, pids): rare enough that the second pass costs nothing on any other file.
 SourcePiece scanPieceChecked(const Source& source, const Scanner& scanner, std::uint32_t first,
                              std::uint32_t last, int year, SourceLines& lines, ScanPools& pools,
-                             bool sourceEndsHere)
+                             bool sourceEndsHere, const ListingContext* context = nullptr)
 {
-    SourcePiece piece = scanPiece(source, scanner, first, last, year, lines, pools, sourceEndsHere);
+    SourcePiece piece = scanPiece(source, scanner, first, last, year, lines, pools, sourceEndsHere, context);
     if (piece.prepend.lines == 0 || prependRanksPlausible(piece.prepend))
         return piece;
     piece = SourcePiece{};
-    return scanPiece(source, scanner, first, last, year, lines, pools, sourceEndsHere, false);
+    return scanPiece(source, scanner, first, last, year, lines, pools, sourceEndsHere, context, false);
 }
 
 // Moves what a piece found from its own line numbers to the source's: from line `offset` on.
@@ -2558,8 +2603,9 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 indexLines(view.source);
                 const auto n = static_cast<std::uint32_t>(view.source.lineCount());
                 piece.lines.resize(n);
+                const ListingContext listing = listingContextAt(text, piece.begin);
                 piece.scan = scanPieceChecked(view.source, scanner, 0, n, p.year, piece.lines, pools,
-                                              piece.end == text.size());
+                                              piece.end == text.size(), &listing);
                 piece.starts = std::move(view.source.lineStarts);
                 if (src.buffer)
                     src.buffer->dropResident(piece.begin, piece.end - piece.begin);

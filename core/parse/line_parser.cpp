@@ -668,6 +668,20 @@ std::size_t grepFileAt(std::string_view s, std::string_view& name)
     return p + 1;
 }
 
+} // namespace
+
+std::string_view listingHeader(std::string_view line)
+{
+    while (!line.empty() && (line.back() == '\r' || line.back() == '\n'))
+        line.remove_suffix(1);
+    if (line.size() <= 8 || !line.starts_with("==> ") || !line.ends_with(" <=="))
+        return {};
+    return line.substr(4, line.size() - 8);
+}
+
+namespace
+{
+
 // pdsh/DeepSpeed: a host name or IPv4 address and ": " at the start of the line. To keep words like
 // "ERROR: " out, the name must carry a digit and be host-like.
 std::size_t hostPrefixAt(std::string_view s, std::string_view& host)

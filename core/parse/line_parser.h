@@ -80,6 +80,10 @@ struct ParsedLine {
 // `defaultYear` is used for glog stamps, which have no year.
 ParsedLine parseLine(std::string_view line, int defaultYear = 1970);
 
+// The file name of tail's or head's header where it listed several files ("==> logs/rank2.log <=="),
+// or empty.
+std::string_view listingHeader(std::string_view line);
+
 // Timestamp at the start of `text`, with the number of characters it took (including one trailing
 // space or bracket). Understands ISO 8601 / RFC 3339, Python logging ("2025-06-12 14:03:16,902"),
 // NCCL 2.26+ "[2025-03-20 14:02:11] ", glog "I0612 14:03:17.123456" and "[E0612 14:03:17.1 ...]".

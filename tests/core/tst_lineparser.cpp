@@ -328,6 +328,15 @@ private slots:
         QCOMPARE(QString::fromUtf8(p.body.data(), static_cast<qsizetype>(p.body.size())), body);
     }
 
+    void listingHeaders()
+    {
+        QCOMPARE(listingHeader("==> logs/rank2.log <=="), std::string_view("logs/rank2.log"));
+        QCOMPARE(listingHeader("==> a b.txt <==\r"), std::string_view("a b.txt"));
+        QVERIFY(listingHeader("==> <==").empty());
+        QVERIFY(listingHeader("==> logs/rank2.log").empty());
+        QVERIFY(listingHeader(" ==> x <==").empty());
+    }
+
     // Open MPI's tags in each form its I/O forwarding prints (PRRTE's "--output" formats, and the
     // one SageMaker's MPI jobs show): the rank, and the host and pid where the tag names them.
     void mpiTags_data()

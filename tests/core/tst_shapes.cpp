@@ -1056,6 +1056,24 @@ private slots:
         }
     }
 
+    // `tail -n 4 logs/rank*.log`, pasted: each "==> logs/rankN.log <==" section is that file's, so
+    // its Python, PyTorch and NCCL lines are one rank's (they were eight processes of no rank).
+    void tailListingOfSeveralFiles()
+    {
+        json d = diagnose(QStringLiteral("combined/tail-n.txt"));
+        std::vector<int> ranks;
+        for (const auto& r : d["ranks"]) {
+            QVERIFY2(r["rank"].is_number(), d["ranks"].dump().c_str());
+            ranks.push_back(r["rank"].get<int>());
+            QCOMPARE(r["host"].get<std::string>(), std::string(r["rank"].get<int>() < 2 ? "gpu-a" : "gpu-b"));
+        }
+        QCOMPARE(ranks, (std::vector<int>{0, 1, 2, 3}));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 2);
+        for (const auto& f : d["findings"])
+            if (f["entry"] == "torch-watchdog-timeout")
+                QVERIFY2(f["ranks"] == json::parse("[0, 1, 3]"), f["ranks"].dump().c_str());
+    }
+
     void torchrunTee()
     {
         json d = diagnose(QStringLiteral("combined/torchrun-tee.log"));

@@ -964,8 +964,8 @@ namespace
 {
 
 // The process group a progress line names: PG GUID, the group's name on every rank (PyTorch 2.4
-// on), or in older releases "[PG n Rank r]", a count of the groups this process made, which agrees across
-// ranks only where all of them made their groups in one order (kept apart: "local:n").
+// on), or in older releases "[PG n Rank r]", a count of the groups this process made, which agrees
+// across ranks only where all of them made their groups in one order (kept apart: "local:n").
 std::string progressGroup(const std::string& guid, const std::string& local)
 {
     return !guid.empty() ? guid : local.empty() ? std::string{} : "local:" + local;

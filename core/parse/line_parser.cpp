@@ -616,6 +616,21 @@ std::size_t processTagAt(std::string_view s, std::string_view& host, std::int64_
     return p;
 }
 
+// Whether `n` ends as a log file's name does: ".log", ".txt", ".out", ".err", ".stdout", ".stderr",
+// also rotated ("train.log.1"), with something before the suffix.
+bool logFileName(std::string_view n)
+{
+    std::size_t k = n.size();
+    while (k > 0 && isDigit(n[k - 1]))
+        --k;
+    if (k < n.size() && k > 0 && n[k - 1] == '.')
+        n = n.substr(0, k - 1);
+    for (std::string_view suffix : {".log", ".txt", ".out", ".err", ".stdout", ".stderr"})
+        if (n.size() > suffix.size() && n.ends_with(suffix))
+            return true;
+    return false;
+}
+
 // grep's file name at the start of a line of `grep -r` / `-H` output: a name without spaces or colons
 // that ends as a log file's does (".log", ".txt", ".out", ".err", ".stdout", ".stderr", a rotated
 // ".log.1"), then ':' (a match) or, with -n, ":N:" (a match) or "-N-" (a context line). The suffix
@@ -634,19 +649,7 @@ std::size_t grepFileAt(std::string_view s, std::string_view& name)
     while (p < s.size() && p < 1024 && s[p] != ':' && s[p] != ' ' && s[p] != '\t' && s[p] != '-')
         ++p;
     // A hyphen may be part of the name ("job-worker-3.log"): past it only while no suffix ends there.
-    auto suffixEndsAt = [&](std::size_t end) {
-        std::string_view n = s.substr(0, end);
-        // A rotated log's number: "train.log.1".
-        std::size_t k = n.size();
-        while (k > 0 && isDigit(n[k - 1]))
-            --k;
-        if (k < n.size() && k > 0 && n[k - 1] == '.')
-            n = n.substr(0, k - 1);
-        for (std::string_view suffix : {".log", ".txt", ".out", ".err", ".stdout", ".stderr"})
-            if (n.size() > suffix.size() && n.ends_with(suffix))
-                return true;
-        return false;
-    };
+    auto suffixEndsAt = [&](std::size_t end) { return logFileName(s.substr(0, end)); };
     while (p < s.size() && s[p] == '-' && !suffixEndsAt(p)) {
         ++p;
         while (p < s.size() && p < 1024 && s[p] != ':' && s[p] != ' ' && s[p] != '\t' && s[p] != '-')
@@ -674,9 +677,30 @@ std::string_view listingHeader(std::string_view line)
 {
     while (!line.empty() && (line.back() == '\r' || line.back() == '\n'))
         line.remove_suffix(1);
-    if (line.size() <= 8 || !line.starts_with("==> ") || !line.ends_with(" <=="))
+    if (line.size() > 8 && line.starts_with("==> ") && line.ends_with(" <=="))
+        return line.substr(4, line.size() - 8);
+    // A script's own banner between the files it printed ("=== logs/rank2.log ===", "----- rank2.out
+    // -----", "### node-b/rank3.log ###"): three or more of one mark on each side of a log file's
+    // name. Without the name's suffix, a banner is a section of some other kind.
+    if (line.size() < 9)
         return {};
-    return line.substr(4, line.size() - 8);
+    const char mark = line.front();
+    if (mark != '=' && mark != '-' && mark != '#' && mark != '*')
+        return {};
+    std::size_t lead = 0, trail = 0;
+    while (lead < line.size() && line[lead] == mark)
+        ++lead;
+    while (trail < line.size() - lead && line[line.size() - 1 - trail] == mark)
+        ++trail;
+    if (lead < 3 || trail < 3)
+        return {};
+    std::string_view name = line.substr(lead, line.size() - lead - trail);
+    if (name.size() < 3 || name.front() != ' ' || name.back() != ' ')
+        return {};
+    name = name.substr(1, name.size() - 2);
+    if (name.find_first_of(" \t") != std::string_view::npos || !logFileName(name))
+        return {};
+    return name;
 }
 
 namespace

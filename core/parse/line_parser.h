@@ -81,7 +81,8 @@ struct ParsedLine {
 ParsedLine parseLine(std::string_view line, int defaultYear = 1970);
 
 // The file name of tail's or head's header where it listed several files ("==> logs/rank2.log <=="),
-// or empty.
+// or of a script's banner before each file it printed ("=== logs/rank2.log ===": a log file's name
+// between runs of one mark), or empty.
 std::string_view listingHeader(std::string_view line);
 
 // Timestamp at the start of `text`, with the number of characters it took (including one trailing

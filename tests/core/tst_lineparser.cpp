@@ -335,6 +335,15 @@ private slots:
         QVERIFY(listingHeader("==> <==").empty());
         QVERIFY(listingHeader("==> logs/rank2.log").empty());
         QVERIFY(listingHeader(" ==> x <==").empty());
+        QCOMPARE(listingHeader("=== logs/rank2.log ==="), std::string_view("logs/rank2.log"));
+        QCOMPARE(listingHeader("---------- node-b/train.out.1 ----------"),
+                 std::string_view("node-b/train.out.1"));
+        QCOMPARE(listingHeader("### rank3.txt ###"), std::string_view("rank3.txt"));
+        QVERIFY(listingHeader("=== Epoch 3 ===").empty());    // no file's name
+        QVERIFY(listingHeader("=== summary.py ===").empty()); // not a log's
+        QVERIFY(listingHeader("==rank3.log==").empty());      // no spaces around it
+        QVERIFY(listingHeader("=== a b.log ===").empty());    // a name of two words
+        QVERIFY(listingHeader("----------------------").empty());
     }
 
     // Open MPI's tags in each form its I/O forwarding prints (PRRTE's "--output" formats, and the

@@ -1074,6 +1074,17 @@ private slots:
                 QVERIFY2(f["ranks"] == json::parse("[0, 1, 3]"), f["ranks"].dump().c_str());
     }
 
+    // A script's loop over the files (`echo "===== $f ====="; tail -n 3 "$f"`): its banners part
+    // the files as tail's headers do; rank 1's traceback is rank 1's, not the console's.
+    void scriptBannersBetweenFiles()
+    {
+        json d = diagnose(QStringLiteral("combined/banner-listing.txt"));
+        QCOMPARE(d["ranks"].size(), std::size_t{2});
+        QCOMPARE(d["ranks"][1]["rank"].get<int>(), 1);
+        QCOMPARE(d["initiating"]["entry"].get<std::string>(), std::string("cuda-oom"));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 1);
+    }
+
     void torchrunTee()
     {
         json d = diagnose(QStringLiteral("combined/torchrun-tee.log"));

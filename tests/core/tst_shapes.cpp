@@ -1054,6 +1054,14 @@ private slots:
                 if (c["id"] == "failed-fast")
                     QVERIFY2(c["status"] == "not-evidenced", c.dump().c_str());
         }
+        // The listing is marked so (each file's stamps bound only its own lines); a stream written
+        // as it happened, srun's, is not.
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto listing = analyzePaths({RANKLINE_TEST_DATA_DIR "/shapes/combined/grep-rn.txt"}, m_enc, o);
+        QVERIFY(listing && listing->lines.size() == 1 && listing->lines[0].stampsByProcess());
+        auto stream = analyzePaths({RANKLINE_TEST_DATA_DIR "/shapes/combined/srun-l.log"}, m_enc, o);
+        QVERIFY(stream && stream->lines.size() == 1 && !stream->lines[0].stampsByProcess());
     }
 
     // `tail -n 4 logs/rank*.log`, pasted: each "==> logs/rankN.log <==" section is that file's, so

@@ -1433,6 +1433,13 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
             out.trail = trailAt(nccl->message);
         return out;
     }
+    // glog's bracket behind a collector's stamp, which took the line's time ("2025-02-18 12:54
+    // [rank13]:[E218 04:54:22.86 ProcessGroupNCCL.cpp:616] ..."): its letter is still the level.
+    if (out.level == Level::None && out.stamp && rest.size() > 4 && rest[0] == '[' && isDigit(rest[2])) {
+        Level glogLevel = Level::None;
+        if (parseTimestampAt(rest, defaultYear, nullptr, &glogLevel))
+            out.level = glogLevel;
+    }
     // glog without time: "[E ProcessGroupNCCL.cpp:475] ..."
     if (out.level == Level::None && rest.size() > 4 && rest[0] == '[' && rest[2] == ' ') {
         switch (rest[1]) {

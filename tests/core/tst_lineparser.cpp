@@ -580,9 +580,12 @@ private slots:
             << "Jun 12 14:03:16.412004 node-j python3[8123]: x" << base + 412004 << qint64(1) << "";
         // A job console's collector stamp to the minute (NVIDIA/nccl#1610's paste).
         QTest::newRow("to the minute") << "2025-06-12 14:03 [rank13]:[E612 14:03:16.1 x.cpp:1] y"
-                                       << base - 16 * qint64(1000000) << qint64(60000000) << "";
+                                       << base - 16 * qint64(1000000) << qint64(60000000) << "ERROR";
         QTest::newRow("indented, to the minute")
             << " 2025-06-12 14:03 [rank13]:x" << base - 16 * qint64(1000000) << qint64(60000000) << "";
+        QTest::newRow("collector stamp, then glog's bracket: its letter is the level")
+            << "2025-06-12 14:03:16 [rank13]:[E612 09:03:16.1 x.cpp:1] y" << base << qint64(1000000)
+            << "ERROR";
         QTest::newRow("indented python logging")
             << "   2025-06-12 14:03:16,902 ERROR train.py:57 x" << base + 902000 << qint64(1000) << "ERROR";
         QTest::newRow("syslog, a day of one digit")

@@ -1076,8 +1076,8 @@ void readEventLines(const Source& source, const Scanner& scanner, const SourceLi
 // then run the fingerprints over them. `sourceEndsHere` as for readEventLines.
 // `prependRanks`: whether mpiexec's "[N] " keys the lines it opens; a scan that found them
 // implausible (prependRanksPlausible) is run again without.
-// Where a piece of a larger source starts inside tail's or head's listing of several files: whether
-// the source is one (its first line is a header) and the section the piece starts in.
+// Whether a source is tail's or head's listing of several files (its first line is a header), and
+// the section a scan of it starts in (none for the whole source; a piece may start inside one).
 struct ListingContext {
     bool listing = false;
     std::string_view section;
@@ -1105,7 +1105,7 @@ ListingContext listingContextAt(std::string_view text, std::uint64_t at)
 
 SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_t first, std::uint32_t last,
                       int year, SourceLines& lines, ScanPools& pools, bool sourceEndsHere,
-                      const ListingContext* context, bool prependRanks = true)
+                      const ListingContext& context, bool prependRanks = true)
 {
     SourcePiece out;
     out.first = first;
@@ -1147,12 +1147,10 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
     std::unordered_map<std::string_view, int> rankOfGrepFile;
     // tail's or head's listing of several files ("==> logs/rank2.log <==" before each file's last
     // lines): a section's undecorated lines are that file's, as grep's named lines are. Only where
-    // the source opens with such a header, as tail and head print it; a piece cut inside a section
-    // looks back for its header.
-    // (A piece of a larger source is told by `context`, having no lines before its own.)
-    const bool listing =
-        context ? context->listing : source.lineCount() > 0 && !listingHeader(source.line(0)).empty();
-    std::string_view section = context ? context->section : std::string_view{};
+    // the source opens with such a header, as tail and head print it. `context` says (a piece of a
+    // larger source has no lines before its own, and listingContextAt looks back for its header).
+    const bool listing = context.listing;
+    std::string_view section = context.section;
     for (std::uint32_t i = first; i < last; ++i) {
         ParsedLine p = parseLine(source.line(i), year);
         bool header = false;
@@ -1499,7 +1497,7 @@ struct ScannedPiece {
 // line numbers, pids): rare enough that the second pass costs nothing on any other file.
 SourcePiece scanPieceChecked(const Source& source, const Scanner& scanner, std::uint32_t first,
                              std::uint32_t last, int year, SourceLines& lines, ScanPools& pools,
-                             bool sourceEndsHere, const ListingContext* context = nullptr)
+                             bool sourceEndsHere, const ListingContext& context)
 {
     SourcePiece piece = scanPiece(source, scanner, first, last, year, lines, pools, sourceEndsHere, context);
     if (piece.prepend.lines == 0 || prependRanksPlausible(piece.prepend))
@@ -1783,7 +1781,7 @@ SourceScan scanSource(Source& source, const Scanner& scanner, ScanPools& pools, 
     bool yearFromText = false;
     const int year = yearHint(src.text(), &yearFromText);
     pieces.push_back(scanPieceChecked(src, scanner, 0, static_cast<std::uint32_t>(src.lineCount()), year,
-                                      lines, pools, true));
+                                      lines, pools, true, listingContextAt(src.text(), 0)));
     PieceJoin join;
     joinWhole(join, pieces.front(), lines);
     SourceScan out = mergePieces(std::move(join), lines, std::move(pieces), scanner);
@@ -2605,7 +2603,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 piece.lines.resize(n);
                 const ListingContext listing = listingContextAt(text, piece.begin);
                 piece.scan = scanPieceChecked(view.source, scanner, 0, n, p.year, piece.lines, pools,
-                                              piece.end == text.size(), &listing);
+                                              piece.end == text.size(), listing);
                 piece.starts = std::move(view.source.lineStarts);
                 if (src.buffer)
                     src.buffer->dropResident(piece.begin, piece.end - piece.begin);

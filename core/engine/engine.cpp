@@ -869,21 +869,6 @@ void Builder::versionVerdict()
                            (otherRanks.empty() ? std::string{} : " of ranks " + rankRuns(otherRanks, 8)) +
                            " name NCCL " + others +
                            ", which no log line shows: check that they come from this run.";
-    const Finding* init = m_a.initiatingFinding();
-    const AffectedVersions* range = init ? entry(init->entry).affected("nccl") : nullptr;
-    if (!range) {
-        n.releaseVerdict = init ? "The initiating failure does not depend on the NCCL version."
-                                : "No initiating failure was identified, so no NCCL fix is assessed.";
-        // Still, which NCCL ran, where only the dumps say (the next failure's fix will ask).
-        if (!init && n.logs.empty() && !n.dumps.empty()) {
-            std::string listed;
-            for (const auto& dv : n.dumps)
-                listed += (listed.empty() ? "" : ", ") + dv.version.toString();
-            n.releaseVerdict += " The Flight Recorder dumps say the job ran NCCL " + listed + ".";
-        }
-        return;
-    }
-    std::string fixed = range->fixedIn ? range->fixedIn->toString() : std::string{};
     // The versions the logs name; where none does, those the Flight Recorder dumps name (PyTorch
     // asks the NCCL it loaded, ncclGetVersion): an exact version, better evidence than the range
     // the WARN's line numbers leave.
@@ -898,6 +883,17 @@ void Builder::versionVerdict()
     std::string listed;
     for (const auto& v : versions)
         listed += (listed.empty() ? "" : ", ") + v.toString();
+    const Finding* init = m_a.initiatingFinding();
+    const AffectedVersions* range = init ? entry(init->entry).affected("nccl") : nullptr;
+    if (!range) {
+        n.releaseVerdict = init ? "The initiating failure does not depend on the NCCL version."
+                                : "No initiating failure was identified, so no NCCL fix is assessed.";
+        // Still, which NCCL ran, where only the dumps say (the next failure's fix will ask).
+        if (!init && fromDumps)
+            n.releaseVerdict += " The Flight Recorder dumps say the job ran NCCL " + listed + ".";
+        return;
+    }
+    std::string fixed = range->fixedIn ? range->fixedIn->toString() : std::string{};
     const std::string ranNccl =
         fromDumps ? "No version line in the logs; the Flight Recorder dumps say the job ran NCCL " + listed
                   : "The job ran NCCL " + listed;
@@ -1040,36 +1036,46 @@ void Builder::watchdogSuspects(Finding*& owner, std::vector<AwaitedCollective>& 
         if (g.optype.empty())
             g.optype = r.optype;
     }
+    // The lowest and highest SeqNum one group's reporters reached. Where they differ, the reporters
+    // at the lowest are behind: suspects, "of <group> ... in it" where several groups are compared
+    // apart (`in`).
+    auto markBehind = [&owner](const std::map<ProcessId, long long>& seqOf, const std::string& in) {
+        long long lo = LLONG_MAX, hi = LLONG_MIN;
+        for (const auto& [p, v] : seqOf) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+        if (lo != hi) {
+            const std::string stuck = "stuck at SeqNum " + std::to_string(lo) +
+                                      (in.empty() ? "" : " of " + in) + " while other ranks reached " +
+                                      std::to_string(hi) + (in.empty() ? "" : " in it");
+            const auto behind = std::make_shared<const SuspectReason>(
+                SuspectReason{stuck + ": it is behind, or running another collective",
+                              stuck + ": they are behind, or running another collective"});
+            for (const auto& [p, v] : seqOf)
+                if (v == lo)
+                    owner->suspects.push_back({p, behind});
+        }
+        return std::pair{lo, hi};
+    };
     if (!oneGroup) {
         // Each group on its own: reporters behind the others of their group are suspects. Where a
         // group's reporters agree, which of its members stayed away is not known here: the lines
         // do not list a group's members (the Flight Recorder dumps do).
         std::string agreeing;
         for (const auto& [key, grp] : groups) {
-            long long lo = LLONG_MAX, hi = LLONG_MIN;
+            const std::string in =
+                key.empty() ? std::string("a group its lines do not name") : groupDisplay(key);
+            const auto [lo, hi] = markBehind(grp.seqOf, in);
+            if (lo != hi)
+                continue;
             std::vector<int> ranks;
             std::string unranked;
-            for (const auto& [p, v] : grp.seqOf) {
-                lo = std::min(lo, v);
-                hi = std::max(hi, v);
+            for (const auto& [p, v] : grp.seqOf)
                 if (const std::optional<int>& r = m_a.process(p).rank)
                     ranks.push_back(*r);
                 else
                     unranked += (unranked.empty() ? "" : ", ") + m_a.process(p).label();
-            }
-            const std::string in =
-                key.empty() ? std::string("a group its lines do not name") : groupDisplay(key);
-            if (lo != hi) {
-                const auto behind = std::make_shared<const SuspectReason>(SuspectReason{
-                    "stuck at SeqNum " + std::to_string(lo) + " of " + in + " while other ranks reached " +
-                        std::to_string(hi) + " in it: it is behind, or running another collective",
-                    "stuck at SeqNum " + std::to_string(lo) + " of " + in + " while other ranks reached " +
-                        std::to_string(hi) + " in it: they are behind, or running another collective"});
-                for (const auto& [p, v] : grp.seqOf)
-                    if (v == lo)
-                        owner->suspects.push_back({p, behind});
-                continue;
-            }
             if (!key.empty())
                 awaited.push_back({lo, key});
             std::sort(ranks.begin(), ranks.end());
@@ -1095,23 +1101,10 @@ void Builder::watchdogSuspects(Finding*& owner, std::vector<AwaitedCollective>& 
     const Group& g = groups.begin()->second;
     const std::map<ProcessId, long long>& seqOf = g.seqOf;
     const std::string& optype = g.optype;
-    long long lo = LLONG_MAX, hi = LLONG_MIN;
-    for (const auto& [p, v] : seqOf) {
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-    }
-    const std::string at = "SeqNum " + std::to_string(lo) + (optype.empty() ? "" : " (" + optype + ")");
-    if (lo != hi) {
-        const auto behind = std::make_shared<const SuspectReason>(
-            SuspectReason{"stuck at SeqNum " + std::to_string(lo) + " while other ranks reached " +
-                              std::to_string(hi) + ": it is behind, or running another collective",
-                          "stuck at SeqNum " + std::to_string(lo) + " while other ranks reached " +
-                              std::to_string(hi) + ": they are behind, or running another collective"});
-        for (const auto& [p, v] : seqOf)
-            if (v == lo)
-                owner->suspects.push_back({p, behind});
+    const auto [lo, hi] = markBehind(seqOf, std::string{});
+    if (lo != hi)
         return;
-    }
+    const std::string at = "SeqNum " + std::to_string(lo) + (optype.empty() ? "" : " (" + optype + ")");
     awaited.push_back({lo, theGroup});
     int maxRank = -1;
     std::set<int> present;

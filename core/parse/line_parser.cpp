@@ -1339,20 +1339,21 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
                     continue;
                 }
             } else if (q < rest.size() && rest[q] == '[') {
-                if (const std::size_t n = decorationAt(rest.substr(q), kind, rank, decoHost, decoPid);
-                    n && (kind == Decoration::TorchrunRank || kind == Decoration::TorchrunDefault ||
-                          kind == Decoration::MpirunTag)) {
-                    out.decoration = kind;
-                    out.decorationRank = rank;
-                    out.decorationHost = decoHost;
-                    out.decorationPid = decoPid;
+                Decoration indented = Decoration::None;
+                int indentedRank = -1;
+                std::string_view indentedHost;
+                std::int64_t indentedPid = -1;
+                if (const std::size_t n =
+                        decorationAt(rest.substr(q), indented, indentedRank, indentedHost, indentedPid);
+                    n && (indented == Decoration::TorchrunRank || indented == Decoration::TorchrunDefault ||
+                          indented == Decoration::MpirunTag)) {
+                    out.decoration = indented;
+                    out.decorationRank = indentedRank;
+                    out.decorationHost = indentedHost;
+                    out.decorationPid = indentedPid;
                     rest.remove_prefix(q + n);
                     continue;
                 }
-                kind = Decoration::None;
-                rank = -1;
-                decoHost = {};
-                decoPid = -1;
             }
         }
         std::size_t used = 0;

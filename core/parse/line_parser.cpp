@@ -473,6 +473,18 @@ std::size_t decorationAt(std::string_view s, Decoration& kind, int& rank, std::s
                 return 0;
             p += 1 + k2;
         }
+        // A logger's "[rank/world]" glued to the bracket after it ("[0604/1024][2025-02-16 ...]"):
+        // with a space after it the same form is ninja's or a progress counter's ("[12/345] ").
+        if (role.empty() && p < s.size() && s[p] == '/') {
+            std::int64_t world = 0;
+            const std::size_t kw = someDigits(s, p + 1, world, 7);
+            const std::size_t close = p + 1 + kw;
+            if (kw == 0 || n >= world || close + 1 >= s.size() || s[close] != ']' || s[close + 1] != '[')
+                return 0;
+            kind = Decoration::RankOfWorld;
+            rank = static_cast<int>(n);
+            return close + 1;
+        }
         if (p >= s.size() || s[p] != ']')
             return 0;
         // torchelastic's failure summary heads each failed rank's entry with a bare "[3]:": that
@@ -566,10 +578,10 @@ std::size_t rayAt(std::string_view s, std::string_view& host, std::int64_t& pid,
 // A runtime's own "[host:pid...]" tag. UCX: "[host:pid:thread_idx:tid] Caught signal 11 (...)" from
 // its signal handler and "[host:pid:thread_idx] ..." (the pid left-aligned in five columns) in its
 // log. Open MPI's signal handler: "[host:pid] *** Process received signal ***", the pid padded to
-// five digits. The host must hold a letter and every field after it be a number; with UCX's two or
-// three fields it must start with a letter, and Open MPI's one field must be a padded pid (container
-// hosts are often hex, "1a62e574072d"), so that a bracketed time ("[2025-08-12T01:37:03]") or
-// mpirun's "[1,3]" is not taken for one.
+// five digits. And a logger's "[host:pid=N]", which names its field. The host must hold a letter
+// and every field after it be a number; with UCX's two or three fields it must start with a letter,
+// and Open MPI's one field must be a padded pid (container hosts are often hex, "1a62e574072d"), so
+// that a bracketed time ("[2025-08-12T01:37:03]") or mpirun's "[1,3]" is not taken for one.
 std::size_t processTagAt(std::string_view s, std::string_view& host, std::int64_t& pid)
 {
     if (s.size() < 8 || s[0] != '[')
@@ -584,6 +596,18 @@ std::size_t processTagAt(std::string_view s, std::string_view& host, std::int64_
         return 0;
     const std::size_t hostEnd = p;
     std::int64_t n = 0, first = 0;
+    // A logger's own tag that says what its number is: "[s12gn3064:pid=3942408]".
+    if (s.substr(p, 5) == ":pid=") {
+        const std::size_t k = someDigits(s, p + 5, n, 10);
+        if (k == 0 || p + 5 + k >= s.size() || s[p + 5 + k] != ']')
+            return 0;
+        host = s.substr(1, hostEnd - 1);
+        pid = n;
+        p += 6 + k;
+        while (p < s.size() && s[p] == ' ')
+            ++p;
+        return p;
+    }
     std::size_t firstDigits = 0;
     int fields = 0;
     while (p < s.size() && s[p] == ':') {
@@ -616,6 +640,27 @@ std::size_t processTagAt(std::string_view s, std::string_view& host, std::int64_
     return p;
 }
 
+// A logger's bracketed source location, "[misc/socket.cc:586] ": a file's name with a dot, a colon and
+// its line; the characters up to the next field, else 0.
+std::size_t sourceLocationAt(std::string_view s)
+{
+    if (s.size() < 6 || s[0] != '[')
+        return 0;
+    std::size_t p = 1;
+    bool dot = false;
+    while (p < s.size() && p < 256 &&
+           (isAlnum(s[p]) || s[p] == '.' || s[p] == '/' || s[p] == '_' || s[p] == '-')) {
+        dot = dot || s[p] == '.';
+        ++p;
+    }
+    std::int64_t line = 0;
+    const std::size_t k = p < s.size() && s[p] == ':' ? someDigits(s, p + 1, line, 7) : 0;
+    p += 1 + k;
+    if (!dot || k == 0 || p + 1 >= s.size() || s[p] != ']' || s[p + 1] != ' ')
+        return 0;
+    return p + 2;
+}
+
 // Whether `n` ends as a log file's name does: ".log", ".txt", ".out", ".err", ".stdout", ".stderr",
 // also rotated ("train.log.1"), with something before the suffix.
 bool logFileName(std::string_view n)
@@ -633,9 +678,9 @@ bool logFileName(std::string_view n)
 
 // grep's file name at the start of a line of `grep -r` / `-H` output: a name without spaces or colons
 // that ends as a log file's does (".log", ".txt", ".out", ".err", ".stdout", ".stderr", a rotated
-// ".log.1"), then ':' (a match) or, with -n, ":N:" (a match) or "-N-" (a context line). The suffix
-// keeps a Python "train.py:57" or NCCL's "host:pid:tid" out; a bare "name-" context line (without
-// -n) is not read, as a hyphen after a name is ordinary text.
+// ".log.1"), then ':' (a match) or '-' (a context line, -A/-B/-C), with -n ":N:" or "-N-". The suffix
+// keeps a Python "train.py:57" or NCCL's "host:pid:tid" out, and a log file's name with a hyphen
+// glued after it opens no line but grep's.
 std::size_t grepFileAt(std::string_view s, std::string_view& name)
 {
     // Every suffix has a dot: most lines (NCCL's "host:pid:tid", a date, a glog letter) have none
@@ -659,15 +704,21 @@ std::size_t grepFileAt(std::string_view s, std::string_view& name)
         !(isAlnum(s[0]) || s[0] == '.' || s[0] == '/' || s[0] == '_'))
         return 0;
     const char sep = s[p];
-    std::int64_t n = 0;
-    const std::size_t k = someDigits(s, p + 1, n, 9);
-    if (k > 0 && p + 1 + k < s.size() && s[p + 1 + k] == sep && (sep == ':' || sep == '-')) {
-        name = s.substr(0, p);
-        return p + 2 + k;
-    }
-    if (sep != ':')
+    if (sep != ':' && sep != '-')
         return 0;
+    // Without -n, the line's own text follows the separator, and a date ("rank3.log-2025-02-16
+    // 22:31:34 ...") or a time ("rank3.log:14:03:17 ...") there would read as -n's line number.
+    int a = 0, b = 0, c = 0;
+    const bool dated = sep == '-'
+                           ? digits(s, p + 1, 4, a) && s.substr(p + 5, 1) == "-" && digits(s, p + 6, 2, b) &&
+                                 s.substr(p + 8, 1) == "-" && digits(s, p + 9, 2, c)
+                           : digits(s, p + 1, 2, a) && s.substr(p + 3, 1) == ":" && digits(s, p + 4, 2, b) &&
+                                 s.substr(p + 6, 1) == ":" && digits(s, p + 7, 2, c);
+    std::int64_t n = 0;
+    const std::size_t k = dated ? 0 : someDigits(s, p + 1, n, 9);
     name = s.substr(0, p);
+    if (k > 0 && p + 1 + k < s.size() && s[p + 1 + k] == sep)
+        return p + 2 + k;
     return p + 1;
 }
 
@@ -1286,6 +1337,13 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
         if (!usedTag) {
             tagKind = Decoration::ProcessTag;
             usedTag = processTagAt(rest, host, pid);
+            // Behind a logger's time, its source location may come before its process tag
+            // ("[2025-02-16 22:31:34,422] [misc/socket.cc:586] [s12gn3064:pid=3942408] NCCL WARN"):
+            // read past with the tag, which says whose line it is.
+            if (!usedTag && out.stamp)
+                if (const std::size_t loc = sourceLocationAt(rest))
+                    if (const std::size_t tag = processTagAt(rest.substr(loc), host, pid))
+                        usedTag = loc + tag;
         }
         if (usedTag) {
             // A Ray tag behind another is the process that printed, relayed by the one outside

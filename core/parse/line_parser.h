@@ -37,9 +37,14 @@ enum class Decoration : std::uint8_t {
     // rank is decided per stretch of a file (analyze), not here.
     PrependRank,
     // grep's name of the file a line came from, where it searched several (`grep -r`, `-H`):
-    // "logs/rank3.log:", with -n "logs/rank3.log:120:" (a context line "logs/rank3.log-121-"). The
-    // name's rank is the file's (read from the name by the scan, as a folder's file would be).
+    // "logs/rank3.log:", with -n "logs/rank3.log:120:" (a context line "logs/rank3.log-", with -n
+    // "logs/rank3.log-121-"). The name's rank is the file's (read from the name by the scan, as a
+    // folder's file would be).
     GrepFile,
+    // A logger's own "[rank/world]" before its bracketed time ("[0604/1024][2025-02-16 22:31:34,422]
+    // ..."): the global rank. Read only where another bracket follows at once: "[12/345] " with a
+    // space is ninja's or a progress counter's.
+    RankOfWorld,
 };
 
 struct NcclPrefix {
@@ -67,7 +72,7 @@ struct ParsedLine {
     Decoration decoration = Decoration::None;
     int decorationRank = -1;
     std::string_view decorationHost; // pdsh/DeepSpeed host, Ray ip, journald host, UCX/Open MPI tag's host,
-                                     // kubectl's pod
+                                     // a logger's "[host:pid=N]", kubectl's pod
                                      // (also behind a launcher's rank prefix)
     std::int64_t decorationPid = -1; // Ray, journald, a UCX/Open MPI tag
     std::string_view decorationFile; // GrepFile: the file name grep printed

@@ -219,6 +219,12 @@ private slots:
         QTest::newRow("line number then rank")
             << "[80746] [rank0]:[E321 02:07:08.408271257 P.cpp:607] x" << int(Decoration::TorchrunRank) << 0;
         QTest::newRow("a time is not srun") << "14:03:17 hello" << int(Decoration::None) << -1;
+        QTest::newRow("a logger's rank of the world")
+            << "[0604/1024][2025-02-16 22:31:34,422] hello" << int(Decoration::RankOfWorld) << 604;
+        QTest::newRow("a counter is no rank")
+            << "[12/345] Building CXX object x.o" << int(Decoration::None) << -1;
+        QTest::newRow("a rank past the world is none")
+            << "[1024/1024][2025-02-16 22:31:34,422] hello" << int(Decoration::None) << -1;
         // openucx/ucx#10837, as posted: UCX's signal handler names host and pid.
         QTest::newRow("ucx signal")
             << "[gpu15:85054:0:85088] Caught signal 11 (Segmentation fault: invalid permissions for mapped "
@@ -306,8 +312,14 @@ private slots:
                                           << "r1.log" << grep << "gpu-a:1:2 [0] NCCL INFO x";
         QTest::newRow("python source line") << "train.py:57 x"
                                             << "" << int(Decoration::None) << "train.py:57 x";
-        QTest::newRow("a hyphen without -n") << "rank3.log-hello"
-                                             << "" << int(Decoration::None) << "rank3.log-hello";
+        QTest::newRow("context without -n") << "rank3.log-hello"
+                                            << "rank3.log" << grep << "hello";
+        QTest::newRow("context without -n, a date first") << "rank3.log-2025-02-16 22:31:34,418 x"
+                                                          << "rank3.log" << grep << "x";
+        QTest::newRow("match without -n, a time first") << "rank3.log:14:03:17 x"
+                                                        << "rank3.log" << grep << "14:03:17 x";
+        QTest::newRow("-n context, a date first") << "rank3.log-41-2025-02-16 22:31:34,418 x"
+                                                  << "rank3.log" << grep << "x";
         QTest::newRow("a word") << "ERROR: x"
                                 << "" << int(Decoration::None) << "ERROR: x";
         QTest::newRow("a suffix alone") << ".log:x"
@@ -471,6 +483,30 @@ private slots:
         QCOMPARE(qint64(p.decorationPid), pid);
         QCOMPARE(QString::fromUtf8(p.body.data(), static_cast<qsizetype>(p.body.size())),
                  QStringLiteral("Caught signal 11 (Segmentation fault)"));
+    }
+
+    // NVIDIA/nccl#1618 (real log 006) as grep printed it: a logger's rank of the world, its time, its
+    // source location and a tag that names host and pid, before NCCL's level and message.
+    void loggerTagsOfOneRank()
+    {
+        const std::string_view line =
+            "rank_604.s12gn3064.4031852.log:[0604/1024][2025-02-16 22:31:34,422] [misc/socket.cc:586] "
+            "[s12gn3064:pid=3942408] NCCL WARN socketPollConnect poll() returned 1, no POLLOUT events";
+        const ParsedLine p = parseLine(line, 2025);
+        QCOMPARE(p.decorationFile, std::string_view("rank_604.s12gn3064.4031852.log"));
+        QCOMPARE(int(p.decoration), int(Decoration::RankOfWorld));
+        QCOMPARE(p.decorationRank, 604);
+        QCOMPARE(p.decorationHost, std::string_view("s12gn3064"));
+        QCOMPARE(p.decorationPid, std::int64_t{3942408});
+        QVERIFY(p.stamp);
+        QCOMPARE(p.stamp->us, civilToUnixSeconds(2025, 2, 16, 22, 31, 34) * 1000000 + 422000);
+        QCOMPARE(int(p.level), int(Level::Warn));
+        QCOMPARE(p.body,
+                 std::string_view("NCCL WARN socketPollConnect poll() returned 1, no POLLOUT events"));
+        // A source location with no tag after it stays in the body.
+        const ParsedLine q = parseLine("[2025-02-16 22:31:34,422] [misc/socket.cc:586] x", 2025);
+        QCOMPARE(q.body, std::string_view("[misc/socket.cc:586] x"));
+        QCOMPARE(int(q.decoration), int(Decoration::None));
     }
 
     // Behind mpirun's rank prefix, a tag still names the host and pid (horovod/horovod#1941).

@@ -147,8 +147,10 @@ private slots:
         QTest::addColumn<QString>("caseId");
         QTest::addColumn<QString>("entry"); // empty: no initiating finding is expected (reason given)
         QTest::addColumn<int>("line");
+        // 006: both lines are victims of one dropping peer (SOURCE.md); rank 607's line, the file's
+        // second, is stamped 4 ms before rank 604's (",418" against ",422"), so it is the earliest.
         QTest::newRow("006 poll() without POLLOUT") << "006"
-                                                    << "nccl-connect-failed-silent" << 1;
+                                                    << "nccl-connect-failed-silent" << 2;
         // 007, 013: only '-> 2' trace lines and no error text anywhere: the first line that opens a
         // thread's trail (the silent-connect entry's fallback) is the finding, as each SOURCE.md
         // reads it; in 003 the same kind of trace sits beside a logged abort, which wins.
@@ -327,14 +329,23 @@ private slots:
     }
 
     // 006 (NVIDIA/nccl#1618) is grep's output over per-rank files ("rank_604.s12gn3064.4031852.log:"
-    // before each line): each line's file name says its rank.
+    // before each line): each line's file name says its rank, and so does the reporter's logger
+    // ("[0604/1024]"), whose tag "[s12gn3064:pid=3942408]" names the host and pid.
     void grepFileNamesIn006()
     {
         json d = diagnose(caseLog(QStringLiteral("006")));
         std::vector<int> ranks;
-        for (const auto& r : d["ranks"])
+        std::vector<std::string> hosts;
+        std::vector<std::int64_t> pids;
+        for (const auto& r : d["ranks"]) {
             ranks.push_back(r["rank"].is_number() ? r["rank"].get<int>() : -1);
+            hosts.push_back(r["host"].is_string() ? r["host"].get<std::string>() : "");
+            pids.push_back(r["pid"].is_number() ? r["pid"].get<std::int64_t>() : -1);
+        }
         QCOMPARE(ranks, (std::vector<int>{604, 607}));
+        QCOMPARE(hosts, (std::vector<std::string>{"s12gn3064", "s12gn3064"}));
+        QCOMPARE(pids, (std::vector<std::int64_t>{3942408, 3942411}));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 607);
     }
 
     // 019 shows only collateral: the peer crashed before the excerpt begins.

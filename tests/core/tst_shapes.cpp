@@ -1064,6 +1064,30 @@ private slots:
         QVERIFY(stream && stream->lines.size() == 1 && !stream->lines[0].stampsByProcess());
     }
 
+    // `grep -r -B1 -A1` without -n: a context line is "logs/rank2.log-" and the file's line, whose
+    // Python stamp ("logs/rank0.log-2025-12-07 10:04:57,902 ...") is no line number. Before, each
+    // context line's NCCL prefix made a process of "logs/rank2.log-gpu-b" beside rank 2's own.
+    void grepContextLinesWithoutLineNumbers()
+    {
+        json d = diagnose(QStringLiteral("combined/grep-r-context.txt"));
+        std::vector<int> ranks;
+        for (const auto& r : d["ranks"]) {
+            QVERIFY2(r["rank"].is_number(), d["ranks"].dump().c_str());
+            ranks.push_back(r["rank"].get<int>());
+            QCOMPARE(r["host"].get<std::string>(), std::string(r["rank"].get<int>() < 2 ? "gpu-a" : "gpu-b"));
+        }
+        QCOMPARE(ranks, (std::vector<int>{0, 1, 2, 3}));
+        QCOMPARE(d["initiating"]["entry"].get<std::string>(), std::string("nccl-socket-connect-abort"));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 2);
+        // The abort's trail is a context line: rank 2's, on the thread that failed.
+        bool trail = false;
+        for (const auto& f : d["findings"])
+            if (f["entry"] == "nccl-socket-connect-abort")
+                for (const auto& e : f["evidence"])
+                    trail |= e["label"] == "return-code-trail" && e["line"] == 21 && e["rank"] == 2;
+        QVERIFY2(trail, d["findings"].dump().c_str());
+    }
+
     // `tail -n 4 logs/rank*.log`, pasted: each "==> logs/rankN.log <==" section is that file's, so
     // its Python, PyTorch and NCCL lines are one rank's (they were eight processes of no rank).
     void tailListingOfSeveralFiles()

@@ -167,9 +167,14 @@ std::string resourcesDir()
 
 void SourceLines::addStamp(const LineStamp& s)
 {
+    // A power of ten of microseconds, or a minute (a job console's "2025-02-18 12:54"), which no
+    // power of ten covers without claiming the next 40 seconds too.
     std::int64_t code = 0;
-    for (std::int64_t r = 1; r < s.resolutionUs && code < 18; r *= 10)
-        ++code;
+    if (s.resolutionUs == kMinuteUs)
+        code = kMinuteCode;
+    else
+        for (std::int64_t r = 1; r < s.resolutionUs && code < kMinuteCode - 1; r *= 10)
+            ++code;
     // Multiplying, not shifting, keeps a (nonsensical but parseable) stamp before 1970 defined.
     m_stamps.push_back(s.line, s.us * (std::int64_t{1} << kCodeBits) + code);
 }
@@ -363,9 +368,13 @@ void SourceLines::shrink()
 LineStamp SourceLines::stamp(std::size_t i) const
 {
     const std::int64_t packed = m_stamps.packed(i);
+    const std::int64_t code = packed & ((std::int64_t{1} << kCodeBits) - 1);
     std::int64_t resolution = 1;
-    for (std::int64_t c = packed & ((std::int64_t{1} << kCodeBits) - 1); c > 0; --c)
-        resolution *= 10;
+    if (code == kMinuteCode)
+        resolution = kMinuteUs;
+    else
+        for (std::int64_t c = code; c > 0; --c)
+            resolution *= 10;
     return {m_stamps.line(i), packed >> kCodeBits, resolution};
 }
 

@@ -243,9 +243,11 @@ public:
     }
 
 private:
-    // Microseconds shifted left, the resolution's power of ten in the low bits: 2^59 us is
-    // eighteen thousand years, so nothing real is lost.
+    // Microseconds shifted left, the resolution's power of ten in the low bits (kMinuteCode: a
+    // minute): 2^59 us is eighteen thousand years, so nothing real is lost.
     static constexpr int kCodeBits = 4;
+    static constexpr std::int64_t kMinuteCode = 15;
+    static constexpr std::int64_t kMinuteUs = 60'000'000;
     // In the byte form: no process (kProcessMask); processes 0..254 are themselves.
     static constexpr std::uint8_t kNarrowNone = 255;
     static bool fitsByte(std::uint32_t v) { return v < kNarrowNone || v == kProcessMask; }

@@ -59,10 +59,13 @@ bool AnalysisIndex::isCollateral(LineRef where) const
     return m_collateral.count(where) > 0;
 }
 
-QString AnalysisIndex::formatTime(std::int64_t us, bool withDate)
+QString AnalysisIndex::formatTime(std::int64_t us, bool withDate, std::int64_t resolutionUs)
 {
     QDateTime dt = QDateTime::fromMSecsSinceEpoch(us / 1000, Qt::UTC);
-    return dt.toString(withDate ? QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz") : QStringLiteral("HH:mm:ss.zzz"));
+    const QString time = resolutionUs >= 60'000'000  ? QStringLiteral("HH:mm")
+                         : resolutionUs >= 1'000'000 ? QStringLiteral("HH:mm:ss")
+                                                     : QStringLiteral("HH:mm:ss.zzz");
+    return dt.toString(withDate ? QStringLiteral("yyyy-MM-dd ") + time : time);
 }
 
 } // namespace rl

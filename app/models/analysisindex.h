@@ -37,7 +37,9 @@ public:
     QStringList evidenceLabels(LineRef where) const;
     bool isCollateral(LineRef where) const;
 
-    static QString formatTime(std::int64_t us, bool withDate = false);
+    // To the millisecond, or only as far as a stamp of `resolutionUs` says: a stamp to the second
+    // shows "14:03:17", to the minute "12:54" (zeros after them would claim a precision it lacks).
+    static QString formatTime(std::int64_t us, bool withDate = false, std::int64_t resolutionUs = 1);
 
 private:
     std::shared_ptr<const Analysis> m_analysis;

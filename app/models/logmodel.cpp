@@ -117,6 +117,16 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
         case TimeColumn: {
             if (!li.time.known())
                 return QString();
+            if (li.timeSource == TimeSource::Parsed && li.time.knownLo() && li.time.knownHi()) {
+                // The stamp covers [lo, hi): shown as far as it was printed.
+                const std::int64_t resolution = li.time.hi - li.time.lo;
+                const QString t = AnalysisIndex::formatTime(li.time.lo, false, resolution);
+                if (role == RawToolTipRole && resolution >= 1'000'000)
+                    return QStringLiteral("Stamped to the %1: %2")
+                        .arg(resolution >= 60'000'000 ? QStringLiteral("minute") : QStringLiteral("second"),
+                             AnalysisIndex::formatTime(li.time.lo, true, resolution));
+                return t;
+            }
             QString t = AnalysisIndex::formatTime(li.time.knownLo() ? li.time.lo : li.time.hi);
             if (li.timeSource == TimeSource::Inferred)
                 return role == RawToolTipRole

@@ -357,6 +357,27 @@ private slots:
         QCOMPARE(model.index(0, LogModel::TextColumn).data().toString(), whole);
     }
 
+    // A stamp is shown as far as it was printed: to the minute (a job console's), to the second, or
+    // to the millisecond; the tooltip says so and the line's time spans the whole minute.
+    void timeShownToTheStampsResolution()
+    {
+        const std::string text = "2025-02-18 12:54 [rank13]:[E218 04:54:22.86 x.cpp:1] a\n"
+                                 "2025-02-18 12:55:07 INFO b\n"
+                                 "2025-02-18 12:55:08,250 INFO c\n";
+        auto index = indexOfText("console.log", text);
+        LogModel model;
+        model.setIndex(index);
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.index(0, LogModel::TimeColumn).data().toString(), QStringLiteral("12:54"));
+        const QString tip = model.index(0, LogModel::TimeColumn).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("minute")) && tip.contains(QStringLiteral("2025-02-18\u00A012:54")),
+                 qPrintable(tip));
+        QCOMPARE(model.index(1, LogModel::TimeColumn).data().toString(), QStringLiteral("12:55:07"));
+        QCOMPARE(model.index(2, LogModel::TimeColumn).data().toString(), QStringLiteral("12:55:08.250"));
+        const LineInfo li = index->analysis().info(LineRef{SourceId(0), 0});
+        QCOMPARE(li.time.hi - li.time.lo, std::int64_t{60'000'000});
+    }
+
     // A progress bar redrawn with carriage returns, and the WARN printed right after its last
     // drawing: the row shows what a terminal shows, the WARN in view, not the first drawings.
     void progressBarShownAsATerminalLeavesIt()

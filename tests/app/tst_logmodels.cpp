@@ -370,7 +370,8 @@ private slots:
         QCOMPARE(model.rowCount(), 3);
         QCOMPARE(model.index(0, LogModel::TimeColumn).data().toString(), QStringLiteral("12:54"));
         const QString tip = model.index(0, LogModel::TimeColumn).data(Qt::ToolTipRole).toString();
-        QVERIFY2(tip.contains(QStringLiteral("minute")) && tip.contains(QStringLiteral("2025-02-18\u00A012:54")),
+        QVERIFY2(tip.contains(QStringLiteral("minute")) &&
+                     tip.contains(QStringLiteral("2025-02-18\u00A012:54")),
                  qPrintable(tip));
         QCOMPARE(model.index(1, LogModel::TimeColumn).data().toString(), QStringLiteral("12:55:07"));
         QCOMPARE(model.index(2, LogModel::TimeColumn).data().toString(), QStringLiteral("12:55:08.250"));

@@ -324,12 +324,19 @@ QString entryHtml(const Entry& e, const Encyclopedia& enc)
         if (!e.affectedVersions.empty()) {
             h += QStringLiteral(
                 "<table><tr><th>component</th><th>versions</th><th>fixed in</th><th></th></tr>");
-            for (const auto& v : e.affectedVersions)
+            for (const auto& v : e.affectedVersions) {
                 h += QStringLiteral(
                          "<tr><td><b>%1</b></td><td>%2</td><td>%3</td><td class='small'>%4</td></tr>")
                          .arg(esc(v.component), versionRange(v.range).toHtmlEscaped(),
                               v.fixedIn ? esc(v.fixedIn->toString()) : QStringLiteral("no fix"),
                               prose(v.note));
+                // A bug of some releases inside the behaviour, with its own fix.
+                for (const auto& b : v.bugs)
+                    h += QStringLiteral(
+                             "<tr><td></td><td>%1</td><td>%2</td><td class='small'>bug: %3</td></tr>")
+                             .arg(versionRange(b.range).toHtmlEscaped(), esc(b.fixedIn.toString()),
+                                  prose(b.what));
+            }
             h += QStringLiteral("</table>");
         }
         if (!e.affectedSystems.empty())

@@ -724,6 +724,39 @@ try {
             if (jv.contains("fixed_in") && jv["fixed_in"].is_string())
                 av.fixedIn = Version::parse(jv["fixed_in"].get<std::string>());
             av.note = str(jv, "note");
+            av.ifFixed = str(jv, "if_fixed");
+            for (const auto& jb : jv.value("bugs", json::array())) {
+                KnownBug b;
+                auto bFrom = versionField(jb, "from", where);
+                if (!bFrom)
+                    return bFrom.error();
+                auto bTo = versionField(jb, "to", where);
+                if (!bTo)
+                    return bTo.error();
+                auto bFixed = versionField(jb, "fixed_in", where);
+                if (!bFixed)
+                    return bFixed.error();
+                b.range = {*bFrom, *bTo};
+                b.fixedIn = *bFixed;
+                b.symptom = str(jb, "symptom");
+                b.what = str(jb, "what");
+                b.ifFixed = str(jb, "if_fixed");
+                if (!symptomIds.count(b.symptom))
+                    return Error{where,
+                                 "a known bug of " + av.component + " names unknown symptom '" + b.symptom +
+                                     "'",
+                                 "give \"symptom\": the id of this entry's symptom that shows the bug"};
+                if (b.what.empty())
+                    return Error{where, "a known bug of " + av.component + " has no \"what\"",
+                                 "say in a few words what the bug is; it opens the NCCL verdict"};
+                if (!(*bFrom <= *bTo) || !(*bTo < *bFixed))
+                    return Error{where, "a known bug of " + av.component + " has its versions out of order",
+                                 "give from <= to < fixed_in"};
+                if (av.fixedIn)
+                    return Error{where, "a range with a fix lists known bugs",
+                                 "known bugs are for a range of behaviour (\"fixed_in\": null)"};
+                av.bugs.push_back(std::move(b));
+            }
             e.affectedVersions.push_back(std::move(av));
         }
     }

@@ -112,11 +112,24 @@ struct ConfirmItem {
     Evaluator evaluator;
 };
 
+// A bug of some releases inside a range that is otherwise behaviour (no fix): the same failure
+// printed for a reason an upgrade removes ('invalid argument' at transport.cc:154 on NCCL 2.18.1 to
+// 2.18.5). It applies where its symptom matched on the finding's processes.
+struct KnownBug {
+    VersionRange range;
+    Version fixedIn;
+    std::string symptom; // a symptom id of the same entry
+    std::string what;    // the bug in a few words, to open a sentence ("A foreign connection ...")
+    std::string ifFixed; // where the job ran a release with the fix; empty: the generic sentence
+};
+
 struct AffectedVersions {
     std::string component;
     VersionRange range;
     std::optional<Version> fixedIn;
     std::string note;
+    std::string ifFixed; // as KnownBug::ifFixed, for a range with a fix
+    std::vector<KnownBug> bugs;
 };
 
 struct Reference {

@@ -893,11 +893,22 @@ void Builder::versionVerdict()
             n.releaseVerdict += " The Flight Recorder dumps say the job ran NCCL " + listed + ".";
         return;
     }
-    std::string fixed = range->fixedIn ? range->fixedIn->toString() : std::string{};
+    // Behaviour with a bug of some releases inside it: where the bug's symptom is on the finding's
+    // processes, that bug's range and fix are the ones to weigh (the 'invalid argument' of 2.18.1 to
+    // 2.18.5 at transport.cc:154 is a Cuda failure like any other, and an upgrade fixes it).
+    const KnownBug* bug = nullptr;
+    if (!range->fixedIn) {
+        const std::set<ProcessId> procs(init->processes.begin(), init->processes.end());
+        for (const KnownBug& b : range->bugs)
+            if (!hitsOfAny(init->entry, {b.symptom}, &procs).empty()) {
+                bug = &b;
+                break;
+            }
+    }
     const std::string ranNccl =
         fromDumps ? "No version line in the logs; the Flight Recorder dumps say the job ran NCCL " + listed
                   : "The job ran NCCL " + listed;
-    if (!range->fixedIn) {
+    if (!range->fixedIn && !bug) {
         // Behaviour, not a bug of some releases (a refused connect, a full /dev/shm): the range
         // says which releases were checked to print it, and no upgrade is a fix. "Inside the
         // affected range" would read as a version problem.
@@ -912,35 +923,43 @@ void Builder::versionVerdict()
                            "upgrade fixes it.";
         return;
     }
-    bool anyFixed = range->fixedIn && std::any_of(versions.begin(), versions.end(),
-                                                  [&](const Version& v) { return v >= *range->fixedIn; });
-    bool allAffected =
-        !versions.empty() && std::all_of(versions.begin(), versions.end(),
-                                         [&](const Version& v) { return range->range.contains(v); });
+    const VersionRange affected = bug ? bug->range : range->range;
+    const Version fixedIn = bug ? bug->fixedIn : *range->fixedIn;
+    const std::string fixed = fixedIn.toString();
+    const std::string ifFixed = bug ? bug->ifFixed : range->ifFixed;
+    // The bug named first: the rest of the verdict weighs its range, not the entry's.
+    n.releaseVerdict =
+        bug ? bug->what + " is a bug of NCCL " + affected.toString() + ", fixed in " + fixed + ". "
+            : std::string{};
+    const bool anyFixed =
+        std::any_of(versions.begin(), versions.end(), [&](const Version& v) { return v >= fixedIn; });
+    const bool allAffected =
+        !versions.empty() &&
+        std::all_of(versions.begin(), versions.end(), [&](const Version& v) { return affected.contains(v); });
     if (allAffected) {
         n.fixApplies = true;
-        n.releaseVerdict =
-            ranNccl + ", inside the affected range " + range->range.toString() +
-            (fixed.empty() ? "." : "; upgrading to NCCL " + fixed + " or later applies the fix.");
+        n.releaseVerdict += ranNccl + ", inside the affected range " + affected.toString() +
+                            "; upgrading to NCCL " + fixed + " or later applies the fix.";
     } else if (anyFixed) {
         n.fixApplies = false;
-        n.releaseVerdict = ranNccl + ", which already has the " + fixed +
-                           " fix: this failure is not the masked-retry bug; read the errno literally.";
+        n.releaseVerdict +=
+            ranNccl + ", which already has the " + fixed + " fix: " +
+            (ifFixed.empty() ? "this failure is not the bug it fixed; look for another cause." : ifFixed);
     } else if (!versions.empty()) {
         n.fixApplies = false;
-        n.releaseVerdict = ranNccl + ", outside the affected range " + range->range.toString() + ".";
-    } else if (!n.hints.empty() && range->range.contains(n.hints[0].range.from) &&
-               range->range.contains(n.hints[0].range.to)) {
+        n.releaseVerdict += ranNccl + ", outside the affected range " + affected.toString() + ".";
+    } else if (!n.hints.empty() && affected.contains(n.hints[0].range.from) &&
+               affected.contains(n.hints[0].range.to)) {
         n.fixApplies = true;
-        n.releaseVerdict = "No version line in the logs, but the WARN's source line numbers pin NCCL " +
-                           n.hints[0].range.toString() +
-                           (fixed.empty() ? "." : "; upgrading to " + fixed + " applies the fix.");
+        n.releaseVerdict += "No version line in the logs, but the WARN's source line numbers pin NCCL " +
+                            n.hints[0].range.toString() + "; upgrading to " + fixed + " applies the fix.";
     } else {
-        n.releaseVerdict = "The logs do not say which NCCL the job ran; rerun with NCCL_DEBUG=INFO (or print "
-                           "torch.cuda.nccl.version()) to find out.";
+        n.releaseVerdict +=
+            "The logs do not say which NCCL the job ran; rerun with NCCL_DEBUG=INFO (or print "
+            "torch.cuda.nccl.version()) to find out.";
     }
     if (n.local && n.local->found) {
-        bool localFixed = range->fixedIn && n.local->version >= *range->fixedIn;
+        const bool localFixed = n.local->version >= fixedIn;
         n.releaseVerdict += " This machine's libnccl.so.2 is " + n.local->version.toString() +
                             (localFixed ? " (has the fix)." : " (does not have the fix).");
     }

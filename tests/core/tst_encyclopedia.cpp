@@ -162,6 +162,36 @@ private slots:
                                   "\"kind\":\"signal_absent\",\"symptoms\":[]}}],"
                                   "\"related\""))
             << "checklist item 'c' names no symptom";
+        // A known bug inside a range of behaviour names the entry's symptom that shows it, says what
+        // it is, and has its versions in order; a range with a fix has none.
+        auto withBug = [&](const QString& range, const QString& bug) {
+            return QString(onRanks).replace(
+                QStringLiteral("\"related\""),
+                QStringLiteral("\"affected\":{\"versions\":[{\"component\":\"nccl\",%1,\"bugs\":[{%2}]}]},"
+                               "\"related\"")
+                    .arg(range, bug));
+        };
+        const QString behaviour = QStringLiteral("\"from\":\"2.4.8\",\"to\":null,\"fixed_in\":null");
+        const QString good = QStringLiteral(
+            "\"from\":\"2.18.1\",\"to\":\"2.18.5\",\"fixed_in\":\"2.18.6\",\"symptom\":\"s\",\"what\":\"w\"");
+        QTest::newRow("known bug of an unknown symptom")
+            << withBug(behaviour, QString(good).replace(QStringLiteral("\"symptom\":\"s\""),
+                                                        QStringLiteral("\"symptom\":\"nope\"")))
+            << "names unknown symptom 'nope'";
+        QTest::newRow("known bug without what")
+            << withBug(behaviour, QString(good).replace(QStringLiteral(",\"what\":\"w\""), QString()))
+            << "has no \"what\"";
+        QTest::newRow("known bug fixed before it ends")
+            << withBug(behaviour,
+                       QString(good).replace(QStringLiteral("\"2.18.6\""), QStringLiteral("\"2.18.5\"")))
+            << "versions out of order";
+        QTest::newRow("known bug without a fix")
+            << withBug(behaviour,
+                       QString(good).replace(QStringLiteral(",\"fixed_in\":\"2.18.6\""), QString()))
+            << "field 'fixed_in' is not a version";
+        QTest::newRow("known bug in a range with a fix")
+            << withBug(QStringLiteral("\"from\":\"2.16.2\",\"to\":\"2.23.4\",\"fixed_in\":\"2.24.3\""), good)
+            << "a range with a fix lists known bugs";
         // A fallback stands in for a primary symptom only as an NCCL '-> N' line (Symptom::fallback).
         QTest::newRow("fallback and primary")
             << QString::fromStdString(withFallback("\"primary\":true,\"fallback\":true", "\"socket\\\\.cc\"",

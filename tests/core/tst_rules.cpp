@@ -270,6 +270,55 @@ private slots:
         QVERIFY2(!verdict.contains(QStringLiteral("affected range")), qPrintable(verdict));
     }
 
+    // A failure every release reports alike can still be, on some releases, a bug an upgrade fixes:
+    // a Cuda failure 'invalid argument' at transport.cc:154 is NCCL 2.18.1 to 2.18.5's (real case
+    // nccl#957, 056). The verdict weighs that bug's range, not "no upgrade fixes it".
+    void knownBugInsideBehaviour_data()
+    {
+        QTest::addColumn<QByteArray>("version");
+        QTest::addColumn<QByteArray>("location");
+        QTest::addColumn<int>("fixApplies"); // -1: not decided
+        QTest::addColumn<QString>("says");
+        QTest::newRow("2.18.3 at transport.cc:154")
+            << QByteArray("2.18.3") << QByteArray("transport.cc:154") << 1
+            << QStringLiteral("is a bug of NCCL 2.18.1–2.18.5, fixed in 2.18.6. The job ran NCCL 2.18.3, "
+                              "inside the affected range 2.18.1–2.18.5; upgrading to NCCL 2.18.6 or later "
+                              "applies the fix.");
+        QTest::newRow("2.19.3 at transport.cc:154")
+            << QByteArray("2.19.3") << QByteArray("transport.cc:154") << 0
+            << QStringLiteral("The job ran NCCL 2.19.3, which already has the 2.18.6 fix: this 'invalid "
+                              "argument' is not that bug");
+        QTest::newRow("no version at transport.cc:154")
+            << QByteArray() << QByteArray("transport.cc:154") << -1
+            << QStringLiteral("is a bug of NCCL 2.18.1–2.18.5, fixed in 2.18.6. The logs do not say which "
+                              "NCCL the job ran");
+        QTest::newRow("2.18.3 elsewhere")
+            << QByteArray("2.18.3") << QByteArray("enqueue.cc:1090") << 0
+            << QStringLiteral("it is not a bug of some releases, and no NCCL upgrade fixes it.");
+    }
+    void knownBugInsideBehaviour()
+    {
+        QFETCH(QByteArray, version);
+        QFETCH(QByteArray, location);
+        QFETCH(int, fixApplies);
+        QFETCH(QString, says);
+        std::string log;
+        if (!version.isEmpty())
+            log += "tomte401:1850301:1850301 [0] NCCL INFO NCCL version " + version.toStdString() +
+                   "+cuda12.2\n";
+        log += "tomte401:1850301:1881341 [0] " + location.toStdString() +
+               " NCCL WARN Cuda failure 'invalid argument'\n";
+        const json d = diagnoseOne(QStringLiteral("rank0.log"), QByteArray::fromStdString(log));
+        QVERIFY(d.is_object());
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-cuda-failure"));
+        if (fixApplies < 0)
+            QVERIFY2(d["nccl"]["fix_applies"].is_null(), d["nccl"].dump().c_str());
+        else
+            QCOMPARE(d["nccl"]["fix_applies"].get<bool>(), fixApplies == 1);
+        const QString verdict = QString::fromStdString(d["nccl"]["verdict"]);
+        QVERIFY2(verdict.contains(says), qPrintable(verdict));
+    }
+
     // A watchdog line that a terminal wrapped ("... NumelOut=524290048, Timeo" / "ut(ms)=...") or a
     // paste cut ("... before timing ") still names the collective each rank waits at, and the summary
     // leaves out the times it does not have rather than print "?" (real cases: torchtune#1165,

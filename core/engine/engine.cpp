@@ -1120,6 +1120,33 @@ void Builder::watchdogSuspects(Finding*& owner, std::vector<AwaitedCollective>& 
     const Group& g = groups.begin()->second;
     const std::map<ProcessId, long long>& seqOf = g.seqOf;
     const std::string& optype = g.optype;
+    // No line names a group, and one process's lines name several collectives: a process's
+    // watchdog reports one timed-out collective per group, so these are several groups' lines (or
+    // several processes' that print the same "[Rank N]", a rank within each group). Their numbers
+    // cannot be compared (NeMo#8441: "[Rank 0]" at 96117 and 96125, "[Rank 7]" at 64088).
+    if (named.empty()) {
+        std::map<ProcessId, std::set<long long>> seqsOf;
+        for (const Reached& r : reached)
+            seqsOf[r.process].insert(r.seq);
+        for (const auto& [p, seqs] : seqsOf) {
+            if (seqs.size() < 2)
+                continue;
+            std::string listed;
+            for (long long v : seqs)
+                listed += (listed.empty() ? "" : ", ") + std::to_string(v);
+            owner->hypotheses.push_back(
+                {owner->entry,
+                 m_a.process(p).label() + "'s watchdog lines name SeqNum " + listed +
+                     ": a process's watchdog reports one timed-out collective per process group, so "
+                     "these lines come from several groups (or from several processes that print the "
+                     "same '[Rank N]', a rank within each group), and their sequence numbers are not "
+                     "compared to find the rank that fell behind",
+                 owner->anchor,
+                 "one log per rank, the '[PG ...]' lines PyTorch 2.2 and later print beside each timeout, "
+                 "or the Flight Recorder dumps (TORCH_NCCL_DUMP_ON_TIMEOUT=1)"});
+            return;
+        }
+    }
     const auto [lo, hi] = markBehind(seqOf, std::string{});
     if (lo != hi)
         return;

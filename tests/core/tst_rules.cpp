@@ -2424,6 +2424,65 @@ private slots:
                     .contains(QStringLiteral("SeqNum 298 of process group 1 while other ranks reached 300")));
     }
 
+    // Newer PyTorch words of the watchdog (sglang#3932, sglang#10216 as posted): "Timeout at NCCL
+    // work: N" alone shows the timeout where a paste kept it and not the "Watchdog caught" line
+    // before it; "failure detected by watchdog at work sequence id: N PG status: ..." places a rank
+    // in its group's sequence, as the older "detected by watchdog at work: N" did; a group that never
+    // finished a collective says -1.
+    void newerWatchdogWording()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("console.log"),
+            "[rank3]:[E227 16:30:43.526290891 ProcessGroupNCCL.cpp:1785] [PG ID 2 PG GUID 3 Rank 3] Timeout "
+            "at "
+            "NCCL work: 32, last enqueued NCCL work: 32, last completed NCCL work: 31.\n"
+            "[rank1]:[E227 16:30:43.611203411 ProcessGroupNCCL.cpp:2252] [PG ID 2 PG GUID 3 Rank 1]  failure "
+            "detected by watchdog at work sequence id: 30 PG status: last enqueued work: 30, last completed "
+            "work: 29\n"
+            "[rank0]:[E227 16:30:44.120511734 ProcessGroupNCCL.cpp:1834] [PG ID 1 PG GUID 1 Rank 0] Timeout "
+            "at "
+            "NCCL work: 1, last enqueued NCCL work: 1, last completed NCCL work: -1.\n");
+        const json* w = finding(d, "torch-watchdog-timeout");
+        QVERIFY2(w, d["findings"].dump().c_str());
+        QVERIFY2(QString::fromStdString((*w)["summary"]).contains(QStringLiteral("a collective (SeqNum 32)")),
+                 (*w)["summary"].dump().c_str());
+        QCOMPARE(checkStatus(*w, "timeout-logged"), QStringLiteral("confirmed"));
+        // Rank 1 is two collectives behind rank 3 in group 3; group 1's rank 0 is compared with no one.
+        QVERIFY2((*w)["suspects"].size() == 1, (*w)["suspects"].dump().c_str());
+        QCOMPARE((*w)["suspects"][0]["rank"].get<int>(), 1);
+        QVERIFY2(QString::fromStdString((*w)["suspects"][0]["reason"])
+                     .contains(QStringLiteral("SeqNum 30 of process group 3 while other ranks reached 32")),
+                 (*w)["suspects"][0]["reason"].dump().c_str());
+    }
+
+    // The old watchdog line names no group, and its "[Rank N]" is a rank within its group: where one
+    // process's lines name several collectives they are several groups' (NeMo#8441 as posted:
+    // "[Rank 0]" at three SeqNums, "[Rank 7]" 32,000 collectives lower). Rank 7 is not accused.
+    void severalSequenceNumbersOfOneRank()
+    {
+        QByteArray log;
+        for (const char* line :
+             {"[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=96117, "
+              "OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 25625613 milliseconds before "
+              "timing out.",
+              "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=96125, "
+              "OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 25625593 milliseconds before "
+              "timing out.",
+              "[Rank 7] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=64088, "
+              "OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 25625251 milliseconds before "
+              "timing out."})
+            log += QByteArray("[E ProcessGroupNCCL.cpp:458] ") + line + "\n";
+        const json d = diagnoseOne(QStringLiteral("console.log"), log);
+        const json* w = finding(d, "torch-watchdog-timeout");
+        QVERIFY2(w, d["findings"].dump().c_str());
+        QVERIFY2((*w)["suspects"].empty(), (*w)["suspects"].dump().c_str());
+        bool said = false;
+        for (const auto& h : d["hypotheses"])
+            said |= QString::fromStdString(h["text"]).contains(
+                QStringLiteral("rank 0's watchdog lines name SeqNum 96117, 96125"));
+        QVERIFY2(said, d["hypotheses"].dump().c_str());
+    }
+
     // torchrun's box names pid 3000 (rank 0, exit 1); rank 1's own log failed first.
     void launcherSummaryAgainstTheLogs()
     {

@@ -42,7 +42,10 @@ const BuiltinDef kBuiltins[] = {
      R"(localRank (?P<localrank>\d+))"},
     {Builtin::BootstrapAddress, R"(Bootstrap ?: Using (?P<if>[^\s:]+):(?P<ip>[^\s<]+)<\d+>)"},
     {Builtin::SocketAddress, R"(NET/Socket : Using \[\d+\](?P<if>[^\s:]+):(?P<ip>[^\s<]+)<\d+>)"},
-    {Builtin::TorchRank, R"(\] \[Rank (?P<rank>\d+)\] )"},
+    // PyTorch's "[Rank N]" after a glog bracket, and the default group's prefix ("[PG 0 Rank N]",
+    // "[PG ID 0 PG GUID 0(default_pg) Rank N]"), whose rank within the group is the global rank; other
+    // groups' prefixes name a rank within their group and are not read.
+    {Builtin::TorchRank, R"((?:\] \[|\[PG 0 |\(default_pg\) )Rank (?P<rank>\d+)\] )"},
     {Builtin::Traceback, R"(Traceback \(most recent call last\):)"},
     {Builtin::Exception, R"((?:^|\s)(?P<exc>[A-Za-z_][\w.]*)Error: )"},
     // NCCL's "cudaDriverVersion 12020" (the driver's CUDA version, nccl-log-formats §4.1).
@@ -228,6 +231,24 @@ bool matchNumberAfter(std::string_view line, std::string_view lead, std::string_
         if (end == from || !at(line, end, after))
             continue;
         return setOne(caps, name, line.substr(from, end - from));
+    }
+    return false;
+}
+
+// (?:\] \[|\[PG 0 |\(default_pg\) )Rank (?P<rank>\d+)\] : the leftmost match is the first "Rank " that
+// one of the three comes right before and a number and "] " right after (none of them holds
+// "Rank ", so a later "Rank "'s match cannot start before an earlier one's).
+bool matchTorchRank(std::string_view line, Captures& caps)
+{
+    for (std::size_t i = line.find("Rank "); i != std::string_view::npos; i = line.find("Rank ", i + 1)) {
+        const std::string_view before = line.substr(0, i);
+        if (!before.ends_with("] [") && !before.ends_with("[PG 0 ") && !before.ends_with("(default_pg) "))
+            continue;
+        const std::size_t from = i + 5;
+        const std::size_t end = runEnd(line, from, isDigit);
+        if (end == from || !at(line, end, "] "))
+            continue;
+        return setOne(caps, "rank", line.substr(from, end - from));
     }
     return false;
 }
@@ -501,7 +522,7 @@ bool Scanner::matchPattern(int p, std::string_view line, std::uint32_t index, Sc
         case Builtin::CudaDriver:
             return matchNumberAfter(line, "cudaDriverVersion ", {}, "code", hit.captures);
         case Builtin::TorchRank:
-            return matchNumberAfter(line, "] [Rank ", "] ", "rank", hit.captures);
+            return matchTorchRank(line, hit.captures);
         case Builtin::NcclSetting:
             return matchNcclSetting(line);
         case Builtin::TorchVersion:

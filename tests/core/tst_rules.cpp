@@ -2455,6 +2455,32 @@ private slots:
                  (*w)["suspects"][0]["reason"].dump().c_str());
     }
 
+    // The default group's prefix names the global rank ("[PG 0 Rank 6]" in PyTorch 2.2 and 2.3,
+    // "[PG ID 0 PG GUID 0(default_pg) Rank 2]" since), also where nothing else does: a collector
+    // that dropped the launcher's prefix (litData#340 as posted), or the "what():" line of the
+    // exception that ended the process. Another group's prefix names a rank within it: not read.
+    void defaultGroupPrefixNamesTheRank()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("console.log"),
+            "[PG 0 Rank 6] Process group watchdog thread terminated with exception: [Rank 6] Watchdog caught "
+            "collective operation timeout: WorkNCCL(SeqNum=70426, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+            "Timeout(ms)=1800000) ran for 1800038 milliseconds before timing out.\n"
+            "  what():  [PG ID 0 PG GUID 0(default_pg) Rank 2] Process group watchdog thread terminated with "
+            "exception: [Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=70426, "
+            "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800041 milliseconds "
+            "before "
+            "timing out.\n"
+            "[PG ID 2 PG GUID 3 Rank 1] Process group watchdog thread terminated with exception: x\n");
+        std::vector<int> ranks;
+        for (const auto& r : d["ranks"])
+            if (r["rank"].is_number()) {
+                ranks.push_back(r["rank"].get<int>());
+                QCOMPARE(r["identity_source"].get<std::string>(), std::string("pytorch"));
+            }
+        QCOMPARE(ranks, (std::vector<int>{2, 6}));
+    }
+
     // The old watchdog line names no group, and its "[Rank N]" is a rank within its group: where one
     // process's lines name several collectives they are several groups' (NeMo#8441 as posted:
     // "[Rank 0]" at three SeqNums, "[Rank 7]" 32,000 collectives lower). Rank 7 is not accused.

@@ -1213,6 +1213,7 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
             }
         }
         std::uint32_t key = kNoKey;
+        bool filler = false;
         if (i >= recordFrom && i < recordEnd) {
             key = recordKey;
         } else if (p.nccl && !p.nccl->host.empty()) {
@@ -1260,7 +1261,13 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
             const bool hostOnly =
                 (p.decoration == Decoration::HostPrefix || p.decoration == Decoration::KubectlPod) &&
                 p.decorationPid < 0;
-            key = keyFor({std::string(p.decorationHost), p.decorationPid, -1, hostOnly});
+            // A host's prefix and nothing after it (pdsh's "10.0.0.1: " for an empty line) is no
+            // line of the host's console: with several ranks on the host that console would stand
+            // as a process of its own. It goes with the next line, as a blank line does.
+            if (hostOnly && isBlank(p.body))
+                filler = true;
+            else
+                key = keyFor({std::string(p.decorationHost), p.decorationPid, -1, hostOnly});
         }
         lines.set(i, ProcessId(key), p.level);
         while (!pendingBlanks.empty() && pendingBlanks.front() + kBlankLookahead < i)
@@ -1272,7 +1279,8 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
         // grep's "--" between the groups of a listing's context lines is no line of any file's:
         // it goes with the next, as a blank line does (so does any line of two hyphens alone, a
         // separator with nothing of its own).
-        if (isBlank(p.text) || p.text == "--" || header)
+        // So does a poster's ellipsis for the lines left out ("...").
+        if (filler || isBlank(p.text) || p.text == "--" || header || (key == kNoKey && onlyEllipsis(p.body)))
             pendingBlanks.push_back(i);
         if (p.nccl && p.nccl->tid >= 0 && p.level >= Level::Warn)
             out.tids.push_back({i, static_cast<std::int32_t>(p.nccl->tid)});
@@ -1281,9 +1289,9 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
             out.guessedYear |= p.stamp->yearGuessed;
         }
     }
-    // The keyed line that follows the last of them may start the next piece.
-    if (!sourceEndsHere)
-        out.blankLines.insert(out.blankLines.end(), pendingBlanks.begin(), pendingBlanks.end());
+    // The keyed line that follows the last of them may start the next piece; at the source's end,
+    // the line before them takes them (assignProcesses).
+    out.blankLines.insert(out.blankLines.end(), pendingBlanks.begin(), pendingBlanks.end());
     // (commId, key): interned, so the pointer names the communicator
     std::map<std::pair<const std::string*, std::uint32_t>, std::size_t> phaseIndex;
     // A rank keeps the first version clue of each kind (collectEnvironment), and its Init lines
@@ -3440,16 +3448,29 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 if (const ProcessId console = ownerOf(consoleLines[s], i); console.valid())
                     return console;
             ProcessId pid = k == kNoKey ? ProcessId{} : keyProcess[s][k];
-            if (!pid.valid() && ncclKeys[s] > 1 &&
+            if (!pid.valid() && ncclKeys[s] != 1 &&
                 std::binary_search(scans[s].blankLines.begin(), scans[s].blankLines.end(), i)) {
                 // In a stream shared by several processes, a blank line is the newline NCCL prints
-                // in front of each WARN: it belongs to the next prefixed line.
+                // in front of each WARN: it belongs to the next prefixed line. (A stream of one NCCL
+                // process gives its blank lines to it; one whose prefixes name ranks or hosts only,
+                // to the next line's too, rather than to a process of the file's own.)
                 for (std::uint32_t j = i + 1; j < n && j <= i + kBlankLookahead; ++j) {
                     std::uint32_t kj = sl.process(j).value;
                     if (kj != kNoKey && keyProcess[s][kj].valid()) {
                         pid = keyProcess[s][kj];
                         break;
                     }
+                }
+                // None follows, nothing does but more of them (the stream's last lines): the line
+                // before takes them.
+                const auto& blanks = scans[s].blankLines;
+                const bool tail =
+                    static_cast<std::size_t>(blanks.end() -
+                                             std::upper_bound(blanks.begin(), blanks.end(), i)) == n - 1 - i;
+                for (std::uint32_t j = i; tail && !pid.valid() && j > 0 && j + kBlankLookahead > i; --j) {
+                    std::uint32_t kj = sl.process(j - 1).value;
+                    if (kj != kNoKey && keyProcess[s][kj].valid())
+                        pid = keyProcess[s][kj];
                 }
             }
             if (!pid.valid() && k == kNoKey)

@@ -330,8 +330,8 @@ std::size_t streamTagAt(std::string_view s, std::size_t pos)
     return 0;
 }
 
-// Whether `s` is only an ellipsis, as a poster writes for lines left out: two or more dots, or
-// "…", and nothing else but spaces and a CR.
+} // namespace
+
 bool onlyEllipsis(std::string_view s)
 {
     while (!s.empty() && (s.back() == ' ' || s.back() == '\r'))
@@ -340,6 +340,9 @@ bool onlyEllipsis(std::string_view s)
         return true;
     return s.size() >= 2 && s.find_first_not_of('.') == std::string_view::npos;
 }
+
+namespace
+{
 
 // Where the job of an Open MPI tag ("[1," or "[prterun-node-a-4242@1,") ends at its comma, else 0.
 std::size_t mpiJobEnd(std::string_view s)

@@ -82,6 +82,10 @@ struct ParsedLine {
     std::optional<TrailStep> trail;
 };
 
+// Whether `s` is only an ellipsis, as a poster writes for lines left out: two or more dots, or
+// "…", and nothing else but spaces and a CR.
+bool onlyEllipsis(std::string_view s);
+
 // `defaultYear` is used for glog stamps, which have no year.
 ParsedLine parseLine(std::string_view line, int defaultYear = 1970);
 

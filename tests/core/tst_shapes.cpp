@@ -1064,6 +1064,22 @@ private slots:
         QVERIFY(stream && stream->lines.size() == 1 && !stream->lines[0].stampsByProcess());
     }
 
+    // pdsh's prefix before an empty line ("10.0.0.12: ", the blank line NCCL prints before each WARN)
+    // and a poster's "..." are no lines of a host's console or of the file's own: they go with the
+    // next line (the last ones with the line before), so the four ranks are the only processes
+    // (DeepSpeed#3827 as posted showed a phantom "unknown rank (192.168.1.51)").
+    void prefixOnlyAndElidedLines()
+    {
+        json d = diagnose(QStringLiteral("combined/pdsh-empty-lines.log"));
+        std::vector<int> ranks;
+        for (const auto& r : d["ranks"]) {
+            QVERIFY2(r["rank"].is_number(), d["ranks"].dump().c_str());
+            ranks.push_back(r["rank"].get<int>());
+        }
+        QCOMPARE(ranks, (std::vector<int>{0, 1, 2, 3}));
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 2);
+    }
+
     // `grep -r -B1 -A1` without -n: a context line is "logs/rank2.log-" and the file's line, whose
     // Python stamp ("logs/rank0.log-2025-12-07 10:04:57,902 ...") is no line number. Before, each
     // context line's NCCL prefix made a process of "logs/rank2.log-gpu-b" beside rank 2's own.

@@ -637,6 +637,21 @@ bool isBlank(std::string_view line)
     return line.find_first_not_of(" \t\r") == std::string_view::npos;
 }
 
+// A line of a C++ exception's what() after its first: "Exception raised from checkTimeout at ...",
+// "frame #3: c10d::...". c10's logger puts its prefix ("[rank2]:[E1119 ...]") on the message's first
+// line only, so in a stream several processes wrote these lines name no one.
+bool cppTraceContinuation(std::string_view body)
+{
+    if (body.starts_with("Exception raised from "))
+        return true;
+    if (!body.starts_with("frame #"))
+        return false;
+    std::size_t p = 7;
+    while (p < body.size() && body[p] >= '0' && body[p] <= '9')
+        ++p;
+    return p > 7 && p + 1 < body.size() && body[p] == ':' && body[p + 1] == ' ';
+}
+
 // Whether a pattern's hits are capped per process (kKeepHitsPerProcess): progress lines (SeqNum)
 // count to their maximum and init phases are reduced as they come, so those are all seen.
 bool cappedPerProcess(const ScanPattern& sp)
@@ -1160,6 +1175,9 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
     // larger source has no lines before its own, and listingContextAt looks back for its header).
     const bool listing = context.listing;
     std::string_view section = context.section;
+    // The key of the line before, for the lines of a C++ exception that follow it unprefixed
+    // (cppTraceContinuation); a piece never starts among them (lineStartAfter in analyze).
+    std::uint32_t traceKey = kNoKey;
     for (std::uint32_t i = first; i < last; ++i) {
         ParsedLine p = parseLine(source.line(i), year);
         bool header = false;
@@ -1214,7 +1232,10 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
         }
         std::uint32_t key = kNoKey;
         bool filler = false;
-        if (i >= recordFrom && i < recordEnd) {
+        if (p.decoration == Decoration::None && !p.nccl && traceKey != kNoKey &&
+            cppTraceContinuation(p.body)) {
+            key = traceKey;
+        } else if (i >= recordFrom && i < recordEnd) {
             key = recordKey;
         } else if (p.nccl && !p.nccl->host.empty()) {
             if (lastNcclKey != kNoKey && out.keys[lastNcclKey].pid == p.nccl->pid &&
@@ -1270,6 +1291,8 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
                 key = keyFor({std::string(p.decorationHost), p.decorationPid, -1, hostOnly});
         }
         lines.set(i, ProcessId(key), p.level);
+        // The key an exception's later lines would take: the line's own, while they follow it.
+        traceKey = key;
         while (!pendingBlanks.empty() && pendingBlanks.front() + kBlankLookahead < i)
             pendingBlanks.erase(pendingBlanks.begin());
         if (key != kNoKey) {
@@ -2569,7 +2592,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             };
             // An indented line, or a record's header: never the first line of a piece (a header's
             // line before, the root cause's heading, says which record the box names the root
-            // cause).
+            // cause); nor a C++ exception's later line, which goes with the line before.
             auto insideRecord = [text](std::uint64_t from) {
                 const std::size_t nl = text.find('\n', from);
                 std::string_view line = text.substr(from, nl == std::string_view::npos ? nl : nl - from);
@@ -2577,8 +2600,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                     line.remove_suffix(1);
                 const ParsedLine p = parseLine(line);
                 const std::string_view b = p.body;
-                return !b.empty() && (b.front() == ' ' || b.front() == '\t' ||
-                                      (b.front() == '[' && !p.nccl && elasticRecordHeader(b)));
+                return !b.empty() &&
+                       (b.front() == ' ' || b.front() == '\t' ||
+                        (b.front() == '[' && !p.nccl && elasticRecordHeader(b)) ||
+                        (p.decoration == Decoration::None && !p.nccl && cppTraceContinuation(b)));
             };
             std::uint64_t start = nextLine(at);
             for (std::uint32_t n = 0; n < kElasticRecordLines && start < text.size() && insideRecord(start);

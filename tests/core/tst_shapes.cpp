@@ -1064,6 +1064,30 @@ private slots:
         QVERIFY(stream && stream->lines.size() == 1 && !stream->lines[0].stampsByProcess());
     }
 
+    // c10's logger prefixes a message's first line only: the "Exception raised from" and "frame #N:"
+    // lines after a rank's watchdog exception are that rank's, not a process of the console's own
+    // (Lightning#20434 as posted).
+    void cppExceptionFramesFollowTheirLine()
+    {
+        json d = diagnose(QStringLiteral("combined/torch-exception-frames.log"));
+        std::vector<int> ranks;
+        for (const auto& r : d["ranks"]) {
+            QVERIFY2(r["rank"].is_number(), d["ranks"].dump().c_str());
+            ranks.push_back(r["rank"].get<int>());
+        }
+        QCOMPARE(ranks, (std::vector<int>{0, 1}));
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto a =
+            analyzePaths({RANKLINE_TEST_DATA_DIR "/shapes/combined/torch-exception-frames.log"}, m_enc, o);
+        QVERIFY(a);
+        auto rankOf = [&](std::uint32_t line) { return a->process(a->lines[0].process(line)).rank; };
+        for (std::uint32_t line : {3u, 4u, 9u})
+            QCOMPARE(rankOf(line), std::optional<int>(1));
+        for (std::uint32_t line : {13u, 14u, 16u})
+            QCOMPARE(rankOf(line), std::optional<int>(0));
+    }
+
     // pdsh's prefix before an empty line ("10.0.0.12: ", the blank line NCCL prints before each WARN)
     // and a poster's "..." are no lines of a host's console or of the file's own: they go with the
     // next line (the last ones with the line before), so the four ranks are the only processes

@@ -839,28 +839,14 @@ std::int64_t withYear(std::int64_t us, int from, int to)
 // Stamps that print no year (glog, syslog, vLLM) took the current year in a file that shows none.
 // A bundle whose other files show a year is of that year (the most files', the latest of a tie):
 // such stamps move to it, with the init phases timed by them. Otherwise a journal or a glog-only
-// rank file of last year's job stands a year after the rest.
+// rank file of last year's job stands a year after the rest. Where no file shows a year, a file
+// whose stamps would fall after today (a glog "E1224" read on December 7) is of last year.
 void rebaseGuessedYears(Analysis& a, std::vector<SourceScan>& scans)
 {
-    std::map<int, std::size_t> years;
-    for (const auto& sc : scans)
-        if (sc.yearFromText)
-            ++years[sc.year];
-    if (years.empty())
-        return;
-    int bundleYear = 0;
-    std::size_t most = 0;
-    for (const auto& [year, files] : years)
-        if (files >= most) {
-            most = files;
-            bundleYear = year;
-        }
-    for (std::size_t s = 0; s < scans.size(); ++s) {
+    auto moveTo = [&a, &scans](std::size_t s, int to) {
         SourceScan& sc = scans[s];
-        if (sc.yearFromText || !sc.guessedYear || sc.year == bundleYear)
-            continue;
         const int from = sc.year;
-        auto move = [from, bundleYear](std::int64_t us) { return withYear(us, from, bundleYear); };
+        auto move = [from, to](std::int64_t us) { return withYear(us, from, to); };
         a.lines[s].moveStamps(move);
         auto moveTime = [&move](TimeInterval& t) {
             if (t.knownLo())
@@ -874,7 +860,42 @@ void rebaseGuessedYears(Analysis& a, std::vector<SourceScan>& scans)
             if (ip.complete)
                 moveTime(ip.complete->t);
         }
-        sc.year = bundleYear;
+        sc.year = to;
+    };
+    std::map<int, std::size_t> years;
+    for (const auto& sc : scans)
+        if (sc.yearFromText)
+            ++years[sc.year];
+    if (years.empty()) {
+        // A day's margin: the stamps are the host's wall clock, in whatever zone it kept.
+        const std::int64_t tomorrowUs =
+            std::chrono::duration_cast<std::chrono::microseconds>(
+                (std::chrono::system_clock::now() + std::chrono::hours(36)).time_since_epoch())
+                .count();
+        for (std::size_t s = 0; s < scans.size(); ++s) {
+            const SourceLines& sl = a.lines[s];
+            if (!scans[s].guessedYear || sl.stampCount() == 0)
+                continue;
+            std::int64_t latest = sl.stampUs(0);
+            for (std::size_t i = 1; i < sl.stampCount(); ++i)
+                latest = std::max(latest, sl.stampUs(i));
+            if (latest > tomorrowUs)
+                moveTo(s, scans[s].year - 1);
+        }
+        return;
+    }
+    int bundleYear = 0;
+    std::size_t most = 0;
+    for (const auto& [year, files] : years)
+        if (files >= most) {
+            most = files;
+            bundleYear = year;
+        }
+    for (std::size_t s = 0; s < scans.size(); ++s) {
+        const SourceScan& sc = scans[s];
+        if (sc.yearFromText || !sc.guessedYear || sc.year == bundleYear)
+            continue;
+        moveTo(s, bundleYear);
     }
 }
 

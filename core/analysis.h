@@ -205,7 +205,7 @@ public:
     }
     Level level(std::uint32_t line) const { return static_cast<Level>(m_level[line]); }
     // Stamps must be added in line order. A resolution that is not a power of ten is widened to
-    // the next one (parsed stamps only have powers of ten).
+    // the next one, but for a minute (parsed stamps have powers of ten, or a minute).
     void addStamp(const LineStamp& s);
     // The stamps of `later`, whose lines all follow this one's stamps; its per-line facts are not
     // read.

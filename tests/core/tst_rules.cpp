@@ -1,5 +1,6 @@
 // Sequence rules across ranks: the rank that never reached the stuck collective, the launcher's
 // summary against the ranks' own logs, and competing explanations with what would decide them.
+#include <QDate>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -2479,6 +2480,29 @@ private slots:
                 QCOMPARE(r["identity_source"].get<std::string>(), std::string("pytorch"));
             }
         QCOMPARE(ranks, (std::vector<int>{2, 6}));
+    }
+
+    // glog's stamp has no year: where no file of the bundle shows one, the current year is taken,
+    // unless that puts the stamps after today (OpenRLHF#621 as posted: "E1224" read on December 7
+    // stood seventeen days ahead): then they are last year's.
+    void yearlessStampsNeverInTheFuture()
+    {
+        const QDate ahead = QDate::currentDate().addDays(3);
+        const QDate behind = QDate::currentDate().addDays(-3);
+        if (ahead.year() != QDate::currentDate().year() || behind.year() != QDate::currentDate().year())
+            QSKIP("three days from today is in another year: the test needs both in this one");
+        auto yearOf = [this](const QDate& day) {
+            const QByteArray line = "[rank1]:[E" + day.toString(QStringLiteral("MMdd")).toLatin1() +
+                                    " 13:23:05.483840160 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught "
+                                    "collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, "
+                                    "NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600001 milliseconds "
+                                    "before timing out.\n";
+            const json d = diagnoseOne(QStringLiteral("rank1.log"), line);
+            const json* w = finding(d, "torch-watchdog-timeout");
+            return w ? QString::fromStdString((*w)["time"]["lo"]).left(4).toInt() : 0;
+        };
+        QCOMPARE(yearOf(behind), QDate::currentDate().year());
+        QCOMPARE(yearOf(ahead), QDate::currentDate().year() - 1);
     }
 
     // The old watchdog line names no group, and its "[Rank N]" is a rank within its group: where one

@@ -1552,15 +1552,25 @@ void Builder::run()
 {
     const Encyclopedia& enc = *m_a.encyclopedia;
     std::vector<Finding> initiating, collateral;
-    // Each process's earliest hit of entry `ei` that `counts`.
+    // Each process's earliest hit of entry `ei` that `counts`. A framework's copy of NCCL's error
+    // (under its exception's 'Last error:') yields to NCCL's own line of the same process where
+    // nothing dates either: the own line names the source location, and NCCL printed it before
+    // the framework raised (NVIDIA/nccl#1029 as posted through pdsh: the traceback came first).
     auto firstHits = [this](std::size_t ei, auto&& counts) {
         std::map<ProcessId, const Hit*> firstByProcess;
+        auto undated = [this](LineRef r) { return m_a.orderUs(r) == kTimeUnknownHi; };
+        auto before = [&](const Hit& h, const Hit& cur) {
+            const bool hQuoted = quotedBy(h.where).has_value(), curQuoted = quotedBy(cur.where).has_value();
+            if (hQuoted != curQuoted && undated(h.where) && undated(cur.where))
+                return curQuoted;
+            return earlier(h.where, cur.where);
+        };
         for (const auto& h : m_hits) {
             if (h.entry != static_cast<int>(ei) || !counts(h))
                 continue;
             ProcessId p = info(h.where).process;
             auto it = firstByProcess.find(p);
-            if (it == firstByProcess.end() || earlier(h.where, it->second->where))
+            if (it == firstByProcess.end() || before(h, *it->second))
                 firstByProcess[p] = &h;
         }
         return firstByProcess;

@@ -2482,6 +2482,27 @@ private slots:
         QCOMPARE(ranks, (std::vector<int>{2, 6}));
     }
 
+    // A process's framework copy of NCCL's error ("Last error:" under its exception) yields to
+    // NCCL's own WARN of the same process where nothing dates them, though the copy comes first
+    // in the paste: the WARN names the source location (NVIDIA/nccl#1029 as posted through pdsh).
+    void ownWarnOverTheFrameworksCopy()
+    {
+        const json d = diagnoseOne(
+            QStringLiteral("console.log"),
+            "worker-1: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
+            "ProcessGroupNCCL.cpp:1197, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL "
+            "version 2.18.3\n"
+            "worker-1: ncclUnhandledCudaError: Call to CUDA function failed.\n"
+            "worker-1: Last error:\n"
+            "worker-1: Cuda failure 'initialization error'\n"
+            "worker-1: \n"
+            "worker-1: worker-1:2914:4490 [0] transport/nvls.cc:245 NCCL WARN Cuda failure 'initialization "
+            "error'\n"
+            "worker-1: worker-1:2914:4490 [0] NCCL INFO init.cc:872 -> 1\n");
+        QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-cuda-failure"));
+        QCOMPARE(d["initiating"]["line"].get<int>(), 6);
+    }
+
     // glog's stamp has no year: where no file of the bundle shows one, the current year is taken,
     // unless that puts the stamps after today (OpenRLHF#621 as posted: "E1224" read on December 7
     // stood seventeen days ahead): then they are last year's.

@@ -1323,8 +1323,11 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
         // grep's "--" between the groups of a listing's context lines is no line of any file's:
         // it goes with the next, as a blank line does (so does any line of two hyphens alone, a
         // separator with nothing of its own).
-        // So does a poster's ellipsis for the lines left out ("...").
-        if (filler || isBlank(p.text) || p.text == "--" || header || (key == kNoKey && onlyEllipsis(p.body)))
+        // So does a poster's ellipsis for the lines left out ("..."), and a collector's stamp on a
+        // line of its own before each message (a CloudWatch console copy, aws-ofi-nccl#715).
+        if (filler || isBlank(p.text) || p.text == "--" || header ||
+            (key == kNoKey &&
+             (onlyEllipsis(p.body) || (p.stamp && p.decoration == Decoration::None && isBlank(p.body)))))
             pendingBlanks.push_back(i);
         if (p.nccl && p.nccl->tid >= 0 && p.level >= Level::Warn)
             out.tids.push_back({i, static_cast<std::int32_t>(p.nccl->tid)});

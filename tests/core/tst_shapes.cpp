@@ -1088,6 +1088,21 @@ private slots:
             QCOMPARE(rankOf(line), std::optional<int>(0));
     }
 
+    // A CloudWatch console copy with each message's stamp on a line of its own (aws-ofi-nccl#715 as
+    // posted): a stamp line goes with the message after it, not to a process of the file's own,
+    // and the message's time lies from that stamp on.
+    void stampLinesBeforeTheirMessages()
+    {
+        json d = diagnose(QStringLiteral("collectors/cloudwatch-stamp-lines.log"));
+        QCOMPARE(d["ranks"].size(), std::size_t{2});
+        for (const auto& r : d["ranks"])
+            QVERIFY2(r["pid"].is_number(), d["ranks"].dump().c_str());
+        bool timed = false;
+        for (const auto& f : d["findings"])
+            timed |= f["line"] == 10 && f["time"]["lo"] == "2024-12-04 05:27:40.112";
+        QVERIFY2(timed, d["findings"].dump().c_str());
+    }
+
     // pdsh's prefix before an empty line ("10.0.0.12: ", the blank line NCCL prints before each WARN)
     // and a poster's "..." are no lines of a host's console or of the file's own: they go with the
     // next line (the last ones with the line before), so the four ranks are the only processes

@@ -526,6 +526,14 @@ private slots:
         b.page()->scrollToAnchor(QStringLiteral("symptoms"));
         QTest::qWait(50);
         QVERIFY(b.grab().save(kShots + QStringLiteral("encyclopedia-entry-symptoms.png")));
+        // A range of behaviour lists the bug of some releases inside it, with its fix.
+        b.showEntry(QStringLiteral("nccl-cuda-failure"));
+        b.page()->scrollToAnchor(QStringLiteral("affected"));
+        QTest::qWait(50);
+        QVERIFY2(b.page()->toPlainText().contains(
+                     QStringLiteral("bug: 'invalid argument' at transport.cc:153/154/173/174")),
+                 qPrintable(b.page()->toPlainText().left(2000)));
+        QVERIFY(b.grab().save(kShots + QStringLiteral("encyclopedia-known-bug.png")));
         b.page()->scrollToAnchor(QStringLiteral("examples"));
         QTest::qWait(50);
         QVERIFY(b.grab().save(kShots + QStringLiteral("encyclopedia-entry-examples.png")));

@@ -1142,7 +1142,7 @@ void Builder::watchdogSuspects(Finding*& owner, std::vector<AwaitedCollective>& 
                      "same '[Rank N]', a rank within each group), and their sequence numbers are not "
                      "compared to find the rank that fell behind",
                  owner->anchor,
-                 "one log per rank, the '[PG ...]' lines PyTorch 2.2 and later print beside each timeout, "
+                 "one log per rank, the '[PG ...]' lines newer PyTorch releases print beside each timeout, "
                  "or the Flight Recorder dumps (TORCH_NCCL_DUMP_ON_TIMEOUT=1)"});
             return;
         }

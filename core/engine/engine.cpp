@@ -208,6 +208,7 @@ private:
     void collectiveProgress();
     void watchdogSuspects(Finding*& owner, std::vector<AwaitedCollective>& awaited);
     void flightAgreement(Finding& owner, const AwaitedCollective& awaited);
+    void lateWatchdogs();
     void elasticBoxVsLogs();
     void hypotheses();
 
@@ -973,6 +974,100 @@ void Builder::collectiveProgress()
     if (owner)
         for (const AwaitedCollective& c : awaited)
             flightAgreement(*owner, c);
+    lateWatchdogs();
+}
+
+namespace
+{
+
+// "45 s", "12 min", "7 h 7 min": how long a watchdog was late, as a person says it.
+std::string spokenMs(long long ms)
+{
+    const long long s = ms / 1000;
+    if (s < 60)
+        return std::to_string(s) + " s";
+    const long long min = s / 60;
+    if (min < 60)
+        return std::to_string(min) + " min";
+    return std::to_string(min / 60) + " h" + (min % 60 ? " " + std::to_string(min % 60) + " min" : "");
+}
+
+} // namespace
+
+void Builder::lateWatchdogs()
+{
+    // The watchdog measures "ran for" from the collective's enqueue to the check that found it late,
+    // and it checks every outstanding collective about every 100 ms: "ran for" is the timeout plus
+    // a second or two (1802212 ms against 1800000 in the real logs). Far more means its thread did
+    // not finish a check for that long, which says more about that process than the timeout does.
+    constexpr long long kLateMs = 60'000;
+    struct Late {
+        const Hit* hit;
+        long long lateMs;
+    };
+    std::map<ProcessId, Late> lateOf; // per process, its first late report
+    for (const auto& h : m_hits) {
+        const std::string ran = captureIn(h, "ran_ms"), limit = captureIn(h, "timeout_ms");
+        if (ran.empty() || limit.empty() || ran.size() > 15 || limit.size() > 15)
+            continue;
+        const long long late = std::atoll(ran.c_str()) - std::atoll(limit.c_str());
+        if (late < kLateMs)
+            continue;
+        const ProcessId p = info(h.where).process;
+        auto it = lateOf.find(p);
+        if (it == lateOf.end() || earlier(h.where, it->second.hit->where))
+            lateOf.insert_or_assign(p, Late{&h, late});
+    }
+    if (lateOf.empty())
+        return;
+    const Late* first = nullptr;
+    long long lo = LLONG_MAX, hi = 0;
+    std::vector<std::string> who;
+    for (const auto& [p, l] : lateOf) {
+        if (!first || earlier(l.hit->where, first->hit->where))
+            first = &l;
+        lo = std::min(lo, l.lateMs);
+        hi = std::max(hi, l.lateMs);
+        who.push_back(m_a.process(p).label());
+    }
+    Finding* owner = nullptr;
+    for (auto& f : m_a.findings)
+        if (f.entry == first->hit->entry && (!owner || earlier(f.anchor, owner->anchor)))
+            owner = &f;
+    if (!owner)
+        return;
+    const Hit& h = *first->hit;
+    const std::string seq = captureIn(h, "seq"), optype = captureIn(h, "optype");
+    const std::string what = seq.empty() ? std::string("a collective")
+                                         : "SeqNum " + seq + (optype.empty() ? "" : " (" + optype + ")");
+    const long long limitMs = std::atoll(captureIn(h, "timeout_ms").c_str());
+    const bool one = who.size() == 1;
+    const std::string late =
+        spokenMs(lo) == spokenMs(hi) ? spokenMs(hi) : spokenMs(lo) + " to " + spokenMs(hi);
+    owner->hypotheses.push_back(
+        {owner->entry,
+         (one ? who.front() + "'s watchdog reported " + what
+              : listValues(who) + "'s watchdogs reported their collectives, the first " + what + ",") +
+             " " + late + " after the " + spokenMs(limitMs) +
+             " timeout ran out: a watchdog checks every outstanding collective about every 100 ms, so for "
+             "that long " +
+             (one ? "its thread" : "their threads") +
+             " finished no check. A watchdog is held up by a call that does not return (a CUDA event "
+             "query waits for the CUDA context lock while another thread synchronizes, and never returns "
+             "on a GPU or driver that hangs), by the Python GIL, or by its whole process being stopped. "
+             "The collective was enqueued 'ran for' before the line, not one timeout before it" +
+             (!one && hi - lo < kLateMs
+                  ? std::string(". These watchdogs were late by the same time within a minute: one event "
+                                "held them all and let them go together (the job suspended and resumed: "
+                                "Slurm's suspend stops every process with SIGSTOP; or every rank's main "
+                                "thread in a device-wide synchronize until the hung collective ended)")
+                  : std::string{}),
+         h.where,
+         std::string(one ? "that host's kernel log" : "those hosts' kernel logs") +
+             " (dmesg: GPU Xid errors, hung tasks) for the time in question, a py-spy dump --native of such "
+             "a process while it hangs, and whether TORCH_NCCL_ENABLE_MONITORING=0 turned off the heartbeat "
+             "monitor, which in newer PyTorch releases ends a process whose watchdog stops for "
+             "TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC"});
 }
 
 namespace

@@ -61,6 +61,14 @@ class TestRules : public QObject
                 return &f;
         return nullptr;
     }
+    // Whether a hypothesis's `field` ("text" or "decider") contains `part`.
+    static bool hypothesis(const json& d, const char* part, const char* field = "text")
+    {
+        for (const auto& h : d["hypotheses"])
+            if (h.contains(field) && QString::fromStdString(h[field]).contains(QLatin1String(part)))
+                return true;
+        return false;
+    }
     // The finding of `entry` where it is the diagnosis's initiating one, else null.
     const json* initiatingAs(const json& d, const char* entry)
     {
@@ -2552,6 +2560,36 @@ private slots:
             said |= QString::fromStdString(h["text"]).contains(
                 QStringLiteral("rank 0's watchdog lines name SeqNum 96117, 96125"));
         QVERIFY2(said, d["hypotheses"].dump().c_str());
+        // They ran for 25,625 s against a 1,800 s timeout, all within a second of each other.
+        QVERIFY2(hypothesis(d, "rank 0 and rank 7's watchdogs reported their collectives, the first SeqNum "
+                               "96117 (ALLREDUCE), 6 h 37 min after the 30 min timeout ran out"),
+                 d["hypotheses"].dump().c_str());
+        QVERIFY2(hypothesis(d, "late by the same time within a minute"), d["hypotheses"].dump().c_str());
+    }
+
+    // A watchdog checks its collectives about every 100 ms, so "ran for" is the timeout and a second
+    // or two; hours more means its thread was held up, which the diagnosis says. The usual few
+    // seconds over say nothing.
+    void lateWatchdog()
+    {
+        auto diagnoseRanFor = [this](const char* ranFor) {
+            const QByteArray line =
+                QByteArray("[rank3]:[E1130 04:12:09.114520311 ProcessGroupNCCL.cpp:632] [Rank 3] "
+                           "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=120, "
+                           "OpType=ALLREDUCE, NumelIn=8, NumelOut=8, Timeout(ms)=600000) ran for ") +
+                ranFor + " milliseconds before timing out.\n";
+            return diagnoseOne(QStringLiteral("rank3.log"), line);
+        };
+        const json late = diagnoseRanFor("4263118");
+        QVERIFY2(hypothesis(late,
+                            "rank 3's watchdog reported SeqNum 120 (ALLREDUCE) 1 h 1 min after the 10 min "
+                            "timeout ran out"),
+                 late["hypotheses"].dump().c_str());
+        QVERIFY2(!hypothesis(late, "late by the same time"), late["hypotheses"].dump().c_str());
+        QVERIFY2(hypothesis(late, "that host's kernel log", "decider"), late["hypotheses"].dump().c_str());
+        const json onTime = diagnoseRanFor("602212");
+        QVERIFY2(finding(onTime, "torch-watchdog-timeout"), onTime["findings"].dump().c_str());
+        QVERIFY2(!hypothesis(onTime, "after the 10 min timeout"), onTime["hypotheses"].dump().c_str());
     }
 
     // torchrun's box names pid 3000 (rank 0, exit 1); rank 1's own log failed first.

@@ -1297,9 +1297,10 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
                 out.keyDecoHost[key] = std::string(p.decorationHost);
         } else if (p.decoration == Decoration::Ray || p.decoration == Decoration::Journald ||
                    p.decoration == Decoration::ProcessTag || p.decoration == Decoration::HostPrefix ||
-                   p.decoration == Decoration::KubectlPod) {
+                   p.decoration == Decoration::KubectlPod || p.decoration == Decoration::Libfabric) {
             // A collector or launcher prefix names the process (Ray, journald) or at least the host
-            // (pdsh, kubectl's pod): its lines form their own stream.
+            // (pdsh, kubectl's pod): its lines form their own stream. libfabric's lines name their
+            // pid alone: identity joins them to the NCCL process of that pid in the same stream.
             const bool hostOnly =
                 (p.decoration == Decoration::HostPrefix || p.decoration == Decoration::KubectlPod) &&
                 p.decorationPid < 0;

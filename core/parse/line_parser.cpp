@@ -578,6 +578,55 @@ std::size_t rayAt(std::string_view s, std::string_view& host, std::int64_t& pid,
     return p;
 }
 
+// libfabric's own log line (FI_LOG_LEVEL=warn and up), which it writes to stderr beside NCCL's:
+// "libfabric:<pid>:<seconds since 1970>:<FI_LOG_PREFIX>:<provider>:<subsystem>:<function>():<line>
+// <level> message" ("libfabric:17778:1732779731::efa:cq:efa_rdm_cq_open():688<warn> Unable to create
+// extended CQ: Invalid argument"). Releases before the pid and time were added print
+// "libfabric:<provider>:<subsystem>:<function>():<line><level> ": `pid` stays -1 and `seconds` 0.
+// Returns the length up to the message.
+std::size_t libfabricAt(std::string_view s, std::int64_t& pid, std::int64_t& seconds, Level& level)
+{
+    constexpr std::string_view kTag = "libfabric:";
+    if (s.size() < 24 || s[0] != 'l' || !s.starts_with(kTag))
+        return 0;
+    std::size_t p = kTag.size();
+    std::int64_t n = 0, t = 0;
+    if (const std::size_t k = someDigits(s, p, n, 10); k > 0 && s.substr(p + k, 1) == ":")
+        if (const std::size_t kt = someDigits(s, p + k + 1, t, 12);
+            kt > 0 && s.substr(p + k + 1 + kt, 1) == ":") {
+            pid = n;
+            seconds = t;
+            p += k + 1 + kt + 1;
+        }
+    // The function's "():", its line number, then the level in angle brackets.
+    const std::size_t call = s.substr(0, std::min<std::size_t>(s.size(), p + 256)).find("():", p);
+    if (call == std::string_view::npos)
+        return 0;
+    std::size_t q = call + 3;
+    if (const std::size_t k = someDigits(s, q, n, 7); k > 0)
+        q += k;
+    else
+        return 0;
+    if (q >= s.size() || s[q] != '<')
+        return 0;
+    const std::size_t close = s.find('>', q);
+    if (close == std::string_view::npos || close - q > 6)
+        return 0;
+    const std::string_view word = s.substr(q + 1, close - q - 1);
+    if (word == "warn")
+        level = Level::Warn;
+    else if (word == "info")
+        level = Level::Info;
+    else if (word == "trace" || word == "debug")
+        level = Level::Trace;
+    else
+        return 0;
+    q = close + 1;
+    if (q < s.size() && s[q] == ' ')
+        ++q;
+    return q;
+}
+
 // A runtime's own "[host:pid...]" tag. UCX: "[host:pid:thread_idx:tid] Caught signal 11 (...)" from
 // its signal handler and "[host:pid:thread_idx] ..." (the pid left-aligned in five columns) in its
 // log. Open MPI's signal handler: "[host:pid] *** Process received signal ***", the pid padded to
@@ -1278,7 +1327,7 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
 
     // grep's file name, where it searched several files, comes before whatever the file's own line
     // holds; a launcher's prefix inside (a console grep searched) names the line better.
-    if (!rest.empty() && rest.front() != '[' && rest.front() != ' ') {
+    if (!rest.empty() && rest.front() != '[' && rest.front() != ' ' && !rest.starts_with("libfabric:")) {
         std::string_view name;
         if (const std::size_t n = grepFileAt(rest, name)) {
             out.decorationFile = name;
@@ -1332,6 +1381,23 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
         }
         std::string_view host;
         std::int64_t pid = -1;
+        // libfabric's own line: its pid, its time and its level; the message follows.
+        std::int64_t seconds = 0;
+        Level libfabricLevel = Level::None;
+        if (const std::size_t usedLf = libfabricAt(rest, pid, seconds, libfabricLevel)) {
+            if (pid >= 0) {
+                if (out.decoration == Decoration::None)
+                    out.decoration = Decoration::Libfabric;
+                if (out.decorationPid < 0)
+                    out.decorationPid = pid;
+            }
+            // Whole seconds since 1970 in UTC; a collector's stamp before it is finer.
+            if (!out.stamp && seconds >= 1'000'000'000 && seconds < 5'000'000'000)
+                out.stamp = Timestamp{seconds * 1'000'000, 1'000'000, false};
+            out.level = libfabricLevel;
+            rest.remove_prefix(usedLf);
+            break;
+        }
         // A tag that names the process: Ray's "(RayWorker pid=N, ip=A)", UCX's or Open MPI's
         // "[host:pid...]".
         Decoration tagKind = Decoration::Ray;

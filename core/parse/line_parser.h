@@ -45,6 +45,9 @@ enum class Decoration : std::uint8_t {
     // ..."): the global rank. Read only where another bracket follows at once: "[12/345] " with a
     // space is ninja's or a progress counter's.
     RankOfWorld,
+    // libfabric's own line, "libfabric:<pid>:<seconds>:...<warn> ": the pid of the process that
+    // wrote it, whose NCCL lines in the same stream name its host.
+    Libfabric,
 };
 
 struct NcclPrefix {
@@ -74,7 +77,7 @@ struct ParsedLine {
     std::string_view decorationHost; // pdsh/DeepSpeed host, Ray ip, journald host, UCX/Open MPI tag's host,
                                      // a logger's "[host:pid=N]", kubectl's pod
                                      // (also behind a launcher's rank prefix)
-    std::int64_t decorationPid = -1; // Ray, journald, a UCX/Open MPI tag
+    std::int64_t decorationPid = -1; // Ray, journald, a UCX/Open MPI tag, libfabric's line
     std::string_view decorationFile; // GrepFile: the file name grep printed
     std::optional<Timestamp> stamp;
     Level level = Level::None; // NCCL level, glog letter, or Python logging level

@@ -509,6 +509,50 @@ private slots:
         QCOMPARE(int(q.decoration), int(Decoration::None));
     }
 
+    // libfabric's own lines (FI_LOG_LEVEL=warn) name the pid that wrote them and the time in whole
+    // seconds since 1970 (the form of aws/aws-ofi-nccl#715's lines); older releases print neither.
+    void libfabricLines()
+    {
+        const ParsedLine p =
+            parseLine("libfabric:41201:1764570131::efa:cq:efa_rdm_cq_open():688<warn> Unable to "
+                      "create extended CQ: Invalid argument",
+                      2025);
+        QCOMPARE(int(p.decoration), int(Decoration::Libfabric));
+        QCOMPARE(p.decorationPid, std::int64_t{41201});
+        QVERIFY(p.decorationHost.empty());
+        QVERIFY(p.stamp);
+        QCOMPARE(p.stamp->us, std::int64_t{1764570131} * 1000000);
+        QCOMPARE(p.stamp->resolutionUs, std::int64_t{1000000});
+        QCOMPARE(int(p.level), int(Level::Warn));
+        QCOMPARE(p.body, std::string_view("Unable to create extended CQ: Invalid argument"));
+        // A collector's stamp before it is finer than its seconds, and pdsh's host stays the line's.
+        const ParsedLine q =
+            parseLine("worker-3: 2025-12-01T06:22:11.527Z libfabric:41201:1764570131::efa:mr:"
+                      "efa_mr_reg_impl():602<info> Registered",
+                      2025);
+        QCOMPARE(int(q.decoration), int(Decoration::HostPrefix));
+        QCOMPARE(q.decorationHost, std::string_view("worker-3"));
+        QCOMPARE(q.decorationPid, std::int64_t{41201});
+        QVERIFY(q.stamp);
+        QCOMPARE(q.stamp->us, civilToUnixSeconds(2025, 12, 1, 6, 22, 11) * 1000000 + 527000);
+        QCOMPARE(int(q.level), int(Level::Info));
+        QCOMPARE(q.body, std::string_view("Registered"));
+        // The older form: the level and the message, no process.
+        const ParsedLine o = parseLine(
+            "libfabric:efa:mr:efa_mr_regattr():632<warn> Unable to register MR: Cannot allocate memory",
+            2025);
+        QCOMPARE(int(o.decoration), int(Decoration::None));
+        QCOMPARE(o.decorationPid, std::int64_t{-1});
+        QVERIFY(!o.stamp);
+        QCOMPARE(int(o.level), int(Level::Warn));
+        QCOMPARE(o.body, std::string_view("Unable to register MR: Cannot allocate memory"));
+        // The word alone opens no such line.
+        const ParsedLine n = parseLine("libfabric: version 1.22 loaded (provider efa)", 2025);
+        QCOMPARE(int(n.decoration), int(Decoration::None));
+        QCOMPARE(int(n.level), int(Level::None));
+        QCOMPARE(n.body, std::string_view("libfabric: version 1.22 loaded (provider efa)"));
+    }
+
     // Behind mpirun's rank prefix, a tag still names the host and pid (horovod/horovod#1941).
     void tagBehindARankPrefix()
     {

@@ -1107,6 +1107,40 @@ private slots:
         QVERIFY2(timed, d["findings"].dump().c_str());
     }
 
+    // libfabric's own warnings (FI_LOG_LEVEL=warn) among two ranks' NCCL lines on one stderr, in the
+    // form of aws/aws-ofi-nccl#715's: each names its pid and its time in seconds. They are the
+    // lines of the NCCL process of that pid, not a process of the file's own, they date its
+    // failure, and the finding quotes the provider's reason the plugin's RC -22 hides.
+    void libfabricLinesJoinTheirProcess()
+    {
+        json d = diagnose(QStringLiteral("combined/libfabric-warnings.log"));
+        QCOMPARE(d["ranks"].size(), std::size_t{2});
+        for (const auto& r : d["ranks"]) {
+            QCOMPARE(r["host"].get<std::string>(), std::string("gpu-a17"));
+            QVERIFY2(r["pid"].is_number(), d["ranks"].dump().c_str());
+        }
+        QCOMPARE(d["initiating"]["entry"].get<std::string>(), std::string("nccl-ofi-error"));
+        const json* f = nullptr;
+        for (const auto& x : d["findings"])
+            if (x["line"] == d["initiating"]["line"])
+                f = &x;
+        QVERIFY(f);
+        QCOMPARE((*f)["pid"].get<int>(), 41201);
+        QCOMPARE((*f)["time"]["lo"].get<std::string>(), std::string("2025-12-01 06:22:11.000"));
+        QVERIFY2(QString::fromStdString((*f)["summary"])
+                     .contains(QStringLiteral("libfabric's own warnings on that process: Unable to create "
+                                              "extended CQ: Cannot allocate memory")),
+                 (*f)["summary"].dump().c_str());
+        bool quoted = false;
+        for (const auto& e : (*f)["evidence"])
+            quoted |= e["label"] == "libfabric-warning" && e["line"] == 8;
+        QVERIFY2(quoted, (*f)["evidence"].dump().c_str());
+        bool checked = false;
+        for (const auto& c : (*f)["checklist"])
+            checked |= c["id"] == "libfabric-warned" && c["status"] == "confirmed";
+        QVERIFY2(checked, (*f)["checklist"].dump().c_str());
+    }
+
     // pdsh's prefix before an empty line ("10.0.0.12: ", the blank line NCCL prints before each WARN)
     // and a poster's "..." are no lines of a host's console or of the file's own: they go with the
     // next line (the last ones with the line before), so the four ranks are the only processes

@@ -50,7 +50,12 @@ std::string seconds(std::int64_t us)
 
 std::string captureIn(const Hit& h, const char* name)
 {
-    return std::string(h.captures.get(name));
+    std::string_view v = h.captures.get(name);
+    // A capture that runs to the line's end would take Ray's "[repeated Nx across cluster]" with it.
+    if (v.size() > 24)
+        if (const auto r = rayRepeatIn(v))
+            v = v.substr(0, r->at);
+    return std::string(v);
 }
 
 // Values as a sentence lists them: "0", "0 and 3", "1, 5 and 7"; numbers in order, with a run of
@@ -209,6 +214,7 @@ private:
     void watchdogSuspects(Finding*& owner, std::vector<AwaitedCollective>& awaited);
     void flightAgreement(Finding& owner, const AwaitedCollective& awaited);
     void lateWatchdogs();
+    void rayFolds();
     void elasticBoxVsLogs();
     void hypotheses();
 
@@ -1358,6 +1364,47 @@ void Builder::flightAgreement(Finding& owner, const AwaitedCollective& awaited)
     }
 }
 
+void Builder::rayFolds()
+{
+    // Ray prints the first of its workers' lines that differ only in words holding digits, and
+    // folds the later ones (from any worker, on any host: the NCCL prefix's host and pid are such
+    // words) into one line, printed a few seconds later under the tag of the latest of them. A
+    // finding quoting such a line stands for processes the log does not name, and that line's
+    // place in the stream is when Ray printed the batch, not when the workers wrote it.
+    for (auto& f : m_a.findings) {
+        std::vector<LineRef> lines{f.anchor};
+        for (const Evidence& e : f.evidence)
+            lines.push_back(e.where);
+        std::sort(lines.begin(), lines.end());
+        lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+        std::optional<LineRef> first;
+        int folded = 0;
+        for (const LineRef r : lines)
+            if (const auto rep = rayRepeatIn(m_a.source(r.source).line(r.line)))
+                if (!first || earlier(r, *first)) {
+                    first = r;
+                    folded = rep->count;
+                }
+        if (!first)
+            continue;
+        const std::size_t named = f.processes.size();
+        f.hypotheses.push_back(
+            {f.entry,
+             "Ray folded " + std::to_string(folded) + (folded == 1 ? " line" : " lines") +
+                 " of its workers into line " + std::to_string(first->line + 1) + " ('[repeated " +
+                 std::to_string(folded) +
+                 "x across cluster]'): it prints the first of a run of lines that differ only in words "
+                 "holding digits and folds the later ones, from any worker on any host, into one line under "
+                 "the latest one's tag. So the " +
+                 (named == 1 ? std::string("process") : std::to_string(named) + " processes") +
+                 " this finding names may not be all that printed it, and a folded line stands where Ray "
+                 "printed the batch, seconds after its workers wrote it",
+             *first,
+             "each worker's own log (the node's /tmp/ray/session_latest/logs/worker-*.out and .err), or "
+             "the job run again with RAY_DEDUP_LOGS=0"});
+    }
+}
+
 void Builder::elasticBoxVsLogs()
 {
     // torchrun's "Root Cause (first observed failure)" is the first child whose exit the agent
@@ -1943,6 +1990,7 @@ void Builder::run()
     collectiveProgress();
     elasticBoxVsLogs();
     hypotheses();
+    rayFolds();
 
     // Say plainly where the aligned clocks cannot order the initiating failure against a report
     // from another host: their intervals overlap.

@@ -776,6 +776,33 @@ std::size_t grepFileAt(std::string_view s, std::string_view& name)
 
 } // namespace
 
+std::optional<RayRepeat> rayRepeatIn(std::string_view line)
+{
+    constexpr std::string_view kOpen = "[repeated ", kClose = "x across cluster]";
+    const std::size_t open = line.rfind(kOpen);
+    if (open == std::string_view::npos)
+        return std::nullopt;
+    std::int64_t n = 0;
+    const std::size_t k = someDigits(line, open + kOpen.size(), n, 9);
+    if (k == 0 || line.substr(open + kOpen.size() + k, kClose.size()) != kClose)
+        return std::nullopt;
+    // Back over the colour code and the space Ray puts before it.
+    std::size_t at = open;
+    for (;;) {
+        if (at > 0 && line[at - 1] == ' ') {
+            --at;
+            continue;
+        }
+        const std::size_t esc = line.substr(0, at).rfind('\x1b');
+        if (esc != std::string_view::npos && esc + terminalCodeAt(line.substr(esc)) == at && at > esc) {
+            at = esc;
+            continue;
+        }
+        break;
+    }
+    return RayRepeat{static_cast<int>(n), at};
+}
+
 std::string_view listingHeader(std::string_view line)
 {
     while (!line.empty() && (line.back() == '\r' || line.back() == '\n'))

@@ -89,6 +89,17 @@ struct ParsedLine {
 // "…", and nothing else but spaces and a CR.
 bool onlyEllipsis(std::string_view s);
 
+// Ray's log deduplication: lines of its workers that are the same once every word holding a digit is
+// left out are printed once, and the later ones, from any worker and host, are held for a few
+// seconds and printed as one line, the latest of them under its worker's tag, followed by
+// "[repeated Nx across cluster]" (possibly coloured, and the first time by a note on how to turn
+// deduplication off). The count N and where the suffix starts (the space before it), or nullopt.
+struct RayRepeat {
+    int count = 0;
+    std::size_t at = 0;
+};
+std::optional<RayRepeat> rayRepeatIn(std::string_view line);
+
 // `defaultYear` is used for glog stamps, which have no year.
 ParsedLine parseLine(std::string_view line, int defaultYear = 1970);
 

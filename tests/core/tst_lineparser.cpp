@@ -553,6 +553,33 @@ private slots:
         QCOMPARE(n.body, std::string_view("libfabric: version 1.22 loaded (provider efa)"));
     }
 
+    // Ray's deduplication suffix: how many lines it folded, and where the line's own text ends
+    // (before the colour Ray puts around the suffix and the note it adds the first time).
+    void rayRepeats()
+    {
+        const std::string_view plain =
+            "(RayWorkerWrapper pid=2213, ip=10.20.0.7) x failed [repeated 3x across cluster]";
+        auto r = rayRepeatIn(plain);
+        QVERIFY(r);
+        QCOMPARE(r->count, 3);
+        QCOMPARE(plain.substr(0, r->at),
+                 std::string_view("(RayWorkerWrapper pid=2213, ip=10.20.0.7) x failed"));
+        const std::string_view noted =
+            "x failed [repeated 14x across cluster] (Ray deduplicates logs by default. Set "
+            "RAY_DEDUP_LOGS=0 to disable log deduplication.)";
+        r = rayRepeatIn(noted);
+        QVERIFY(r);
+        QCOMPARE(r->count, 14);
+        QCOMPARE(noted.substr(0, r->at), std::string_view("x failed"));
+        const std::string_view coloured = "x failed\x1b[32m [repeated 2x across cluster]\x1b[0m";
+        r = rayRepeatIn(coloured);
+        QVERIFY(r);
+        QCOMPARE(r->count, 2);
+        QCOMPARE(coloured.substr(0, r->at), std::string_view("x failed"));
+        QVERIFY(!rayRepeatIn("x failed [repeated twice across cluster]"));
+        QVERIFY(!rayRepeatIn("x failed [repeated 3 times]"));
+    }
+
     // Behind mpirun's rank prefix, a tag still names the host and pid (horovod/horovod#1941).
     void tagBehindARankPrefix()
     {

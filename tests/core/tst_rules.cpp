@@ -2592,7 +2592,29 @@ private slots:
         QVERIFY2(!hypothesis(onTime, "after the 10 min timeout"), onTime["hypotheses"].dump().c_str());
     }
 
-    // torchrun's box names pid 3000 (rank 0, exit 1); rank 1's own log failed first.
+    // A capture that runs to the line's end leaves Ray's deduplication suffix out: the finding quotes
+    // libfabric's warning, not "[repeated 3x across cluster]".
+    void capturesWithoutRaySuffix()
+    {
+        const json d =
+            diagnoseOne(QStringLiteral("driver.log"),
+                        "(RayWorkerWrapper pid=2213, ip=10.20.0.7) "
+                        "libfabric:2213:1764570131::efa:cq:efa_rdm_cq_open():688<warn> "
+                        "Unable to create extended CQ: Invalid argument [repeated 3x across cluster]\n"
+                        "(RayWorkerWrapper pid=2213, ip=10.20.0.7) gpu-b:2213:2295 [3] "
+                        "nccl_ofi_ofiutils_init_connection:274 NCCL "
+                        "WARN NET/OFI Couldn't open CQ. RC: -22, ERROR: Invalid argument\n");
+        const json* f = finding(d, "nccl-ofi-error");
+        QVERIFY2(f, d["findings"].dump().c_str());
+        const QString summary = QString::fromStdString((*f)["summary"]);
+        QVERIFY2(summary.contains(QStringLiteral("libfabric's own warnings on that process: Unable to create "
+                                                 "extended CQ: Invalid argument.")),
+                 qPrintable(summary));
+        QVERIFY2(!summary.contains(QStringLiteral("repeated")), qPrintable(summary));
+    }
+
+    // torchrun's box names pid 3000    // torchrun's box names pid 3000 (rank 0, exit 1); rank 1's own log
+    // failed first.
     void launcherSummaryAgainstTheLogs()
     {
         json d = diagnose(QStringLiteral("collective/elastic"));

@@ -1141,6 +1141,24 @@ private slots:
         QVERIFY2(checked, (*f)["checklist"].dump().c_str());
     }
 
+    // A Ray driver's console with deduplication on: a worker's line that others repeated stands for
+    // them ("[repeated 3x across cluster]"), which the finding says; the first abort, printed at
+    // once, stays the initiating one.
+    void rayFoldedLines()
+    {
+        json d = diagnose(QStringLiteral("combined/ray-repeated.log"));
+        QCOMPARE(d["initiating"]["entry"].get<std::string>(), std::string("nccl-socket-connect-abort"));
+        QCOMPARE(d["initiating"]["line"].get<int>(), 10);
+        bool said = false;
+        for (const auto& f : d["findings"])
+            for (const auto& h : f["hypotheses"])
+                said |=
+                    QString::fromStdString(h["text"]).startsWith(QStringLiteral(
+                        "Ray folded 3 lines of its workers into line 12 ('[repeated 3x across cluster]')")) &&
+                    QString::fromStdString(h["decider"]).contains(QStringLiteral("RAY_DEDUP_LOGS=0"));
+        QVERIFY2(said, d["findings"].dump().c_str());
+    }
+
     // pdsh's prefix before an empty line ("10.0.0.12: ", the blank line NCCL prints before each WARN)
     // and a poster's "..." are no lines of a host's console or of the file's own: they go with the
     // next line (the last ones with the line before), so the four ranks are the only processes

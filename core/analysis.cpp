@@ -3835,6 +3835,43 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         std::sort(hits.begin(), hits.end(), byLine);
 
     release(firstWarn);
+    // A process known only by an address (a Ray worker's tag, "ip=10.20.0.7", whose lines include
+    // no NCCL line) is on the host whose NCCL lines announce that address as theirs ("Bootstrap :
+    // Using eth0:10.20.0.7<0>"): one host, one clock, one row of the timeline. Only where one host
+    // name has that address (a container network can give two hosts one).
+    {
+        auto isAddress = [](const std::string& h) {
+            return !h.empty() && (h.find('.') != std::string::npos || h.find(':') != std::string::npos) &&
+                   h.find_first_not_of("0123456789.:abcdefABCDEF") == std::string::npos;
+        };
+        std::unordered_map<std::string_view, std::string_view> hostAt; // address -> host ("" if several)
+        for (const Process& p : a.processes)
+            if (!p.address.empty() && !p.host.empty() && !isAddress(p.host)) {
+                auto [it, added] = hostAt.try_emplace(p.address, p.host);
+                if (!added && it->second != p.host)
+                    it->second = std::string_view{};
+            }
+        if (!hostAt.empty()) {
+            // Not where that host already has a process of the same pid (another file's NCCL lines
+            // of it): two processes would then bear one name.
+            std::set<std::pair<std::string_view, std::int64_t>> named;
+            for (const Process& p : a.processes)
+                if (!isAddress(p.host))
+                    named.emplace(p.host, p.pid);
+            std::vector<std::pair<std::size_t, std::string>> renamed;
+            for (std::size_t i = 0; i < a.processes.size(); ++i)
+                if (const Process& p = a.processes[i]; isAddress(p.host))
+                    if (const auto it = hostAt.find(p.host);
+                        it != hostAt.end() && !it->second.empty() && !named.count({it->second, p.pid}))
+                        renamed.emplace_back(i, std::string(it->second));
+            for (auto& [i, host] : renamed) {
+                Process& p = a.processes[i];
+                if (p.address.empty())
+                    p.address = p.host;
+                p.host = std::move(host);
+            }
+        }
+    }
     stageDone("identity, events");
     alignClocks(a, later, options);
     // The clock was the last reader (of the init phases; the events read the thread ids). Freed

@@ -583,7 +583,7 @@ std::size_t rayAt(std::string_view s, std::string_view& host, std::int64_t& pid,
 // <level> message" ("libfabric:17778:1732779731::efa:cq:efa_rdm_cq_open():688<warn> Unable to create
 // extended CQ: Invalid argument"). Releases before the pid and time were added print
 // "libfabric:<provider>:<subsystem>:<function>():<line><level> ": `pid` stays -1 and `seconds` 0.
-// Returns the length up to the message.
+// Returns the length up to the message (0: no such line).
 std::size_t libfabricAt(std::string_view s, std::int64_t& pid, std::int64_t& seconds, Level& level)
 {
     constexpr std::string_view kTag = "libfabric:";
@@ -1408,7 +1408,7 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
         }
         std::string_view host;
         std::int64_t pid = -1;
-        // libfabric's own line: its pid, its time and its level; the message follows.
+        // libfabric's own line: its pid, its time and its level.
         std::int64_t seconds = 0;
         Level libfabricLevel = Level::None;
         if (const std::size_t usedLf = libfabricAt(rest, pid, seconds, libfabricLevel)) {
@@ -1422,7 +1422,8 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
             if (!out.stamp && seconds >= 1'000'000'000 && seconds < 5'000'000'000)
                 out.stamp = Timestamp{seconds * 1'000'000, 1'000'000, false};
             out.level = libfabricLevel;
-            rest.remove_prefix(usedLf);
+            // The line stays whole, as NCCL's own keep their prefix: its provider, subsystem and
+            // call say what failed.
             break;
         }
         // A tag that names the process: Ray's "(RayWorker pid=N, ip=A)", UCX's or Open MPI's

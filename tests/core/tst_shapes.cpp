@@ -1149,6 +1149,13 @@ private slots:
         json d = diagnose(QStringLiteral("combined/ray-repeated.log"));
         QCOMPARE(d["initiating"]["entry"].get<std::string>(), std::string("nccl-socket-connect-abort"));
         QCOMPARE(d["initiating"]["line"].get<int>(), 10);
+        // The worker whose only line is Ray's ("ip=10.20.0.7") is on gpu-b, whose NCCL lines
+        // announce that address: one host, not a host named by its address.
+        for (const auto& r : d["ranks"])
+            if (r["pid"] == 2211) {
+                QCOMPARE(r["host"].get<std::string>(), std::string("gpu-b"));
+                QCOMPARE(r["address"].get<std::string>(), std::string("10.20.0.7"));
+            }
         bool said = false;
         for (const auto& f : d["findings"])
             for (const auto& h : f["hypotheses"])

@@ -705,6 +705,16 @@ struct ElasticKey {
     std::optional<int> attempt;
 };
 
+// A key's own rank as its NCCL "Channel" lines name it: one rank, or several (a process in several
+// communicators has a rank in each), which name none.
+constexpr int kSeveralChannelRanks = -2;
+int mergeChannelRank(int was, int seen)
+{
+    if (seen == -1 || was == seen || was == kSeveralChannelRanks)
+        return was;
+    return was == -1 ? seen : kSeveralChannelRanks;
+}
+
 // What the scan of a source found besides its per-line facts, which it writes straight into the
 // analysis's SourceLines (no second copy of them per source while identity runs).
 struct SourceScan {
@@ -716,8 +726,11 @@ struct SourceScan {
     std::vector<LocalKey> keys;
     std::vector<int> keyDecoRank; // per key: a launcher rank seen on its NCCL lines, or -1
     std::vector<std::string>
-        keyDecoHost;                 // per key: a launcher/collector host or address seen on its NCCL lines
-    std::vector<char> keyBare;       // per key: 1 where one of its NCCL lines had no prefix before it
+        keyDecoHost;           // per key: a launcher/collector host or address seen on its NCCL lines
+    std::vector<char> keyBare; // per key: 1 where one of its NCCL lines had no prefix before it
+    // per key: the rank its NCCL "Channel" lines name as its own (channelLineRank), -1 where none
+    // does, kSeveralChannelRanks where they name several (it is in several communicators)
+    std::vector<int> keyChannelRank;
     std::vector<ElasticKey> elastic; // keys of torchelastic box records
     std::vector<ScanHit> hits;
     // NCCL thread ids of the lines that may become events (WARN or worse, NCCL prefixed), so that
@@ -1018,6 +1031,7 @@ struct SourcePiece {
     std::vector<int> keyDecoRank;
     std::vector<std::string> keyDecoHost;
     std::vector<char> keyBare;
+    std::vector<int> keyChannelRank;
     std::vector<ElasticKey> elastic;
     std::vector<ScanHit> hits; // capped per (pattern, key) within the piece only
     std::vector<std::pair<std::uint32_t, std::int32_t>> tids;
@@ -1166,6 +1180,7 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
             out.keyDecoRank.push_back(-1);
             out.keyDecoHost.emplace_back();
             out.keyBare.push_back(0);
+            out.keyChannelRank.push_back(-1);
         }
         return it->second;
     };
@@ -1274,6 +1289,9 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
                 out.keyDecoHost[key] = std::string(p.decorationHost);
             if (p.decoration == Decoration::None)
                 out.keyBare[key] = 1;
+            if (p.level == Level::Info && out.keyChannelRank[key] != kSeveralChannelRanks)
+                if (const int r = channelLineRank(p.nccl->message); r >= 0)
+                    out.keyChannelRank[key] = mergeChannelRank(out.keyChannelRank[key], r);
         } else if (p.decorationRank >= 0 && !p.decorationHost.empty() && p.decorationPid >= 0) {
             // A launcher's rank prefix, then a tag that names the process ("[1,3]<stderr>:[gpu15:
             // 85054:0:85088] Caught signal 11"): the process's own key, as its NCCL lines would give,
@@ -1492,9 +1510,11 @@ void remapKeys(PieceJoin& join, SourcePiece& piece)
             out.keyDecoRank.push_back(-1);
             out.keyDecoHost.emplace_back();
             out.keyBare.push_back(0);
+            out.keyChannelRank.push_back(-1);
         }
         const std::uint32_t g = it->second;
         out.keyBare[g] |= piece.keyBare[k];
+        out.keyChannelRank[g] = mergeChannelRank(out.keyChannelRank[g], piece.keyChannelRank[k]);
         piece.remap[k] = g;
         if (piece.keyDecoRank[k] >= 0 && out.keyDecoRank[g] < 0)
             out.keyDecoRank[g] = piece.keyDecoRank[k];
@@ -1513,6 +1533,7 @@ void remapKeys(PieceJoin& join, SourcePiece& piece)
     std::vector<int>().swap(piece.keyDecoRank);
     std::vector<std::string>().swap(piece.keyDecoHost);
     std::vector<char>().swap(piece.keyBare);
+    std::vector<int>().swap(piece.keyChannelRank);
 }
 
 // A source scanned whole, as one piece: its lines already hold the piece's keys, which are the
@@ -1527,6 +1548,7 @@ void joinWhole(PieceJoin& join, SourcePiece& piece, SourceLines& lines)
     out.keyDecoRank = std::move(piece.keyDecoRank);
     out.keyDecoHost = std::move(piece.keyDecoHost);
     out.keyBare = std::move(piece.keyBare);
+    out.keyChannelRank = std::move(piece.keyChannelRank);
     out.elastic = std::move(piece.elastic);
     piece.remap.resize(out.keys.size());
     std::iota(piece.remap.begin(), piece.remap.end(), 0u);
@@ -3385,6 +3407,34 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 }
             }
         }
+    }
+    // NCCL's "Channel" connection lines name the printing process's rank in the communicator they
+    // connect: the last witness, for a process that nothing else gave a rank (a paste without Init
+    // lines, a release that prints "Init START" only after bootstrap). Only where every such line
+    // of the process names one rank (several communicators give several), and no other process
+    // has it already (a sub-communicator's rank 0 is not the world's).
+    {
+        std::vector<int> channelRank(a.processes.size(), -1);
+        for (std::size_t s = 0; s < a.sources.size(); ++s)
+            for (std::size_t k = 0; k < scans[s].keyChannelRank.size(); ++k)
+                if (const int r = scans[s].keyChannelRank[k]; r != -1 && keyProcess[s][k].valid()) {
+                    int& c = channelRank[keyProcess[s][k].value];
+                    c = r == kSeveralChannelRanks ? kSeveralChannelRanks : mergeChannelRank(c, r);
+                }
+        std::map<int, std::vector<std::size_t>> byChannel;
+        for (std::size_t i = 0; i < a.processes.size(); ++i)
+            if (channelRank[i] >= 0 && !a.processes[i].rank)
+                byChannel[channelRank[i]].push_back(i);
+        bool named = false;
+        for (const auto& [rank, procs] : byChannel)
+            if (procs.size() == 1 && !processWithRank(rank).valid()) {
+                Process& p = a.processes[procs.front()];
+                p.rank = rank;
+                p.identitySource = "nccl-channel";
+                named = true;
+            }
+        if (named)
+            indexRanks();
     }
     // Assign every line, source by source on every core; note which processes each source holds.
     std::vector<std::vector<std::uint32_t>> sourceProcesses(a.sources.size());

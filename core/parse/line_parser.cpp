@@ -776,6 +776,52 @@ std::size_t grepFileAt(std::string_view s, std::string_view& name)
 
 } // namespace
 
+int channelLineRank(std::string_view m)
+{
+    constexpr std::string_view kChannel = "Channel ";
+    if (m.size() < 24 || m[0] != 'C' || !m.starts_with(kChannel))
+        return -1;
+    std::size_t p = kChannel.size();
+    std::int64_t n = 0;
+    std::size_t k = someDigits(m, p, n, 4);
+    if (k == 0)
+        return -1;
+    p += k;
+    if (m.substr(p, 1) == "/") {
+        k = someDigits(m, p + 1, n, 4);
+        if (k == 0)
+            return -1;
+        p += 1 + k;
+    }
+    if (m.substr(p, 3) != " : ")
+        return -1;
+    p += 3;
+    // "R[dev]" twice, with " -> " between.
+    auto endpoint = [&](std::int64_t& rank) {
+        const std::size_t d = someDigits(m, p, rank, 7);
+        if (d == 0 || m.substr(p + d, 1) != "[")
+            return false;
+        std::size_t q = p + d + 1;
+        while (q < m.size() && q - p < 24 && isHex(m[q]))
+            ++q;
+        if (q == p + d + 1 || m.substr(q, 1) != "]")
+            return false;
+        p = q + 1;
+        return true;
+    };
+    std::int64_t from = 0, to = 0;
+    if (!endpoint(from) || m.substr(p, 4) != " -> ")
+        return -1;
+    p += 4;
+    if (!endpoint(to))
+        return -1;
+    if (m.substr(p, 11) == " [receive] ")
+        return static_cast<int>(to);
+    if (m.substr(p, 8) == " [send] " || m.substr(p, 5) == " via ")
+        return static_cast<int>(from);
+    return -1;
+}
+
 std::optional<RayRepeat> rayRepeatIn(std::string_view line)
 {
     constexpr std::string_view kOpen = "[repeated ", kClose = "x across cluster]";

@@ -100,6 +100,13 @@ struct RayRepeat {
 };
 std::optional<RayRepeat> rayRepeatIn(std::string_view line);
 
+// The rank of the process that printed an NCCL "Channel" connection line, from its message:
+// "Channel 00/0 : 3[3] -> 4[4] via P2P/IPC" and "... [send] via NET/IB/0" name the sender first, "...
+// [receive] via NET/..." the peer first and this process second (net.cc, p2p.cc, shm.cc; the
+// bracket is the device, or the bus id in old releases). A rank in the connection's communicator,
+// which need not be the world's. -1 where the message is no such line.
+int channelLineRank(std::string_view message);
+
 // `defaultYear` is used for glog stamps, which have no year.
 ParsedLine parseLine(std::string_view line, int defaultYear = 1970);
 

@@ -555,6 +555,29 @@ private slots:
         QCOMPARE(n.body, std::string_view("libfabric: version 1.22 loaded (provider efa)"));
     }
 
+    // NCCL's Channel lines: the sender is first, except on a "[receive]" line (net.cc's recvSetup
+    // prints the peer first); P2P and SHM lines are the sender's.
+    void channelLines_data()
+    {
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<int>("rank");
+        QTest::newRow("p2p") << "Channel 04/0 : 9[1] -> 10[2] via P2P/IPC/read" << 9;
+        QTest::newRow("shm, no connection index") << "Channel 20 : 5[5] -> 4[4] via SHM/direct/direct" << 5;
+        QTest::newRow("net send") << "Channel 00/0 : 8[0] -> 0[0] [send] via NET/Socket/0" << 8;
+        QTest::newRow("net receive") << "Channel 00/0 : 0[0] -> 8[0] [receive] via NET/Socket/0" << 8;
+        QTest::newRow("bus ids") << "Channel 00 : 0[18000] -> 1[18000] [receive] via NET/Socket/1" << 1;
+        QTest::newRow("a ring is no connection") << "Channel 00/02 : 0 1 2 3 4 5 6 7" << -1;
+        QTest::newRow("a tree is none") << "Channel 00/0 : -1 -> 0 -> 1/-1/-1" << -1;
+        QTest::newRow("other words") << "Channel 00/0 : 0[0] -> 1[1] connected" << -1;
+    }
+    void channelLines()
+    {
+        QFETCH(QString, message);
+        QFETCH(int, rank);
+        const QByteArray m = message.toUtf8();
+        QCOMPARE(channelLineRank(std::string_view(m.constData(), static_cast<std::size_t>(m.size()))), rank);
+    }
+
     // Ray's deduplication suffix: how many lines it folded, and where the line's own text ends
     // (before the colour Ray puts around the suffix and the note it adds the first time).
     void rayRepeats()

@@ -348,6 +348,41 @@ private slots:
         QCOMPARE(d["initiating"]["rank"].get<int>(), 607);
     }
 
+    // Without Init lines, NCCL's Channel lines name each process's rank in the communicator they
+    // connect: the sender's first, a "[receive]" line's second. 017: pid 919 (device 0) receives
+    // "0[0] -> 8[0]" and sends "8[0] -> 0[0]", pid 920 sends "9[1] -> 10[2] via P2P/IPC/read"; pid
+    // 922 prints no Channel line and stays unranked. 009's one process receives "0 -> 1" and sends
+    // "1 -> 0": rank 1.
+    void channelLinesNameRanks_data()
+    {
+        QTest::addColumn<QString>("log");
+        QTest::addColumn<QList<qint64>>("pids");
+        QTest::addColumn<QList<int>>("ranks");
+        QTest::newRow("017") << QStringLiteral("017") << QList<qint64>{919, 920, 922} << QList<int>{8, 9, -1};
+        QTest::newRow("009") << QStringLiteral("009") << QList<qint64>{101542} << QList<int>{1};
+        QTest::newRow("001") << QStringLiteral("001") << QList<qint64>{39964} << QList<int>{5};
+    }
+    void channelLinesNameRanks()
+    {
+        QFETCH(QString, log);
+        QFETCH(QList<qint64>, pids);
+        QFETCH(QList<int>, ranks);
+        json d = diagnose(caseLog(log));
+        for (qsizetype i = 0; i < pids.size(); ++i) {
+            const json* r = nullptr;
+            for (const auto& x : d["ranks"])
+                if (x["pid"] == pids[i])
+                    r = &x;
+            QVERIFY2(r, d["ranks"].dump().c_str());
+            if (ranks[i] < 0) {
+                QVERIFY2((*r)["rank"].is_null(), r->dump().c_str());
+                continue;
+            }
+            QCOMPARE((*r)["rank"].get<int>(), ranks[i]);
+            QCOMPARE((*r)["identity_source"].get<std::string>(), std::string("nccl-channel"));
+        }
+    }
+
     // 019 shows only collateral: the peer crashed before the excerpt begins.
     void collateralOnlyIn019()
     {

@@ -377,6 +377,17 @@ private slots:
         QCOMPARE(model.index(2, LogModel::TimeColumn).data().toString(), QStringLiteral("12:55:08.250"));
         const LineInfo li = index->analysis().info(LineRef{SourceId(0), 0});
         QCOMPARE(li.time.hi - li.time.lo, std::int64_t{60'000'000});
+        // An unstamped line between stamps to the second is shown to the second; between stamps to
+        // the millisecond, to the millisecond.
+        auto inferred = indexOfText("rank1.log", "2025-02-18 12:55:07 INFO b\n"
+                                                 "no stamp here\n"
+                                                 "2025-02-18 12:55:09 INFO c\n"
+                                                 "2025-02-18 12:55:10,250 INFO d\n"
+                                                 "no stamp either\n"
+                                                 "2025-02-18 12:55:10,500 INFO e\n");
+        model.setIndex(inferred);
+        QCOMPARE(model.index(1, LogModel::TimeColumn).data().toString(), QStringLiteral("~12:55:07"));
+        QCOMPARE(model.index(4, LogModel::TimeColumn).data().toString(), QStringLiteral("~12:55:10.250"));
     }
 
     // A progress bar redrawn with carriage returns, and the WARN printed right after its last

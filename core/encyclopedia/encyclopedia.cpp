@@ -696,12 +696,13 @@ try {
             std::size_t end = e.summary.find('}', at);
             std::string name =
                 end == std::string::npos ? std::string{} : e.summary.substr(at + 1, end - at - 1);
-            name = name.substr(0, name.find('|'));       // "{name|default}"
-            const bool all = name.rfind("all:", 0) == 0; // "{all:capture}": every value of a capture
-            if (all ? !captures.count(name.substr(4)) : !known.count(name))
+            name = name.substr(0, name.find('|')); // "{name|default}"
+            // "{all:capture}": every value of a capture; "{quoted:capture}": each in quotes
+            const std::size_t every = name.rfind("all:", 0) == 0 ? 4 : name.rfind("quoted:", 0) == 0 ? 7 : 0;
+            if (every ? !captures.count(name.substr(every)) : !known.count(name))
                 return Error{where, "summary uses unknown placeholder {" + name + "}",
                              "use {process}, {host}, {rank}, {target}, {connect_verdict}, {count}, a "
-                             "capture name or {all:<capture name>}"};
+                             "capture name, {all:<capture name>} or {quoted:<capture name>}"};
         }
     }
     if (auto a = j.find("affected"); a != j.end() && a->is_object()) {

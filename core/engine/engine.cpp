@@ -710,8 +710,11 @@ void Builder::summarize(Finding& f)
                 return std::to_string(f.processes.size());
             // "{all:NAME}": every value the entry's lines of the finding's processes capture as
             // NAME (the ranks a torchelastic box lists, one "rank :" line each).
-            if (name.rfind("all:", 0) == 0) {
-                const std::string capture = name.substr(4);
+            // "{quoted:NAME}": the same, each value in quotes (texts that hold spaces and commas,
+            // which "a, b and c" would run together).
+            const bool quoted = name.rfind("quoted:", 0) == 0;
+            if (quoted || name.rfind("all:", 0) == 0) {
+                const std::string capture = name.substr(quoted ? 7 : 4);
                 std::vector<ProcessId> processes = f.processes;
                 std::sort(processes.begin(), processes.end());
                 std::vector<std::string> values;
@@ -719,7 +722,7 @@ void Builder::summarize(Finding& f)
                     if (x.entry == f.entry &&
                         std::binary_search(processes.begin(), processes.end(), info(x.where).process))
                         if (std::string v = captureIn(x, capture.c_str()); !v.empty())
-                            values.push_back(std::move(v));
+                            values.push_back(quoted ? "'" + v + "'" : std::move(v));
                 return values.empty() ? "?" : listValues(std::move(values));
             }
             if (name == "connect_verdict")

@@ -127,6 +127,12 @@ private slots:
                        QStringLiteral("\"root_cause\":\"R\","),
                        QStringLiteral("\"root_cause\":\"R\",\"summary\":\"{process} lost {all:process}\","))
             << "unknown placeholder {all:process}";
+        QTest::newRow("quoted of no capture")
+            << QString::fromStdString(entryJson("\"Connect to\"", "\"Connect to x\""))
+                   .replace(
+                       QStringLiteral("\"root_cause\":\"R\","),
+                       QStringLiteral("\"root_cause\":\"R\",\"summary\":\"{process} lost {quoted:host}\","))
+            << "unknown placeholder {quoted:host}";
         QTest::newRow("optional part left open")
             << QString::fromStdString(entryJson("\"Connect to\"", "\"Connect to x\""))
                    .replace(QStringLiteral("\"root_cause\":\"R\","),

@@ -1394,8 +1394,8 @@ void Builder::rayFolds()
         f.hypotheses.push_back(
             {f.entry,
              "Ray folded " + std::to_string(folded) + (folded == 1 ? " line" : " lines") +
-                 " of its workers into line " + std::to_string(first->line + 1) + " ('[repeated " +
-                 std::to_string(folded) +
+                 " of its workers into " + m_a.source(first->source).displayPath + ":" +
+                 std::to_string(first->line + 1) + " ('[repeated " + std::to_string(folded) +
                  "x across cluster]'): it prints the first of a run of lines that differ only in words "
                  "holding digits and folds the later ones, from any worker on any host, into one line under "
                  "the latest one's tag. So the " +

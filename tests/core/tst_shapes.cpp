@@ -1160,10 +1160,10 @@ private slots:
         bool said = false;
         for (const auto& f : d["findings"])
             for (const auto& h : f["hypotheses"])
-                said |=
-                    QString::fromStdString(h["text"]).startsWith(QStringLiteral(
-                        "Ray folded 3 lines of its workers into line 12 ('[repeated 3x across cluster]')")) &&
-                    QString::fromStdString(h["decider"]).contains(QStringLiteral("RAY_DEDUP_LOGS=0"));
+                said |= QString::fromStdString(h["text"]).startsWith(
+                            QStringLiteral("Ray folded 3 lines of its workers into ray-repeated.log:12 "
+                                           "('[repeated 3x across cluster]')")) &&
+                        QString::fromStdString(h["decider"]).contains(QStringLiteral("RAY_DEDUP_LOGS=0"));
         QVERIFY2(said, d["findings"].dump().c_str());
     }
 

@@ -3892,15 +3892,20 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     {
         auto isAddress = [](const std::string& h) {
             return !h.empty() && (h.find('.') != std::string::npos || h.find(':') != std::string::npos) &&
+                   h.find_first_of("0123456789") != std::string::npos &&
                    h.find_first_not_of("0123456789.:abcdefABCDEF") == std::string::npos;
         };
+        // Most bundles name every host by name: nothing to look up.
+        const bool anyAddressHost = std::any_of(a.processes.begin(), a.processes.end(),
+                                                [&](const Process& p) { return isAddress(p.host); });
         std::unordered_map<std::string_view, std::string_view> hostAt; // address -> host ("" if several)
-        for (const Process& p : a.processes)
-            if (!p.address.empty() && !p.host.empty() && !isAddress(p.host)) {
-                auto [it, added] = hostAt.try_emplace(p.address, p.host);
-                if (!added && it->second != p.host)
-                    it->second = std::string_view{};
-            }
+        if (anyAddressHost)
+            for (const Process& p : a.processes)
+                if (!p.address.empty() && !p.host.empty() && !isAddress(p.host)) {
+                    auto [it, added] = hostAt.try_emplace(p.address, p.host);
+                    if (!added && it->second != p.host)
+                        it->second = std::string_view{};
+                }
         if (!hostAt.empty()) {
             // Not where that host already has a process of the same pid (another file's NCCL lines
             // of it): two processes would then bear one name.

@@ -3417,9 +3417,9 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         std::vector<int> channelRank(a.processes.size(), -1);
         for (std::size_t s = 0; s < a.sources.size(); ++s)
             for (std::size_t k = 0; k < scans[s].keyChannelRank.size(); ++k)
-                if (const int r = scans[s].keyChannelRank[k]; r != -1 && keyProcess[s][k].valid()) {
+                if (keyProcess[s][k].valid()) {
                     int& c = channelRank[keyProcess[s][k].value];
-                    c = r == kSeveralChannelRanks ? kSeveralChannelRanks : mergeChannelRank(c, r);
+                    c = mergeChannelRank(c, scans[s].keyChannelRank[k]);
                 }
         std::map<int, std::vector<std::size_t>> byChannel;
         for (std::size_t i = 0; i < a.processes.size(); ++i)

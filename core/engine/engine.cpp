@@ -1,6 +1,7 @@
 #include "engine/engine.h"
 
 #include <algorithm>
+#include <charconv>
 #include <climits>
 #include <cmath>
 #include <limits>
@@ -51,8 +52,9 @@ std::string seconds(std::int64_t us)
 std::string captureIn(const Hit& h, const char* name)
 {
     std::string_view v = h.captures.get(name);
-    // A capture that runs to the line's end would take Ray's "[repeated Nx across cluster]" with it.
-    if (v.size() > 24)
+    // A capture that runs to the line's end would take Ray's "[repeated Nx across cluster]" with it
+    // (27 characters at least: a shorter capture holds none).
+    if (v.size() >= 27)
         if (const auto r = rayRepeatIn(v))
             v = v.substr(0, r->at);
     return std::string(v);
@@ -1013,19 +1015,25 @@ void Builder::lateWatchdogs()
     struct Late {
         const Hit* hit;
         long long lateMs;
+        long long limitMs;
+    };
+    // The captures read in place: every hit of the bundle is asked, most have neither.
+    auto number = [](std::string_view v, long long& out) {
+        return !v.empty() && v.size() <= 15 &&
+               std::from_chars(v.data(), v.data() + v.size(), out).ec == std::errc{};
     };
     std::map<ProcessId, Late> lateOf; // per process, its first late report
     for (const auto& h : m_hits) {
-        const std::string ran = captureIn(h, "ran_ms"), limit = captureIn(h, "timeout_ms");
-        if (ran.empty() || limit.empty() || ran.size() > 15 || limit.size() > 15)
+        long long ran = 0, limit = 0;
+        if (!number(h.captures.get("ran_ms"), ran) || !number(h.captures.get("timeout_ms"), limit))
             continue;
-        const long long late = std::atoll(ran.c_str()) - std::atoll(limit.c_str());
+        const long long late = ran - limit;
         if (late < kLateMs)
             continue;
         const ProcessId p = info(h.where).process;
         auto it = lateOf.find(p);
         if (it == lateOf.end() || earlier(h.where, it->second.hit->where))
-            lateOf.insert_or_assign(p, Late{&h, late});
+            lateOf.insert_or_assign(p, Late{&h, late, limit});
     }
     if (lateOf.empty())
         return;
@@ -1049,7 +1057,7 @@ void Builder::lateWatchdogs()
     const std::string seq = captureIn(h, "seq"), optype = captureIn(h, "optype");
     const std::string what = seq.empty() ? std::string("a collective")
                                          : "SeqNum " + seq + (optype.empty() ? "" : " (" + optype + ")");
-    const long long limitMs = std::atoll(captureIn(h, "timeout_ms").c_str());
+    const long long limitMs = first->limitMs;
     const bool one = who.size() == 1;
     const std::string late =
         spokenMs(lo) == spokenMs(hi) ? spokenMs(hi) : spokenMs(lo) + " to " + spokenMs(hi);

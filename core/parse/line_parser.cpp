@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <chrono>
 #include <cstring>
 
 #include "util/ascii.h"
@@ -149,6 +150,38 @@ std::optional<Timestamp> isoAt(std::string_view s, std::size_t pos, std::size_t&
     }
     end = p;
     return ts;
+}
+
+// The year (proleptic Gregorian, UTC) of a time in microseconds since 1970.
+int yearOf(std::int64_t us)
+{
+    using namespace std::chrono;
+    return static_cast<int>(year_month_day(floor<days>(sys_time<microseconds>(microseconds(us)))).year());
+}
+
+// A logger's stamp (`inner`) inside a collector's coarser one (`outer`: the second or minute when
+// it collected the line), as the collector's clock tells it. The two clocks may be in different
+// zones (NVIDIA/nccl#1610: the collector's 12:54 and glog's 04:54:22, eight hours apart), so the
+// inner one is moved by the whole quarter-hours nearest the gap (every zone's offset is one, and
+// none is more than 14 hours); it counts only if it then falls inside the collector's stamp, which
+// a clock merely off by some minutes, or a line collected a second late, does not. Nullopt where
+// it does not fit or is no finer.
+std::optional<Timestamp> withinCollectorStamp(const Timestamp& outer, const Timestamp& inner)
+{
+    constexpr std::int64_t kQuarterHour = std::int64_t{15} * 60 * 1'000'000;
+    constexpr std::int64_t kLargestZone = std::int64_t{14} * 3600 * 1'000'000;
+    if (inner.resolutionUs >= outer.resolutionUs)
+        return std::nullopt;
+    const std::int64_t gap = outer.us - inner.us;
+    const std::int64_t quarters =
+        gap >= 0 ? (gap + kQuarterHour / 2) / kQuarterHour : -((kQuarterHour / 2 - gap) / kQuarterHour);
+    const std::int64_t offset = quarters * kQuarterHour;
+    if (offset > kLargestZone || offset < -kLargestZone)
+        return std::nullopt;
+    const std::int64_t at = inner.us + offset;
+    if (at < outer.us || at - outer.us >= outer.resolutionUs)
+        return std::nullopt;
+    return Timestamp{at, inner.resolutionUs, outer.yearGuessed};
 }
 
 // Where a stamp whose seconds end at `p` ends: past a fraction ('.' or ',' and digits, added to
@@ -1635,12 +1668,31 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
             out.trail = trailAt(nccl->message);
         return out;
     }
-    // glog's bracket behind a collector's stamp, which took the line's time ("2025-02-18 12:54
-    // [rank13]:[E218 04:54:22.86 ProcessGroupNCCL.cpp:616] ..."): its letter is still the level.
-    if (out.level == Level::None && out.stamp && rest.size() > 4 && rest[0] == '[' && isDigit(rest[2])) {
+    // The logger's own stamp behind a collector's, which took the line's time ("2025-02-18 12:54
+    // [rank13]:[E218 04:54:22.86 ProcessGroupNCCL.cpp:616] ...", journald's second before Python's
+    // milliseconds): glog's letter is still the level, and a finer stamp says when in the
+    // collector's second or minute the line was written (withinCollectorStamp). Only behind a stamp
+    // of a second or coarser: a finer one has nothing to gain, and most lines are spared the tries.
+    const bool glogBracket = rest.size() > 4 && rest[0] == '[' && isDigit(rest[2]);
+    if (out.stamp && ((out.level == Level::None && glogBracket) ||
+                      (out.stamp->resolutionUs >= 1'000'000 && rest.size() > 4 &&
+                       (rest[0] == '[' || isDigit(rest[0]) || (rest[0] >= 'A' && rest[0] <= 'Z'))))) {
         Level glogLevel = Level::None;
-        if (parseTimestampAt(rest, defaultYear, nullptr, &glogLevel))
-            out.level = glogLevel;
+        if (const auto inner = parseTimestampAt(rest, yearOf(out.stamp->us), nullptr, &glogLevel)) {
+            if (out.level == Level::None)
+                out.level = glogLevel;
+            if (auto finer = withinCollectorStamp(*out.stamp, *inner))
+                out.stamp = finer;
+            else if (inner->yearGuessed)
+                // A year-less stamp of 31 December behind a collector's of 1 January (or the
+                // reverse) is of the year next to the collector's.
+                for (const int year : {yearOf(out.stamp->us) - 1, yearOf(out.stamp->us) + 1})
+                    if (auto other = parseTimestampAt(rest, year))
+                        if ((finer = withinCollectorStamp(*out.stamp, *other))) {
+                            out.stamp = finer;
+                            break;
+                        }
+        }
     }
     // glog without time: "[E ProcessGroupNCCL.cpp:475] ..."
     if (out.level == Level::None && rest.size() > 4 && rest[0] == '[' && rest[2] == ' ') {

@@ -711,12 +711,36 @@ private slots:
         QTest::newRow("journalctl short-precise")
             << "Jun 12 14:03:16.412004 node-j python3[8123]: x" << base + 412004 << qint64(1) << "";
         // A job console's collector stamp to the minute (NVIDIA/nccl#1610's paste).
-        QTest::newRow("to the minute") << "2025-06-12 14:03 [rank13]:[E612 14:03:16.1 x.cpp:1] y"
-                                       << base - 16 * qint64(1000000) << qint64(60000000) << "ERROR";
+        QTest::newRow("to the minute")
+            << "2025-06-12 14:03 [rank13]:x" << base - 16 * qint64(1000000) << qint64(60000000) << "";
         QTest::newRow("indented, to the minute")
             << " 2025-06-12 14:03 [rank13]:x" << base - 16 * qint64(1000000) << qint64(60000000) << "";
-        QTest::newRow("collector stamp, then glog's bracket: its letter is the level")
-            << "2025-06-12 14:03:16 [rank13]:[E612 09:03:16.1 x.cpp:1] y" << base << qint64(1000000)
+        // The logger's finer stamp behind it says when in that minute or second, in the collector's
+        // clock: moved by the whole quarter-hours between the two (a time zone), where it then fits.
+        QTest::newRow("to the minute, glog's time inside it")
+            << "2025-06-12 14:03 [rank13]:[E612 14:03:16.1 x.cpp:1] y" << base + 100000 << qint64(100000)
+            << "ERROR";
+        QTest::newRow("collector's clock five hours ahead of glog's")
+            << "2025-06-12 14:03:16 [rank13]:[E612 09:03:16.1 x.cpp:1] y" << base + 100000 << qint64(100000)
+            << "ERROR";
+        QTest::newRow("collector's clock behind, a zone of half an hour")
+            << "2025-06-12 14:03 [E612 19:33:16.25 x.cpp:1] y" << base + 250000 << qint64(10000) << "ERROR";
+        QTest::newRow("journald's second, then Python's milliseconds")
+            << "2025-06-12T14:03:16+0000 node-j python3[8123]: 2025-06-12 14:03:16,902 ERROR x"
+            << base + 902000 << qint64(1000) << "ERROR";
+        QTest::newRow("glog's 31 December behind the collector's 1 January")
+            << "2026-01-01 00:30 [E1231 16:30:12.5 x.cpp:1] y"
+            << qint64(civilToUnixSeconds(2026, 1, 1, 0, 30, 12) * 1000000 + 500000) << qint64(100000)
+            << "ERROR";
+        // Where the logger's time does not fall inside the collector's once moved by a zone, the
+        // collector's stands: a clock off by minutes, a line collected in the next second.
+        QTest::newRow("glog seven minutes off: the collector's minute")
+            << "2025-06-12 14:03 [E612 14:10:16.1 x.cpp:1] y" << base - 16 * qint64(1000000)
+            << qint64(60000000) << "ERROR";
+        QTest::newRow("collected in the next second: the collector's second")
+            << "2025-06-12 14:03:16 [E612 14:03:15.999 x.cpp:1] y" << base << qint64(1000000) << "ERROR";
+        QTest::newRow("glog no finer than the collector: the collector's")
+            << "2025-06-12 14:03:16.5 [E612 14:03:16 x.cpp:1] y" << base + 500000 << qint64(100000)
             << "ERROR";
         QTest::newRow("indented python logging")
             << "   2025-06-12 14:03:16,902 ERROR train.py:57 x" << base + 902000 << qint64(1000) << "ERROR";

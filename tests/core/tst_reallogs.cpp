@@ -326,6 +326,10 @@ private slots:
                                "216 (ALLTOALL_BASE) on rank 13;"));
         QVERIFY2(!suspects, d["findings"].dump().c_str());
         QVERIFY2(groups, d["hypotheses"].dump().c_str());
+        // The console's minute (12:54) and glog's time (04:54:22.864) are eight hours apart: glog's
+        // says when in that minute rank 13's watchdog fired, on the console's clock.
+        QCOMPARE(d["findings"][0]["time"]["lo"].get<std::string>(), std::string("2025-02-18 12:54:22.864"));
+        QCOMPARE(d["findings"][0]["rank"].get<int>(), 13);
     }
 
     // 006 (NVIDIA/nccl#1618) is grep's output over per-rank files ("rank_604.s12gn3064.4031852.log:"

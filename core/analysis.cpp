@@ -449,6 +449,29 @@ std::int64_t SourceLines::orderUs(std::uint32_t line) const
     return lo + (hi - lo) / 2;
 }
 
+std::int64_t shownResolution(const LineInfo& li)
+{
+    if (li.timeSource == TimeSource::Parsed && li.time.knownLo() && li.time.knownHi())
+        return li.time.hi - li.time.lo;
+    if (li.timeSource != TimeSource::Inferred)
+        return 1;
+    // Both bounds on whole minutes or seconds: the stamps around the line were printed so.
+    auto whole = [&li](std::int64_t unit) {
+        return (!li.time.knownLo() || li.time.lo % unit == 0) &&
+               (!li.time.knownHi() || li.time.hi % unit == 0);
+    };
+    return whole(60'000'000) ? 60'000'000 : whole(1'000'000) ? 1'000'000 : 1;
+}
+
+std::int64_t shownInstant(const LineInfo& li)
+{
+    if (li.time.knownLo())
+        return li.time.lo;
+    // The interval ends where the stamp after the line stops covering: [.., 06:22:12) is
+    // 06:22:11 at the latest, and so shown, not as 06:22:12.
+    return li.time.knownHi() ? li.time.hi - 1 : li.time.hi;
+}
+
 LineInfo SourceLines::info(std::uint32_t line) const
 {
     LineInfo li;

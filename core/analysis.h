@@ -61,6 +61,14 @@ struct LineInfo {
     TimeSource timeSource = TimeSource::Unknown;
 };
 
+// How a line's time is shown to people, in the window's log and the reports alike. A stamp as far
+// as it was printed (a job console's minute is "12:54", not "12:54:00.000"); a line between stamps
+// no finer than both of them ("~06:22:11"); else to the microsecond (shown to the millisecond).
+std::int64_t shownResolution(const LineInfo& li);
+// The instant shown: a stamp's start; for an unstamped line the earliest it can be, or, before a
+// file's first stamp, the last instant that stamp covers (the line was written no later).
+std::int64_t shownInstant(const LineInfo& li);
+
 // A parsed timestamp on one line of a source.
 struct LineStamp {
     std::uint32_t line = 0;

@@ -117,28 +117,15 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
         case TimeColumn: {
             if (!li.time.known())
                 return QString();
+            const std::int64_t resolution = shownResolution(li);
+            const QString t = AnalysisIndex::formatTime(shownInstant(li), false, resolution);
             if (li.timeSource == TimeSource::Parsed && li.time.knownLo() && li.time.knownHi()) {
-                // The stamp covers [lo, hi): shown as far as it was printed.
-                const std::int64_t resolution = li.time.hi - li.time.lo;
-                const QString t = AnalysisIndex::formatTime(li.time.lo, false, resolution);
                 if (role == RawToolTipRole && resolution >= 1'000'000)
                     return QStringLiteral("Stamped to the %1: %2")
                         .arg(resolution >= 60'000'000 ? QStringLiteral("minute") : QStringLiteral("second"),
                              AnalysisIndex::formatTime(li.time.lo, true, resolution));
                 return t;
             }
-            // An unstamped line lies between stamps: shown no finer than they were printed (both
-            // bounds on whole seconds or minutes: "~06:22:11", not "~06:22:11.000").
-            auto whole = [&li](std::int64_t unit) {
-                return (!li.time.knownLo() || li.time.lo % unit == 0) &&
-                       (!li.time.knownHi() || li.time.hi % unit == 0);
-            };
-            const std::int64_t resolution = li.timeSource != TimeSource::Inferred ? 1
-                                            : whole(60'000'000)                   ? 60'000'000
-                                            : whole(1'000'000)                    ? 1'000'000
-                                                                                  : 1;
-            QString t =
-                AnalysisIndex::formatTime(li.time.knownLo() ? li.time.lo : li.time.hi, false, resolution);
             if (li.timeSource == TimeSource::Inferred)
                 return role == RawToolTipRole
                            ? QStringLiteral("No timestamp on this line; it lies between %1 and %2")

@@ -500,10 +500,28 @@ TimelinePicture layoutTimeline(const Analysis& a, const TimelineLayout& L)
             ") is in a file without timestamps, so it and the other lines of such files are drawn at "
             "their process's last stamped line. Each host's own clock; no clock correction applied.";
     } else if (pic.hasTime && focus) {
-        pic.caption = "0 = " + dateTime(ref) + " UTC, as logged by " + a.process(focus->process).label() +
-                      " (" + a.source(focus->anchor.source).displayPath + ":" +
-                      std::to_string(focus->anchor.line + 1) +
-                      "). Each host's own clock; no clock correction applied.";
+        // The axis puts a line at the middle of its interval: where that is no logged instant (a
+        // console's stamp to the minute, an unstamped line between stamps), the caption says so
+        // rather than pass 12:54:30.000 off as what the line says.
+        const LineInfo li = a.info(focus->anchor);
+        const std::int64_t width = li.time.knownLo() && li.time.knownHi() ? li.time.hi - li.time.lo : 0;
+        const std::string label = a.process(focus->process).label();
+        const std::string line =
+            a.source(focus->anchor.source).displayPath + ":" + std::to_string(focus->anchor.line + 1);
+        std::string said;
+        if (li.timeSource == TimeSource::Parsed && width >= kSecond)
+            said = std::string(", the middle of the ") + (width >= 60 * kSecond ? "minute" : "second") +
+                   " stamped on " + label + "'s line at " + line;
+        else if (li.timeSource == TimeSource::Inferred && width > 0)
+            said = ", the middle of the span its stamped neighbours leave " + label +
+                   "'s unstamped line at " + line;
+        else if (li.timeSource == TimeSource::Inferred)
+            said = std::string(li.time.knownLo() ? ", the stamp before " : ", where the stamp after ends, ") +
+                   label + "'s unstamped line at " + line;
+        else
+            said = ", as logged by " + label + " (" + line + ")";
+        pic.caption =
+            "0 = " + dateTime(ref) + " UTC" + said + ". Each host's own clock; no clock correction applied.";
     } else if (pic.hasTime) {
         pic.caption = "Times as logged (UTC), each host's own clock; no clock correction applied.";
     } else {

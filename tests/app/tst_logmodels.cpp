@@ -388,6 +388,11 @@ private slots:
         model.setIndex(inferred);
         QCOMPARE(model.index(1, LogModel::TimeColumn).data().toString(), QStringLiteral("~12:55:07"));
         QCOMPARE(model.index(4, LogModel::TimeColumn).data().toString(), QStringLiteral("~12:55:10.250"));
+        // A line before a file's first stamp was written no later than that stamp's second: shown
+        // as that second, not as the next one where the stamp's span ends.
+        auto before = indexOfText("rank2.log", "no stamp yet\n2025-02-18 12:55:07 INFO b\n");
+        model.setIndex(before);
+        QCOMPARE(model.index(0, LogModel::TimeColumn).data().toString(), QStringLiteral("~12:55:07"));
         // glog's own stamp behind the minute says when in it, in the collector's clock (eight hours
         // ahead of glog's here, as in NVIDIA/nccl#1610).
         auto within = indexOfText("console.log", "2025-02-18 12:54 [rank13]:[E218 04:54:22.86 x.cpp:1] a\n");

@@ -304,6 +304,53 @@ private slots:
                  r.verdict.c_str());
     }
 
+    // A finding's time is said as far as it is known: a console's minute as "12:54", not
+    // "12:54:00.000"; an unstamped line between stamps minutes apart by both bounds (not their
+    // middle, which no line gave), before the first stamp or after the last by the one bound.
+    void timesAsFarAsKnown_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("time");
+        QTest::addColumn<QString>("caption"); // how the timeline's caption says what 0 is
+        const QString warn = QStringLiteral("h:77:88 [1] misc/socket.cc:484 NCCL WARN socketStartConnect: "
+                                            "Connect to 10.0.0.2<45763> failed : "
+                                            "Software caused connection abort\n");
+        QTest::newRow("to the minute")
+            << QStringLiteral("2025-02-18 12:54 ") + warn << QStringLiteral("12:54")
+            << QStringLiteral("the middle of the minute stamped on");
+        QTest::newRow("to the second")
+            << QStringLiteral("2025-02-18 12:54:07 ") + warn << QStringLiteral("12:54:07")
+            << QStringLiteral("the middle of the second stamped on");
+        QTest::newRow("between stamps minutes apart")
+            << QStringLiteral("2025-02-18 12:54:07 INFO a\n") + warn +
+                   QStringLiteral("2025-02-18 13:04:07 INFO b\n")
+            << QStringLiteral("between 12:54:07 and 13:04:07")
+            << QStringLiteral("the middle of the span its stamped neighbours leave");
+        QTest::newRow("close to its stamps")
+            << QStringLiteral("2025-02-18 12:54:07,250 INFO a\n") + warn +
+                   QStringLiteral("2025-02-18 12:54:07,500 INFO b\n")
+            << QStringLiteral("~12:54:07.250")
+            << QStringLiteral("the middle of the span its stamped neighbours leave");
+        QTest::newRow("after the last stamp")
+            << QStringLiteral("2025-02-18 12:54:07 INFO a\n") + warn << QStringLiteral("at or after 12:54:07")
+            << QStringLiteral("the stamp before rank 1 (h:77)'s unstamped line at rank1.log:2");
+        QTest::newRow("before the first stamp")
+            << warn + QStringLiteral("2025-02-18 12:54:07 INFO a\n")
+            << QStringLiteral("at or before 12:54:07")
+            << QStringLiteral("where the stamp after ends, rank 1 (h:77)'s unstamped line at rank1.log:1");
+    }
+    void timesAsFarAsKnown()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, time);
+        QFETCH(QString, caption);
+        auto a = analyzeTexts({{"rank1.log", text.toStdString()}});
+        IncidentReport r = buildReport(*a, fixedOptions(false));
+        QVERIFY(r.hasFinding);
+        QCOMPARE(QString::fromStdString(r.time), time);
+        QVERIFY2(QString::fromStdString(r.timeline.caption).contains(caption), r.timeline.caption.c_str());
+    }
+
     // One node's logs of a job of two: the verdict ends with the ranks it lacks (redacted like the
     // rest), and the Markdown and HTML carry it.
     void verdictNamesMissingRanks()

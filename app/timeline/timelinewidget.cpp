@@ -869,7 +869,10 @@ QString TimelineWidget::tooltipFor(const Hit& hit) const
     const LineInfo li = a.info(where);
     QString when;
     if (li.time.known() && m_index->hasTime()) {
-        when = AnalysisIndex::formatTime(axisPos(where), true);
+        // As the log shows the line's time: a console's minute as "12:54", not the middle of it
+        // where the axis draws the mark; an unstamped line's with "~".
+        when = (li.timeSource == TimeSource::Inferred ? QStringLiteral("~") : QString()) +
+               AnalysisIndex::formatTime(shownInstant(li), true, shownResolution(li));
         if (a.initiatingFinding())
             when += QStringLiteral("  (%1)").arg(secondsText(axisPos(where) - referencePos()));
     } else if (m_index->hasTime()) {

@@ -2,10 +2,12 @@
 // lines, wheel and keys zoom through the one ZoomControl, a drag on the axis zooms to that range,
 // hosts fold, the overview moves the range, tooltips carry the line text.
 #include <QAction>
+#include <QFile>
 #include <QNativeGestureEvent>
 #include <QPointingDevice>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QToolTip>
 #include <QWheelEvent>
@@ -85,6 +87,37 @@ private slots:
         QApplication::sendEvent(w.viewport(), &help);
         QTRY_VERIFY(QToolTip::isVisible());
         QVERIFY2(QToolTip::text().contains(QStringLiteral("no timestamp in its file")),
+                 qPrintable(QToolTip::text()));
+        QToolTip::hideText();
+    }
+
+    // A mark's tooltip gives the line's time as its stamp was printed (a job console's minute),
+    // not the middle of the minute where the axis draws it.
+    void tooltipSaysTheTimeAsStamped()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile f(dir.filePath(QStringLiteral("rank1.log")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("2025-02-18 12:54 h:77:88 [1] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to "
+                "10.0.0.2<45763> failed : Software caused connection abort\n");
+        f.close();
+        AnalyzeOptions o;
+        o.probeLocalNccl = false;
+        auto index = std::make_shared<const AnalysisIndex>(
+            analyzePaths({dir.path().toStdString()}, test::shippedEncyclopedia(), o));
+        TimelineWidget w;
+        w.resize(1000, 400);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setIndex(index);
+        const auto pos = w.markPosition(LineRef{SourceId(0), 0});
+        QVERIFY(pos);
+        QHelpEvent help(QEvent::ToolTip, pos->toPoint(), w.viewport()->mapToGlobal(pos->toPoint()));
+        QApplication::sendEvent(w.viewport(), &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().contains(QStringLiteral("2025-02-18 12:54 ")) &&
+                     !QToolTip::text().contains(QStringLiteral("12:54:30")),
                  qPrintable(QToolTip::text()));
         QToolTip::hideText();
     }

@@ -729,7 +729,9 @@ struct ElasticKey {
 };
 
 // A key's own rank as its NCCL "Channel" lines name it: one rank, or several (a process in several
-// communicators has a rank in each), which name none.
+// communicators has a rank in each), which name none. The same merge keeps a key's CUDA device
+// (its NCCL lines' "[dev]"): one, or several (one process driving several GPUs, as nccl-tests'
+// -g does, is a rank per GPU).
 constexpr int kSeveralChannelRanks = -2;
 int mergeChannelRank(int was, int seen)
 {
@@ -754,6 +756,9 @@ struct SourceScan {
     // per key: the rank its NCCL "Channel" lines name as its own (channelLineRank), -1 where none
     // does, kSeveralChannelRanks where they name several (it is in several communicators)
     std::vector<int> keyChannelRank;
+    // per key: the device its NCCL lines name, -1 where none does, kSeveralChannelRanks where
+    // they name several
+    std::vector<int> keyDevice;
     std::vector<ElasticKey> elastic; // keys of torchelastic box records
     std::vector<ScanHit> hits;
     // NCCL thread ids of the lines that may become events (WARN or worse, NCCL prefixed), so that
@@ -1055,6 +1060,7 @@ struct SourcePiece {
     std::vector<std::string> keyDecoHost;
     std::vector<char> keyBare;
     std::vector<int> keyChannelRank;
+    std::vector<int> keyDevice;
     std::vector<ElasticKey> elastic;
     std::vector<ScanHit> hits; // capped per (pattern, key) within the piece only
     std::vector<std::pair<std::uint32_t, std::int32_t>> tids;
@@ -1204,6 +1210,7 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
             out.keyDecoHost.emplace_back();
             out.keyBare.push_back(0);
             out.keyChannelRank.push_back(-1);
+            out.keyDevice.push_back(-1);
         }
         return it->second;
     };
@@ -1315,6 +1322,8 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
             if (p.level == Level::Info && out.keyChannelRank[key] != kSeveralChannelRanks)
                 if (const int r = channelLineRank(p.nccl->message); r >= 0)
                     out.keyChannelRank[key] = mergeChannelRank(out.keyChannelRank[key], r);
+            if (p.nccl->device != out.keyDevice[key])
+                out.keyDevice[key] = mergeChannelRank(out.keyDevice[key], p.nccl->device);
         } else if (p.decorationRank >= 0 && !p.decorationHost.empty() && p.decorationPid >= 0) {
             // A launcher's rank prefix, then a tag that names the process ("[1,3]<stderr>:[gpu15:
             // 85054:0:85088] Caught signal 11"): the process's own key, as its NCCL lines would give,
@@ -1534,10 +1543,12 @@ void remapKeys(PieceJoin& join, SourcePiece& piece)
             out.keyDecoHost.emplace_back();
             out.keyBare.push_back(0);
             out.keyChannelRank.push_back(-1);
+            out.keyDevice.push_back(-1);
         }
         const std::uint32_t g = it->second;
         out.keyBare[g] |= piece.keyBare[k];
         out.keyChannelRank[g] = mergeChannelRank(out.keyChannelRank[g], piece.keyChannelRank[k]);
+        out.keyDevice[g] = mergeChannelRank(out.keyDevice[g], piece.keyDevice[k]);
         piece.remap[k] = g;
         if (piece.keyDecoRank[k] >= 0 && out.keyDecoRank[g] < 0)
             out.keyDecoRank[g] = piece.keyDecoRank[k];
@@ -1557,6 +1568,7 @@ void remapKeys(PieceJoin& join, SourcePiece& piece)
     std::vector<std::string>().swap(piece.keyDecoHost);
     std::vector<char>().swap(piece.keyBare);
     std::vector<int>().swap(piece.keyChannelRank);
+    std::vector<int>().swap(piece.keyDevice);
 }
 
 // A source scanned whole, as one piece: its lines already hold the piece's keys, which are the
@@ -1572,6 +1584,7 @@ void joinWhole(PieceJoin& join, SourcePiece& piece, SourceLines& lines)
     out.keyDecoHost = std::move(piece.keyDecoHost);
     out.keyBare = std::move(piece.keyBare);
     out.keyChannelRank = std::move(piece.keyChannelRank);
+    out.keyDevice = std::move(piece.keyDevice);
     out.elastic = std::move(piece.elastic);
     piece.remap.resize(out.keys.size());
     std::iota(piece.remap.begin(), piece.remap.end(), 0u);
@@ -3434,19 +3447,23 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     // NCCL's "Channel" connection lines name the printing process's rank in the communicator they
     // connect: the last witness, for a process that nothing else gave a rank (a paste without Init
     // lines, a release that prints "Init START" only after bootstrap). Only where every such line
-    // of the process names one rank (several communicators give several), and no other process
-    // has it already (a sub-communicator's rank 0 is not the world's).
+    // of the process names one rank (several communicators give several), its NCCL lines name one
+    // device (a process driving eight GPUs is eight ranks, whichever thread printed the Channel
+    // lines: nccl-tests#166), and no other process has it already (a sub-communicator's rank 0
+    // is not the world's).
     {
-        std::vector<int> channelRank(a.processes.size(), -1);
+        std::vector<int> channelRank(a.processes.size(), -1), device(a.processes.size(), -1);
         for (std::size_t s = 0; s < a.sources.size(); ++s)
             for (std::size_t k = 0; k < scans[s].keyChannelRank.size(); ++k)
                 if (keyProcess[s][k].valid()) {
                     int& c = channelRank[keyProcess[s][k].value];
                     c = mergeChannelRank(c, scans[s].keyChannelRank[k]);
+                    int& d = device[keyProcess[s][k].value];
+                    d = mergeChannelRank(d, scans[s].keyDevice[k]);
                 }
         std::map<int, std::vector<std::size_t>> byChannel;
         for (std::size_t i = 0; i < a.processes.size(); ++i)
-            if (channelRank[i] >= 0 && !a.processes[i].rank)
+            if (channelRank[i] >= 0 && device[i] != kSeveralChannelRanks && !a.processes[i].rank)
                 byChannel[channelRank[i]].push_back(i);
         bool named = false;
         for (const auto& [rank, procs] : byChannel)

@@ -2616,7 +2616,8 @@ private slots:
 
     // A process in two communicators prints Channel lines with a rank in each: they name no rank.
     // Nor does a Channel rank that another process holds already (the Init line's world rank 0 and
-    // a sub-communicator's rank 0).
+    // a sub-communicator's rank 0), nor one of a process whose lines name several devices (one
+    // process driving several GPUs, as nccl-tests -g 8 does: a rank per GPU).
     void channelRanksOnlyWhereOne()
     {
         const json d =
@@ -2626,11 +2627,14 @@ private slots:
                         "gpu-a:101:151 [1] NCCL INFO comm 0x55d1 rank 0 nranks 8 cudaDev 1 busId 1a000 "
                         "commId 0x1 - Init COMPLETE\n"
                         "gpu-a:102:152 [2] NCCL INFO Channel 00/0 : 0[2] -> 1[3] via P2P/IPC\n"
-                        "gpu-a:103:153 [3] NCCL INFO Channel 00/0 : 3[3] -> 0[0] via P2P/IPC\n");
+                        "gpu-a:103:153 [3] NCCL INFO Channel 00/0 : 3[3] -> 0[0] via P2P/IPC\n"
+                        "gpu-b:104:154 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.9<0>\n"
+                        "gpu-b:104:155 [5] NCCL INFO Channel 20 : 13[5] -> 12[4] via SHM/direct/direct\n");
         std::map<std::int64_t, json> byPid;
         for (const auto& r : d["ranks"])
             byPid[r["pid"].get<std::int64_t>()] = r;
-        QVERIFY2(byPid.size() == 4, d["ranks"].dump().c_str());
+        QVERIFY2(byPid.size() == 5, d["ranks"].dump().c_str());
+        QVERIFY2(byPid[104]["rank"].is_null(), byPid[104].dump().c_str());
         QVERIFY2(byPid[100]["rank"].is_null(), byPid[100].dump().c_str());
         QCOMPARE(byPid[101]["rank"].get<int>(), 0);
         QVERIFY2(byPid[102]["rank"].is_null(), byPid[102].dump().c_str());
@@ -2638,8 +2642,7 @@ private slots:
         QCOMPARE(byPid[103]["identity_source"].get<std::string>(), std::string("nccl-channel"));
     }
 
-    // torchrun's box names pid 3000    // torchrun's box names pid 3000    // torchrun's box names pid 3000
-    // (rank 0, exit 1); rank 1's own log failed first.
+    // torchrun's box names pid 3000 (rank 0, exit 1); rank 1's own log failed first.
     void launcherSummaryAgainstTheLogs()
     {
         json d = diagnose(QStringLiteral("collective/elastic"));

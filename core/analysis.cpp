@@ -1225,6 +1225,9 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
     // at most eight): a file of millions of blank lines keeps none of them, not four bytes each.
     // A vector: nothing is allocated for a file without blank lines.
     std::vector<std::uint32_t> pendingBlanks;
+    // The host of the last pdsh-style prefix ("worker-3: "), for its empty lines whose trailing space
+    // a paste lost.
+    std::string lastPrefixHost;
     // A worker's record in torchelastic's failure box: its traceback, from recordFrom up to
     // recordEnd, quotes that worker, though the agent printed it; the fields before it (rank,
     // exit code, pid) stay the agent's, as its finding reads the box whole. Their time stays the
@@ -1361,7 +1364,16 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
                 filler = true;
             else
                 key = keyFor({std::string(p.decorationHost), p.decorationPid, -1, hostOnly});
+        } else if (p.decoration == Decoration::None && !lastPrefixHost.empty() &&
+                   p.text.size() == lastPrefixHost.size() + 1 && p.text.back() == ':' &&
+                   p.text.starts_with(lastPrefixHost)) {
+            // The same empty line where a web page's copy lost pdsh's space after the colon
+            // ("compute-dy-p4d24xlarge-5:" alone between two ranks' lines, NVIDIA/nccl#520): it is
+            // no line of a process of the file's own either.
+            filler = true;
         }
+        if (p.decoration == Decoration::HostPrefix && p.decorationHost != lastPrefixHost)
+            lastPrefixHost.assign(p.decorationHost);
         lines.set(i, ProcessId(key), p.level);
         // The key an exception's later lines would take: the line's own, while they follow it.
         traceKey = key;

@@ -359,14 +359,21 @@ bool compressedFormat(const char* format)
 // lines and settings in prose; read as a log, their words would make findings and ranks of their
 // own. Inside a folder or an archive they are left out (and said so); named on their own they are
 // read like any file.
+// A README by name ("README", "README.txt", "readme.incident") is one too, whatever its extension.
 bool isDocumentName(std::string_view name)
 {
-    return endsWithAny(name, {".md", ".markdown", ".rst"});
+    const std::string_view base = name.substr(name.find_last_of('/') + 1); // npos + 1: the whole name
+    constexpr std::string_view kReadme = "readme";
+    const bool readme = base.size() >= kReadme.size() &&
+                        std::equal(kReadme.begin(), kReadme.end(), base.begin(), [](char a, char b) {
+                            return a == (b >= 'A' && b <= 'Z' ? static_cast<char>(b - 'A' + 'a') : b);
+                        });
+    return readme || endsWithAny(name, {".md", ".markdown", ".rst"});
 }
 
 constexpr const char* kDocumentReason =
-    "a document (Markdown or reStructuredText), not a log: left out so that the lines it quotes are "
-    "not read as the job's; name the file itself to read it";
+    "a document (a README, Markdown or reStructuredText), not a log: left out so that the lines it "
+    "quotes are not read as the job's; name the file itself to read it";
 
 // What macOS adds beside the files it copies or archives: AppleDouble resource forks (`._rank0.log`
 // beside rank0.log, or under `__MACOSX/` in a zip the Finder made) and `.DS_Store` folder settings.

@@ -233,6 +233,8 @@ private slots:
         write(dir.filePath(QStringLiteral("job/SOURCE.md")), quoted);
         write(dir.filePath(QStringLiteral("job/notes/Incident.MarkDown")), quoted);
         write(dir.filePath(QStringLiteral("job/README.rst")), quoted);
+        write(dir.filePath(QStringLiteral("job/ReadMe.txt")), quoted);
+        write(dir.filePath(QStringLiteral("job/logs/README")), quoted);
         writeArchive(
             dir.filePath(QStringLiteral("job/more.tar.gz")),
             {{QStringLiteral("rank1.log"), "h:1:1 [1] NCCL INFO Bootstrap : Using eth0:10.0.0.3<0>\n"},
@@ -241,8 +243,8 @@ private slots:
         QVERIFY(a);
         QCOMPARE(names(*a),
                  (QStringList{QStringLiteral("more.tar.gz!rank1.log"), QStringLiteral("rank0.log")}));
-        for (const char* doc :
-             {"SOURCE.md", "notes/Incident.MarkDown", "README.rst", "more.tar.gz!README.md"}) {
+        for (const char* doc : {"SOURCE.md", "notes/Incident.MarkDown", "README.rst", "ReadMe.txt",
+                                "logs/README", "more.tar.gz!README.md"}) {
             const Skipped* s = skippedFor(*a, QString::fromLatin1(doc));
             QVERIFY2(s, doc);
             QVERIFY2(

@@ -206,7 +206,7 @@ private:
     std::vector<ProcessId> processesAt(const std::string& address) const;
     void addTrail(Finding& f, LineRef anchor);
     bool opensTrail(LineRef line) const;
-    void collateralTarget(Finding& f, const Hit& anchorHit);
+    void collateralTarget(Finding& f, const Hit& hit);
     void evaluate(Finding& f);
     void summarize(Finding& f);
     std::string gpuCandidatesAt(LineRef where) const;
@@ -222,7 +222,15 @@ private:
 
     Analysis& m_a;
     const std::vector<Hit>& m_hits;
-    std::map<LineRef, const Hit*> m_anchorHit;
+    // Each finding's anchoring hit, by (line, entry): two entries' findings can anchor on one line
+    // (a framework's exception quoting NCCL's 'Last error:' is one entry's report and another's
+    // cause), and each reads its own hit's captures.
+    std::map<std::pair<LineRef, int>, const Hit*> m_anchorHit;
+    const Hit* anchorHit(const Finding& f) const
+    {
+        const auto it = m_anchorHit.find({f.anchor, f.entry});
+        return it == m_anchorHit.end() ? nullptr : it->second;
+    }
     // The entry of the finding versionMismatch made, or -1: it has no line of the entry's own.
     int m_mixedVersions = -1;
     // (entry, symptom) -> its hits. Every question below asks for a symptom's hits in time order,
@@ -416,12 +424,12 @@ bool Builder::opensTrail(LineRef line) const
     return true;
 }
 
-void Builder::collateralTarget(Finding& f, const Hit& anchorHit)
+void Builder::collateralTarget(Finding& f, const Hit& hit)
 {
     const Finding* init = m_a.initiatingFinding();
-    std::string peer = captureIn(anchorHit, "peer");
+    std::string peer = captureIn(hit, "peer");
     if (peer.empty())
-        peer = captureIn(anchorHit, "addr");
+        peer = captureIn(hit, "addr");
     if (!peer.empty()) {
         auto targets = processesAt(peer);
         if (init && std::find(targets.begin(), targets.end(), init->process) != targets.end()) {
@@ -695,7 +703,7 @@ void Builder::summarize(Finding& f)
 {
     const Entry& e = entry(f.entry);
     const Process& p = m_a.process(f.process);
-    const Hit* h = m_anchorHit.count(f.anchor) ? m_anchorHit[f.anchor] : nullptr;
+    const Hit* h = anchorHit(f);
     if (!e.summary.empty()) {
         auto value = [&](const std::string& name) -> std::string {
             if (name == "process") {
@@ -1734,7 +1742,7 @@ void Builder::run()
         f.anchor = anchor.where;
         f.process = info(anchor.where).process;
         f.time = info(anchor.where).time;
-        m_anchorHit[anchor.where] = &anchor;
+        m_anchorHit[{anchor.where, f.entry}] = &anchor;
         return f;
     };
     for (std::size_t ei = 0; ei < enc.entries.size(); ++ei) {
@@ -1945,8 +1953,8 @@ void Builder::run()
             if (hs.empty())
                 continue;
             const Hit* chosen = hs.front();
-            if (s.primary)
-                chosen = m_anchorHit[f.anchor];
+            if (const Hit* own = s.primary ? anchorHit(f) : nullptr)
+                chosen = own;
             const std::string label = s.label.empty() ? s.id : s.label;
             if (std::none_of(f.evidence.begin(), f.evidence.end(),
                              [&](const Evidence& x) { return x.where == chosen->where && x.label == label; }))
@@ -1974,7 +1982,7 @@ void Builder::run()
                 f.time = info(f.anchor).time;
                 for (const auto& h : m_hits)
                     if (h.where == f.anchor && h.entry == f.entry)
-                        m_anchorHit[f.anchor] = &h;
+                        m_anchorHit[{f.anchor, f.entry}] = &h;
             }
         }
         std::erase_if(m_a.findings,
@@ -1989,7 +1997,8 @@ void Builder::run()
     }
     for (auto& f : m_a.findings)
         if (f.role == Role::Collateral)
-            collateralTarget(f, *m_anchorHit[f.anchor]);
+            if (const Hit* hit = anchorHit(f))
+                collateralTarget(f, *hit);
     for (auto& f : m_a.findings) {
         evaluate(f);
         summarize(f);
@@ -2012,8 +2021,8 @@ void Builder::run()
             if (f.role != Role::Collateral)
                 continue;
             // Only reports that name a peer carry blame; a watchdog's order says nothing.
-            const Hit* anchorHit = m_anchorHit.count(f.anchor) ? m_anchorHit[f.anchor] : nullptr;
-            if (!anchorHit || captureIn(*anchorHit, "peer").empty())
+            const Hit* hit = anchorHit(f);
+            if (!hit || captureIn(*hit, "peer").empty())
                 continue;
             for (const auto& e : f.evidence) {
                 const TimeInterval te = info(e.where).time;

@@ -49,21 +49,29 @@ private slots:
         QTest::addColumn<QString>("caseId");
         QTest::addColumn<int>("abortLine");
         QTest::addColumn<QString>("host");
+        QTest::addColumn<QString>("target"); // as the summary names the connect's target
         // 001: proxy NET/Socket connect, abort on line 1 (SOURCE.md).
-        QTest::newRow("001 proxy connect") << "001" << 1 << "ubuntu";
+        QTest::newRow("001 proxy connect") << "001" << 1 << "ubuntu"
+                                           << "10.0.0.2 port 45763";
         // 003: the only WARN is line 17 (pid 12251); which rank started it cannot be told from this
         // excerpt (every local rank fails in bootstrap), but the abort line itself is certain.
-        QTest::newRow("003 bootstrap ipv6") << "003" << 17 << "n122-246-085";
-        // 004: one physical line carrying the 'Last error:' text after srun '10:' prefixes.
-        QTest::newRow("004 last error, packed line") << "004" << 1 << "";
+        QTest::newRow("003 bootstrap ipv6") << "003" << 17 << "n122-246-085"
+                                            << "fe80::966d:ae03:a2:8cf0%ib1 port 17";
+        // 004: one physical line carrying the 'Last error:' text after srun '10:' prefixes. The line
+        // is also PyTorch's report, another entry's finding: the summary reads the abort's own
+        // captures, not that finding's.
+        QTest::newRow("004 last error, packed line") << "004" << 1 << ""
+                                                     << "127.0.0.1 port 45069";
         // 058: the reference thread's single quoted line, in markdown backticks.
-        QTest::newRow("058 reference thread") << "058" << 1 << "";
+        QTest::newRow("058 reference thread") << "058" << 1 << ""
+                                              << "10.45.234.83 port 47527";
     }
     void connectAbort()
     {
         QFETCH(QString, caseId);
         QFETCH(int, abortLine);
         QFETCH(QString, host);
+        QFETCH(QString, target);
         QString dir = caseLog(caseId);
         QVERIFY2(!dir.isEmpty(), qPrintable(QStringLiteral("case %1 missing").arg(caseId)));
         json d = diagnose(dir);
@@ -76,6 +84,8 @@ private slots:
             QCOMPARE(QString::fromStdString(d["initiating"]["host"]), host);
         const json& f = d["findings"][0];
         QCOMPARE(QString::fromStdString(f["role"]), QStringLiteral("initiating"));
+        QVERIFY2(QString::fromStdString(f["summary"]).contains(QStringLiteral("connect to ") + target),
+                 f["summary"].dump().c_str());
         bool aborted = false, earliest = false;
         for (const auto& e : f["evidence"]) {
             if (e["label"] == "aborted-retry") {

@@ -15,6 +15,18 @@
 using namespace rl;
 using nlohmann::json;
 
+// The lines after the WARN in NVIDIA/nccl#577, as posted from srun -l: NCCL's trail from init,
+// then PyTorch's report of the internal error.
+constexpr const char* kIssue577Report =
+    "52: ip-0A0C04E3:76285:76947 [4] NCCL INFO init.cc:763 -> 3 \n"
+    "52: ip-0A0C04E3:76285:76947 [4] NCCL INFO init.cc:941 -> 3 \n"
+    "52:     work = group.barrier(opts=opts)\n"
+    "52: RuntimeError: NCCL error in: "
+    "/opt/pytorch/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:975, "
+    "internal error, NCCL version 21.1.4\n"
+    "52: ncclInternalError: Internal check failed. This is either a bug in NCCL or due to memory "
+    "corruption\n";
+
 class TestRules : public QObject
 {
     Q_OBJECT
@@ -1333,19 +1345,12 @@ private slots:
     // check is the failure; the framework's 'internal error' follows it.
     void ringMismatchInitiates()
     {
-        const json d =
-            diagnoseOne(QStringLiteral("log.txt"),
-                        "52: ip-0A0C04E3:76285:76947 [4] graph/rings.cc:38 NCCL WARN Error : ring 0 does "
-                        "not loop back to start (48 != 52)\n"
-                        "52: ip-0A0C04E3:76285:76947 [4] NCCL INFO graph/connect.cc:311 -> 3 \n"
-                        "52: ip-0A0C04E3:76285:76947 [4] NCCL INFO init.cc:763 -> 3 \n"
-                        "52: ip-0A0C04E3:76285:76947 [4] NCCL INFO init.cc:941 -> 3 \n"
-                        "52:     work = group.barrier(opts=opts)\n"
-                        "52: RuntimeError: NCCL error in: "
-                        "/opt/pytorch/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:975, "
-                        "internal error, NCCL version 21.1.4\n"
-                        "52: ncclInternalError: Internal check failed. This is either a bug in NCCL or due "
-                        "to memory corruption\n");
+        const json d = diagnoseOne(
+            QStringLiteral("log.txt"),
+            QByteArray("52: ip-0A0C04E3:76285:76947 [4] graph/rings.cc:38 NCCL WARN Error : ring 0 "
+                       "does not loop back to start (48 != 52)\n"
+                       "52: ip-0A0C04E3:76285:76947 [4] NCCL INFO graph/connect.cc:311 -> 3 \n") +
+                kIssue577Report);
         QVERIFY(d.is_object());
         QCOMPARE(QString::fromStdString(d["initiating"]["entry"]), QStringLiteral("nccl-ring-inconsistent"));
         QCOMPARE(d["initiating"]["line"].get<int>(), 1);
@@ -1404,16 +1409,9 @@ private slots:
     {
         const json d =
             diagnoseOne(QStringLiteral("log.txt"),
-                        "52: ip-0A0C04E3:76285:76947 [4] graph/search.cc:99 NCCL WARN Error : a check that "
-                        "no entry describes failed\n"
-                        "52: ip-0A0C04E3:76285:76947 [4] NCCL INFO init.cc:763 -> 3 \n"
-                        "52: ip-0A0C04E3:76285:76947 [4] NCCL INFO init.cc:941 -> 3 \n"
-                        "52:     work = group.barrier(opts=opts)\n"
-                        "52: RuntimeError: NCCL error in: "
-                        "/opt/pytorch/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:975, "
-                        "internal error, NCCL version 21.1.4\n"
-                        "52: ncclInternalError: Internal check failed. This is either a bug in NCCL or due "
-                        "to memory corruption\n");
+                        QByteArray("52: ip-0A0C04E3:76285:76947 [4] graph/search.cc:99 NCCL WARN Error : a "
+                                   "check that no entry describes failed\n") +
+                            kIssue577Report);
         QVERIFY(d.is_object());
         QVERIFY(d["initiating"].is_null());
         QVERIFY(finding(d, "torch-nccl-internal-error"));

@@ -363,12 +363,8 @@ bool compressedFormat(const char* format)
 bool isDocumentName(std::string_view name)
 {
     const std::string_view base = name.substr(name.find_last_of('/') + 1); // npos + 1: the whole name
-    constexpr std::string_view kReadme = "readme";
-    const bool readme = base.size() >= kReadme.size() &&
-                        std::equal(kReadme.begin(), kReadme.end(), base.begin(), [](char a, char b) {
-                            return a == (b >= 'A' && b <= 'Z' ? static_cast<char>(b - 'A' + 'a') : b);
-                        });
-    return readme || endsWithAny(name, {".md", ".markdown", ".rst"});
+    // endsWith compares without case: the name's first six characters, "README" or "ReadMe".
+    return endsWith(base.substr(0, 6), "readme") || endsWithAny(name, {".md", ".markdown", ".rst"});
 }
 
 constexpr const char* kDocumentReason =

@@ -549,6 +549,22 @@ try {
     e.tags = strings(j, "tags");
     e.quickAnswer = str(j, "quick_answer");
     e.summary = str(j, "summary");
+    if (auto m = j.find("meanings"); m != j.end()) {
+        if (!m->is_object())
+            return Error{where, "'meanings' is not an object",
+                         "write \"meanings\": {\"<capture>\": {\"<value>\": \"<what it means>\"}}"};
+        for (const auto& [capture, values] : m->items()) {
+            if (!values.is_object() || values.empty())
+                return Error{where, "'meanings." + capture + "' is not an object of values",
+                             "map each value the capture takes to what it means"};
+            for (const auto& [value, text] : values.items()) {
+                if (!text.is_string() || text.get<std::string>().empty())
+                    return Error{where, "'meanings." + capture + "." + value + "' is not a text",
+                                 "say what the value means in a sentence's words"};
+                e.meanings[capture][value] = text.get<std::string>();
+            }
+        }
+    }
     e.earliestNote = str(j, "earliest_note");
     e.mechanism = str(j, "mechanism");
     e.observations = strings(j, "observations");
@@ -697,14 +713,28 @@ try {
             std::string name =
                 end == std::string::npos ? std::string{} : e.summary.substr(at + 1, end - at - 1);
             name = name.substr(0, name.find('|')); // "{name|default}"
+            // "{meaning:capture}": what the capture's value means, from the entry's "meanings"
+            if (name.rfind("meaning:", 0) == 0) {
+                if (!captures.count(name.substr(8)) || !e.meanings.count(name.substr(8)))
+                    return Error{where, "summary uses {" + name + "} without that capture and its meanings",
+                                 "name a capture of the fingerprints and list its values under \"meanings\""};
+                continue;
+            }
             // "{all:capture}": every value of a capture; "{quoted:capture}": each in quotes
             const std::size_t every = name.rfind("all:", 0) == 0 ? 4 : name.rfind("quoted:", 0) == 0 ? 7 : 0;
             if (every ? !captures.count(name.substr(every)) : !known.count(name))
                 return Error{where, "summary uses unknown placeholder {" + name + "}",
                              "use {process}, {host}, {rank}, {target}, {connect_verdict}, {count}, a "
-                             "capture name, {all:<capture name>} or {quoted:<capture name>}"};
+                             "capture name, {all:<capture name>}, {quoted:<capture name>} or "
+                             "{meaning:<capture name>}"};
         }
     }
+    for (const auto& [capture, values] : e.meanings)
+        if (e.summary.find("{meaning:" + capture + "}") == std::string::npos)
+            return Error{where,
+                         "'meanings." + capture +
+                             "' is listed but the summary never says {meaning:" + capture + "}",
+                         "use it in the summary or leave it out"};
     if (auto a = j.find("affected"); a != j.end() && a->is_object()) {
         e.affectedComponents = strings(*a, "components");
         e.affectedSystems = str(*a, "systems");

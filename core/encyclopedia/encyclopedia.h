@@ -3,6 +3,7 @@
 // compiles every fingerprint and checks it against every sample, so a bad entry fails at once
 // with the entry, the pattern and the sample named.
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -157,6 +158,9 @@ struct Entry {
     // One sentence for a finding, with {placeholders}: {process}, {host}, {rank}, {target},
     // {connect_verdict}, {count}, and any named capture of the entry's fingerprints.
     std::string summary;
+    // What a capture's values mean, for the summary's {meaning:<capture>} (an InfiniBand completion's
+    // status 12 is "IBV_WC_RETRY_EXC_ERR, ..."): capture -> value -> text.
+    std::map<std::string, std::map<std::string, std::string>> meanings;
     // Said on the "earliest-connect-failure" evidence when that line is the finding's own anchor.
     std::string earliestNote;
     std::string mechanism;

@@ -735,6 +735,17 @@ void Builder::summarize(Finding& f)
                             values.push_back(quoted ? "'" + v + "'" : std::move(v));
                 return values.empty() ? "?" : listValues(std::move(values));
             }
+            // "{meaning:NAME}": what the anchor line's value of NAME means, as the entry lists it
+            // ("?" for a value it does not list, which leaves out the [[...]] part around it).
+            if (name.rfind("meaning:", 0) == 0) {
+                const std::string capture = name.substr(8);
+                const auto values = e.meanings.find(capture);
+                const std::string v = h ? captureIn(*h, capture.c_str()) : std::string{};
+                if (values == e.meanings.end() || v.empty())
+                    return "?";
+                const auto meaning = values->second.find(v);
+                return meaning == values->second.end() ? "?" : meaning->second;
+            }
             if (name == "connect_verdict")
                 return f.connectVerdict == "refused"     ? "its first attempt was refused"
                        : f.connectVerdict == "timed-out" ? "its first attempt most likely timed out"

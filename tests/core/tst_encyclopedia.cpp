@@ -133,6 +133,26 @@ private slots:
                        QStringLiteral("\"root_cause\":\"R\","),
                        QStringLiteral("\"root_cause\":\"R\",\"summary\":\"{process} lost {quoted:host}\","))
             << "unknown placeholder {quoted:host}";
+        // "{meaning:...}" reads what a capture's value means from the entry's "meanings": both must
+        // exist, and a listed capture must be said.
+        QTest::newRow("meaning without meanings")
+            << QString::fromStdString(entryJson("\"Connect to (?P<peer>\\\\S+)\"", "\"Connect to x\""))
+                   .replace(QStringLiteral("\"root_cause\":\"R\","),
+                            QStringLiteral("\"root_cause\":\"R\",\"summary\":\"{process} lost "
+                                           "{meaning:peer}\","))
+            << "{meaning:peer} without that capture and its meanings";
+        QTest::newRow("meanings never said")
+            << QString::fromStdString(entryJson("\"Connect to (?P<peer>\\\\S+)\"", "\"Connect to x\""))
+                   .replace(QStringLiteral("\"root_cause\":\"R\","),
+                            QStringLiteral("\"root_cause\":\"R\",\"summary\":\"{process} lost {peer}\","
+                                           "\"meanings\":{\"peer\":{\"x\":\"the x host\"}},"))
+            << "'meanings.peer' is listed but the summary never says {meaning:peer}";
+        QTest::newRow("meaning that is no text")
+            << QString::fromStdString(entryJson("\"Connect to (?P<peer>\\\\S+)\"", "\"Connect to x\""))
+                   .replace(QStringLiteral("\"root_cause\":\"R\","),
+                            QStringLiteral("\"root_cause\":\"R\",\"summary\":\"{process} lost "
+                                           "{meaning:peer}\",\"meanings\":{\"peer\":{\"x\":3}},"))
+            << "'meanings.peer.x' is not a text";
         QTest::newRow("optional part left open")
             << QString::fromStdString(entryJson("\"Connect to\"", "\"Connect to x\""))
                    .replace(QStringLiteral("\"root_cause\":\"R\","),

@@ -313,6 +313,31 @@ private slots:
         QCOMPARE(ranks, (std::vector<int>{0, 2, 3}));
     }
 
+    // An InfiniBand completion's status is said with what it means, from the entry's meanings: 036's
+    // status 4 (a local protection error), 038's status 12 (retries ran out).
+    void completionStatusMeanings_data()
+    {
+        QTest::addColumn<QString>("log");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("036") << QStringLiteral("036")
+                             << QStringLiteral("with status 4 on its connection to 10.0.35.1 port 49189: "
+                                               "IBV_WC_LOC_PROT_ERR, a local protection error");
+        QTest::newRow("038") << QStringLiteral("038")
+                             << QStringLiteral(
+                                    "with status 12 on its connection to 10.216.210.236 port 54862: "
+                                    "IBV_WC_RETRY_EXC_ERR, the transport's retries ran out");
+    }
+    void completionStatusMeanings()
+    {
+        QFETCH(QString, log);
+        QFETCH(QString, said);
+        const json d = diagnose(caseLog(log));
+        QCOMPARE(QString::fromStdString(d["findings"][0]["entry"]),
+                 QStringLiteral("nccl-ib-completion-error"));
+        QVERIFY2(QString::fromStdString(d["findings"][0]["summary"]).contains(said),
+                 d["findings"][0]["summary"].dump().c_str());
+    }
+
     // 029 (NVIDIA/nccl#1610): each line opens with a space and a console's stamp to the minute
     // before torchrun's "[rank13]:" and "[rank15]:", and the two ranks time out in two process
     // groups (PG GUID 119 at #216, 112 at #57). The ranks are 13 and 15, not the "[Rank 1]" of the

@@ -31,21 +31,6 @@ namespace
 
 constexpr std::int64_t kSecond = 1000000;
 
-// As far as `resolutionUs` says the time is known: "12:54", "12:54:22", "12:54:22.864".
-std::string clock(std::int64_t us, std::int64_t resolutionUs = 1)
-{
-    std::time_t t = static_cast<std::time_t>(us / kSecond);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, resolutionUs >= 60 * kSecond ? "%H:%M" : "%H:%M:%S", &tm);
-    if (resolutionUs >= kSecond)
-        return buf;
-    char frac[8];
-    std::snprintf(frac, sizeof frac, ".%03d", static_cast<int>((us % kSecond) / 1000));
-    return std::string(buf) + frac;
-}
-
 // A line's time as far as it is known. A stamp as printed (shownResolution); an unstamped line
 // close to its stamped neighbours as the window's log shows it ("~14:03:17.412"), else the bounds
 // themselves: a line between a hang's last stamp and the watchdog's ten minutes later is not
@@ -57,17 +42,17 @@ std::string lineTime(const Analysis& a, LineRef r)
         return {};
     const std::int64_t resolution = shownResolution(li);
     if (li.timeSource == TimeSource::Parsed)
-        return clock(shownInstant(li), resolution);
+        return clockLabel(shownInstant(li), resolution);
     // The interval ends where the stamp after the line stops covering: [.., 13:04:08) is 13:04:07
     // at the latest, as that stamp was printed.
     const std::int64_t latest = li.time.hi - 1;
     if (!li.time.knownHi())
-        return "at or after " + clock(li.time.lo, resolution);
+        return "at or after " + clockLabel(li.time.lo, resolution);
     if (!li.time.knownLo())
-        return "at or before " + clock(latest, resolution);
+        return "at or before " + clockLabel(latest, resolution);
     if (li.time.hi - li.time.lo <= kSecond)
-        return "~" + clock(li.time.lo, resolution);
-    return "between " + clock(li.time.lo, resolution) + " and " + clock(latest, resolution);
+        return "~" + clockLabel(li.time.lo, resolution);
+    return "between " + clockLabel(li.time.lo, resolution) + " and " + clockLabel(latest, resolution);
 }
 
 std::string where(const Analysis& a, LineRef r)

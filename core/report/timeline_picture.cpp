@@ -28,22 +28,6 @@ double textWidth(const std::string& s, double fontSize)
     return static_cast<double>(chars) * fontSize * 0.62; // generous: capitals ("WARN") run wide
 }
 
-std::string clockTime(std::int64_t us, bool millis)
-{
-    std::time_t t = static_cast<std::time_t>(us / kSecond);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%H:%M:%S", &tm);
-    std::string s = buf;
-    if (millis) {
-        char frac[8];
-        std::snprintf(frac, sizeof frac, ".%03d", static_cast<int>((us % kSecond) / 1000));
-        s += frac;
-    }
-    return s;
-}
-
 std::string dateTime(std::int64_t us)
 {
     std::time_t t = static_cast<std::time_t>(us / kSecond);
@@ -51,7 +35,7 @@ std::string dateTime(std::int64_t us)
     gmtime_r(&t, &tm);
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%d ", &tm);
-    return buf + clockTime(us, true);
+    return buf + clockLabel(us, 1);
 }
 
 // Where a line sits on the axis: the middle of its time interval, or its merged row.
@@ -96,6 +80,20 @@ std::string laneLabel(const Analysis& a, const Process& p)
 }
 
 } // namespace
+
+std::string clockLabel(std::int64_t us, std::int64_t resolutionUs)
+{
+    std::time_t t = static_cast<std::time_t>(us / kSecond);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, resolutionUs >= 60 * kSecond ? "%H:%M" : "%H:%M:%S", &tm);
+    if (resolutionUs >= kSecond)
+        return buf;
+    char frac[8];
+    std::snprintf(frac, sizeof frac, ".%03d", static_cast<int>((us % kSecond) / 1000));
+    return std::string(buf) + frac;
+}
 
 const char* markKindName(PictureMarkKind k)
 {
@@ -337,9 +335,10 @@ TimelinePicture layoutTimeline(const Analysis& a, const TimelineLayout& L)
         std::int64_t k0 =
             static_cast<std::int64_t>(std::ceil(static_cast<double>(t0 - base) / static_cast<double>(step)));
         for (std::int64_t t = base + k0 * step; t <= t1; t += step)
-            pic.ticks.push_back({xOf(t),
-                                 focus ? relativeTimeLabel(t - ref, step) : clockTime(t, step < kSecond),
-                                 focus && t == ref});
+            pic.ticks.push_back(
+                {xOf(t),
+                 focus ? relativeTimeLabel(t - ref, step) : clockLabel(t, step < kSecond ? 1 : kSecond),
+                 focus && t == ref});
     } else {
         pic.axisTitle = "merged order";
         std::int64_t step = niceStep(static_cast<double>(t1 - t0) * L.minTickSpacing / plotW);

@@ -89,6 +89,9 @@ struct TimelinePicture {
 std::int64_t niceStep(double minStep);
 // The same for time: 1-2-5 steps up to a minute, then clock steps (2 min, 15 min, 1 h, 1 d, 7 d…).
 std::int64_t niceTimeStep(double minStepUs);
+// A UTC time of day as far as `resolutionUs` says it is known: "12:54" (a minute or coarser),
+// "12:54:22" (a second), "12:54:22.864" (finer).
+std::string clockLabel(std::int64_t us, std::int64_t resolutionUs);
 // "+1.5 s", "−200 ms", "+2 h", "0": a tick label relative to the initiating event.
 std::string relativeTimeLabel(std::int64_t deltaUs, std::int64_t stepUs);
 

@@ -728,16 +728,16 @@ struct ElasticKey {
     std::optional<int> attempt;
 };
 
-// A key's own rank as its NCCL "Channel" lines name it: one rank, or several (a process in several
-// communicators has a rank in each), which name none. The same merge keeps a key's CUDA device
-// (its NCCL lines' "[dev]"): one, or several (one process driving several GPUs, as nccl-tests'
-// -g does, is a rank per GPU).
-constexpr int kSeveralChannelRanks = -2;
-int mergeChannelRank(int was, int seen)
+// One value seen so far (-1: none yet), or kSeveral once two differ: a key's own rank as its NCCL
+// "Channel" lines name it (a process in several communicators has a rank in each, which names
+// none), and a key's CUDA device, its NCCL lines' "[dev]" (one process driving several GPUs, as
+// nccl-tests' -g does, is a rank per GPU).
+constexpr int kSeveral = -2;
+int mergeOne(int was, int seen)
 {
-    if (seen == -1 || was == seen || was == kSeveralChannelRanks)
+    if (seen == -1 || was == seen || was == kSeveral)
         return was;
-    return was == -1 ? seen : kSeveralChannelRanks;
+    return was == -1 ? seen : kSeveral;
 }
 
 // What the scan of a source found besides its per-line facts, which it writes straight into the
@@ -754,9 +754,9 @@ struct SourceScan {
         keyDecoHost;           // per key: a launcher/collector host or address seen on its NCCL lines
     std::vector<char> keyBare; // per key: 1 where one of its NCCL lines had no prefix before it
     // per key: the rank its NCCL "Channel" lines name as its own (channelLineRank), -1 where none
-    // does, kSeveralChannelRanks where they name several (it is in several communicators)
+    // does, kSeveral where they name several (it is in several communicators)
     std::vector<int> keyChannelRank;
-    // per key: the device its NCCL lines name, -1 where none does, kSeveralChannelRanks where
+    // per key: the device its NCCL lines name, -1 where none does, kSeveral where
     // they name several
     std::vector<int> keyDevice;
     std::vector<ElasticKey> elastic; // keys of torchelastic box records
@@ -1322,11 +1322,11 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
                 out.keyDecoHost[key] = std::string(p.decorationHost);
             if (p.decoration == Decoration::None)
                 out.keyBare[key] = 1;
-            if (p.level == Level::Info && out.keyChannelRank[key] != kSeveralChannelRanks)
+            if (p.level == Level::Info && out.keyChannelRank[key] != kSeveral)
                 if (const int r = channelLineRank(p.nccl->message); r >= 0)
-                    out.keyChannelRank[key] = mergeChannelRank(out.keyChannelRank[key], r);
+                    out.keyChannelRank[key] = mergeOne(out.keyChannelRank[key], r);
             if (p.nccl->device != out.keyDevice[key])
-                out.keyDevice[key] = mergeChannelRank(out.keyDevice[key], p.nccl->device);
+                out.keyDevice[key] = mergeOne(out.keyDevice[key], p.nccl->device);
         } else if (p.decorationRank >= 0 && !p.decorationHost.empty() && p.decorationPid >= 0) {
             // A launcher's rank prefix, then a tag that names the process ("[1,3]<stderr>:[gpu15:
             // 85054:0:85088] Caught signal 11"): the process's own key, as its NCCL lines would give,
@@ -1559,8 +1559,8 @@ void remapKeys(PieceJoin& join, SourcePiece& piece)
         }
         const std::uint32_t g = it->second;
         out.keyBare[g] |= piece.keyBare[k];
-        out.keyChannelRank[g] = mergeChannelRank(out.keyChannelRank[g], piece.keyChannelRank[k]);
-        out.keyDevice[g] = mergeChannelRank(out.keyDevice[g], piece.keyDevice[k]);
+        out.keyChannelRank[g] = mergeOne(out.keyChannelRank[g], piece.keyChannelRank[k]);
+        out.keyDevice[g] = mergeOne(out.keyDevice[g], piece.keyDevice[k]);
         piece.remap[k] = g;
         if (piece.keyDecoRank[k] >= 0 && out.keyDecoRank[g] < 0)
             out.keyDecoRank[g] = piece.keyDecoRank[k];
@@ -3469,13 +3469,13 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             for (std::size_t k = 0; k < scans[s].keyChannelRank.size(); ++k)
                 if (keyProcess[s][k].valid()) {
                     int& c = channelRank[keyProcess[s][k].value];
-                    c = mergeChannelRank(c, scans[s].keyChannelRank[k]);
+                    c = mergeOne(c, scans[s].keyChannelRank[k]);
                     int& d = device[keyProcess[s][k].value];
-                    d = mergeChannelRank(d, scans[s].keyDevice[k]);
+                    d = mergeOne(d, scans[s].keyDevice[k]);
                 }
         std::map<int, std::vector<std::size_t>> byChannel;
         for (std::size_t i = 0; i < a.processes.size(); ++i)
-            if (channelRank[i] >= 0 && device[i] != kSeveralChannelRanks && !a.processes[i].rank)
+            if (channelRank[i] >= 0 && device[i] != kSeveral && !a.processes[i].rank)
                 byChannel[channelRank[i]].push_back(i);
         bool named = false;
         for (const auto& [rank, procs] : byChannel)

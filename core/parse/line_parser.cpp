@@ -1678,7 +1678,8 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
                       (out.stamp->resolutionUs >= 1'000'000 && rest.size() > 4 &&
                        (rest[0] == '[' || isDigit(rest[0]) || (rest[0] >= 'A' && rest[0] <= 'Z'))))) {
         Level glogLevel = Level::None;
-        if (const auto inner = parseTimestampAt(rest, yearOf(out.stamp->us), nullptr, &glogLevel)) {
+        const int year = yearOf(out.stamp->us);
+        if (const auto inner = parseTimestampAt(rest, year, nullptr, &glogLevel)) {
             if (out.level == Level::None)
                 out.level = glogLevel;
             if (auto finer = withinCollectorStamp(*out.stamp, *inner))
@@ -1686,8 +1687,8 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
             else if (inner->yearGuessed)
                 // A year-less stamp of 31 December behind a collector's of 1 January (or the
                 // reverse) is of the year next to the collector's.
-                for (const int year : {yearOf(out.stamp->us) - 1, yearOf(out.stamp->us) + 1})
-                    if (auto other = parseTimestampAt(rest, year))
+                for (const int next : {year - 1, year + 1})
+                    if (auto other = parseTimestampAt(rest, next))
                         if ((finer = withinCollectorStamp(*out.stamp, *other))) {
                             out.stamp = finer;
                             break;

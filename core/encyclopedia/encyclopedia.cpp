@@ -516,6 +516,17 @@ const AffectedVersions* Entry::affected(const std::string& component) const
     return nullptr;
 }
 
+Placeholder placeholderOf(std::string_view name)
+{
+    using F = Placeholder::Form;
+    for (const auto& [prefix, form] :
+         {std::pair{std::string_view("all:"), F::All}, std::pair{std::string_view("quoted:"), F::Quoted},
+          std::pair{std::string_view("meaning:"), F::Meaning}})
+        if (name.starts_with(prefix))
+            return {form, name.substr(prefix.size())};
+    return {F::Plain, name};
+}
+
 const Entry* Encyclopedia::find(const std::string& id) const
 {
     for (const auto& e : entries)
@@ -687,6 +698,7 @@ try {
         return Error{where, "entry has no primary symptom",
                      "mark the symptom that identifies the entry primary"};
 
+    std::set<std::string> meaningsSaid; // the captures the summary says {meaning:...} of
     if (!e.summary.empty()) {
         // Every placeholder must be one the engine fills, or a capture the fingerprints define.
         std::set<std::string> captures;
@@ -713,16 +725,18 @@ try {
             std::string name =
                 end == std::string::npos ? std::string{} : e.summary.substr(at + 1, end - at - 1);
             name = name.substr(0, name.find('|')); // "{name|default}"
+            const Placeholder ph = placeholderOf(name);
+            const std::string named(ph.name);
             // "{meaning:capture}": what the capture's value means, from the entry's "meanings"
-            if (name.rfind("meaning:", 0) == 0) {
-                if (!captures.count(name.substr(8)) || !e.meanings.count(name.substr(8)))
+            if (ph.form == Placeholder::Form::Meaning) {
+                if (!captures.count(named) || !e.meanings.count(named))
                     return Error{where, "summary uses {" + name + "} without that capture and its meanings",
                                  "name a capture of the fingerprints and list its values under \"meanings\""};
+                meaningsSaid.insert(named);
                 continue;
             }
             // "{all:capture}": every value of a capture; "{quoted:capture}": each in quotes
-            const std::size_t every = name.rfind("all:", 0) == 0 ? 4 : name.rfind("quoted:", 0) == 0 ? 7 : 0;
-            if (every ? !captures.count(name.substr(every)) : !known.count(name))
+            if (ph.form != Placeholder::Form::Plain ? !captures.count(named) : !known.count(named))
                 return Error{where, "summary uses unknown placeholder {" + name + "}",
                              "use {process}, {host}, {rank}, {target}, {connect_verdict}, {count}, a "
                              "capture name, {all:<capture name>}, {quoted:<capture name>} or "
@@ -730,7 +744,7 @@ try {
         }
     }
     for (const auto& [capture, values] : e.meanings)
-        if (e.summary.find("{meaning:" + capture + "}") == std::string::npos)
+        if (!meaningsSaid.count(capture))
             return Error{where,
                          "'meanings." + capture +
                              "' is listed but the summary never says {meaning:" + capture + "}",

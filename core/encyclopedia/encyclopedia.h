@@ -193,6 +193,16 @@ struct Entry {
     const AffectedVersions* affected(const std::string& component) const;
 };
 
+// A summary placeholder's name, without its "|default": "{process}" or a capture's "{name}"
+// (Plain), "{all:<capture>}", "{quoted:<capture>}", "{meaning:<capture>}". The loader checks them,
+// the engine fills them; both read the form here.
+struct Placeholder {
+    enum class Form { Plain, All, Quoted, Meaning };
+    Form form = Form::Plain;
+    std::string_view name; // the capture, for the forms that name one; else the whole name
+};
+Placeholder placeholderOf(std::string_view name);
+
 struct Encyclopedia {
     std::vector<Entry> entries;
     const Entry* find(const std::string& id) const;

@@ -722,9 +722,10 @@ void Builder::summarize(Finding& f)
             // NAME (the ranks a torchelastic box lists, one "rank :" line each).
             // "{quoted:NAME}": the same, each value in quotes (texts that hold spaces and commas,
             // which "a, b and c" would run together).
-            const bool quoted = name.rfind("quoted:", 0) == 0;
-            if (quoted || name.rfind("all:", 0) == 0) {
-                const std::string capture = name.substr(quoted ? 7 : 4);
+            const Placeholder ph = placeholderOf(name);
+            const bool quoted = ph.form == Placeholder::Form::Quoted;
+            if (quoted || ph.form == Placeholder::Form::All) {
+                const std::string capture(ph.name);
                 std::vector<ProcessId> processes = f.processes;
                 std::sort(processes.begin(), processes.end());
                 std::vector<std::string> values;
@@ -737,8 +738,8 @@ void Builder::summarize(Finding& f)
             }
             // "{meaning:NAME}": what the anchor line's value of NAME means, as the entry lists it
             // ("?" for a value it does not list, which leaves out the [[...]] part around it).
-            if (name.rfind("meaning:", 0) == 0) {
-                const std::string capture = name.substr(8);
+            if (ph.form == Placeholder::Form::Meaning) {
+                const std::string capture(ph.name);
                 const auto values = e.meanings.find(capture);
                 const std::string v = h ? captureIn(*h, capture.c_str()) : std::string{};
                 if (values == e.meanings.end() || v.empty())

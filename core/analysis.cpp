@@ -39,18 +39,107 @@ namespace fs = std::filesystem;
 namespace rl
 {
 
+std::vector<int> Process::deviceList() const
+{
+    std::vector<int> out;
+    for (int d = 0; d < 64; ++d)
+        if (devices & deviceBit(d))
+            out.push_back(d);
+    return out;
+}
+
+std::optional<int> Process::rankOnDevice(int device) const
+{
+    for (const auto& [d, r] : deviceRanks)
+        if (d == device)
+            return r;
+    return std::nullopt;
+}
+
+namespace
+{
+
+// "(gpu-b:39965", "(pid 39965", "(gpu-b" or "", the parenthesis left open for what follows.
+std::string openWhere(const Process& p)
+{
+    if (!p.host.empty())
+        return " (" + p.host + (p.pid >= 0 ? ":" + std::to_string(p.pid) : std::string());
+    return p.pid >= 0 ? " (pid " + std::to_string(p.pid) : std::string();
+}
+
+std::string closeWhere(std::string s, std::string_view more)
+{
+    if (s.empty())
+        return more.empty() ? s : " (" + std::string(more.substr(2)) + ")";
+    return s.append(more).append(")");
+}
+
+} // namespace
+
+std::string Process::rankText() const
+{
+    if (deviceRanks.size() > 1) {
+        std::vector<int> ranks;
+        for (const auto& dr : deviceRanks)
+            ranks.push_back(dr.second);
+        return rankRuns(ranks);
+    }
+    return rank ? std::to_string(*rank) : std::string();
+}
+
 std::string Process::label() const
 {
-    std::string s = rank ? "rank " + std::to_string(*rank) : std::string("unknown rank");
-    if (!host.empty()) {
-        s += " (" + host;
-        if (pid >= 0)
-            s += ":" + std::to_string(pid);
-        s += ")";
-    } else if (pid >= 0) {
-        s += " (pid " + std::to_string(pid) + ")";
+    std::string s;
+    if (deviceRanks.size() > 1) {
+        s = "ranks " + rankText();
+    } else {
+        s = rank ? "rank " + std::to_string(*rank)
+                 : std::string(severalDevices() ? "unknown ranks" : "unknown rank");
     }
-    return s;
+    // Which GPUs, where no rank of each says it: the thread of each prints its own.
+    const std::string gpus = severalDevices() && deviceRanks.size() < 2
+                                 ? ", one process driving GPUs " + rankRuns(deviceList())
+                                 : std::string();
+    return s + closeWhere(openWhere(*this), gpus);
+}
+
+std::string Process::labelOnDevice(int device) const
+{
+    if (!severalDevices() || device < 0 || (devices & deviceBit(device)) == 0)
+        return label();
+    const std::optional<int> r = rankOnDevice(device);
+    const std::string s = (r ? "rank " + std::to_string(*r) : std::string("unknown rank")) + " on GPU " +
+                          std::to_string(device);
+    return s + closeWhere(openWhere(*this),
+                          r ? std::string() : ", one process driving GPUs " + rankRuns(deviceList()));
+}
+
+int Analysis::deviceAt(LineRef r) const
+{
+    const ProcessId p = info(r).process;
+    if (!p.valid() || p.value >= processes.size() || !processes[p.value].severalDevices())
+        return -1;
+    const ParsedLine parsed = parseLine(text(r));
+    return parsed.nccl ? parsed.nccl->device : -1;
+}
+
+std::string Analysis::labelAt(LineRef r) const
+{
+    const ProcessId p = info(r).process;
+    if (!p.valid() || p.value >= processes.size())
+        return Process{}.label();
+    return processes[p.value].labelOnDevice(deviceAt(r));
+}
+
+std::optional<int> Analysis::rankAt(LineRef r) const
+{
+    const ProcessId p = info(r).process;
+    if (!p.valid() || p.value >= processes.size())
+        return std::nullopt;
+    const Process& proc = processes[p.value];
+    if (const int d = deviceAt(r); d >= 0 && !proc.deviceRanks.empty())
+        return proc.rankOnDevice(d);
+    return proc.rank;
 }
 
 std::string Coverage::missingDisplay(std::size_t maxRanges) const
@@ -72,6 +161,10 @@ void measureCoverage(Analysis& a)
     c.unranked = 0;
     std::unordered_set<std::string_view> hosts;
     for (const Process& p : a.processes) {
+        // A process of several GPUs holds a rank on each.
+        for (const auto& dr : p.deviceRanks)
+            if (dr.second >= 0 && dr.second < c.worldRanks)
+                seen[static_cast<std::size_t>(dr.second)] = 1;
         if (p.rank && *p.rank >= 0 && *p.rank < c.worldRanks) {
             seen[static_cast<std::size_t>(*p.rank)] = 1;
             if (!p.host.empty())
@@ -730,8 +823,7 @@ struct ElasticKey {
 
 // One value seen so far (-1: none yet), or kSeveral once two differ: a key's own rank as its NCCL
 // "Channel" lines name it (a process in several communicators has a rank in each, which names
-// none), and a key's CUDA device, its NCCL lines' "[dev]" (one process driving several GPUs, as
-// nccl-tests' -g does, is a rank per GPU).
+// none).
 constexpr int kSeveral = -2;
 int mergeOne(int was, int seen)
 {
@@ -756,9 +848,9 @@ struct SourceScan {
     // per key: the rank its NCCL "Channel" lines name as its own (channelLineRank), -1 where none
     // does, kSeveral where they name several (it is in several communicators)
     std::vector<int> keyChannelRank;
-    // per key: the device its NCCL lines name, -1 where none does, kSeveral where
-    // they name several
-    std::vector<int> keyDevice;
+    // per key: the CUDA devices its NCCL lines name in their "[dev]" (deviceBit): one process
+    // driving several GPUs, as nccl-tests' -g does, is a rank per GPU
+    std::vector<std::uint64_t> keyDevices;
     std::vector<ElasticKey> elastic; // keys of torchelastic box records
     std::vector<ScanHit> hits;
     // NCCL thread ids of the lines that may become events (WARN or worse, NCCL prefixed), so that
@@ -786,6 +878,7 @@ struct SourceScan {
         int nranks;
         int rank;
         std::uint64_t bus = 0; // an Init line's busId (1b000: PCI 0000:1b:00.0), 0 where it has none
+        int device = -1;       // an Init line's cudaDev
     };
     std::vector<RankLine> rankLines;
     // NCCL 2.20.3+'s "comm … nRanks N nNodes M localRanks L localRank R" of each key's largest
@@ -1060,7 +1153,7 @@ struct SourcePiece {
     std::vector<std::string> keyDecoHost;
     std::vector<char> keyBare;
     std::vector<int> keyChannelRank;
-    std::vector<int> keyDevice;
+    std::vector<std::uint64_t> keyDevices;
     std::vector<ElasticKey> elastic;
     std::vector<ScanHit> hits; // capped per (pattern, key) within the piece only
     std::vector<std::pair<std::uint32_t, std::int32_t>> tids;
@@ -1210,7 +1303,7 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
             out.keyDecoHost.emplace_back();
             out.keyBare.push_back(0);
             out.keyChannelRank.push_back(-1);
-            out.keyDevice.push_back(-1);
+            out.keyDevices.push_back(0);
         }
         return it->second;
     };
@@ -1325,8 +1418,7 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
             if (p.level == Level::Info && out.keyChannelRank[key] != kSeveral)
                 if (const int r = channelLineRank(p.nccl->message); r >= 0)
                     out.keyChannelRank[key] = mergeOne(out.keyChannelRank[key], r);
-            if (p.nccl->device != out.keyDevice[key])
-                out.keyDevice[key] = mergeOne(out.keyDevice[key], p.nccl->device);
+            out.keyDevices[key] |= deviceBit(p.nccl->device);
         } else if (p.decorationRank >= 0 && !p.decorationHost.empty() && p.decorationPid >= 0) {
             // A launcher's rank prefix, then a tag that names the process ("[1,3]<stderr>:[gpu15:
             // 85054:0:85088] Caught signal 11"): the process's own key, as its NCCL lines would give,
@@ -1555,12 +1647,12 @@ void remapKeys(PieceJoin& join, SourcePiece& piece)
             out.keyDecoHost.emplace_back();
             out.keyBare.push_back(0);
             out.keyChannelRank.push_back(-1);
-            out.keyDevice.push_back(-1);
+            out.keyDevices.push_back(0);
         }
         const std::uint32_t g = it->second;
         out.keyBare[g] |= piece.keyBare[k];
         out.keyChannelRank[g] = mergeOne(out.keyChannelRank[g], piece.keyChannelRank[k]);
-        out.keyDevice[g] = mergeOne(out.keyDevice[g], piece.keyDevice[k]);
+        out.keyDevices[g] |= piece.keyDevices[k];
         piece.remap[k] = g;
         if (piece.keyDecoRank[k] >= 0 && out.keyDecoRank[g] < 0)
             out.keyDecoRank[g] = piece.keyDecoRank[k];
@@ -1580,7 +1672,7 @@ void remapKeys(PieceJoin& join, SourcePiece& piece)
     std::vector<std::string>().swap(piece.keyDecoHost);
     std::vector<char>().swap(piece.keyBare);
     std::vector<int>().swap(piece.keyChannelRank);
-    std::vector<int>().swap(piece.keyDevice);
+    std::vector<std::uint64_t>().swap(piece.keyDevices);
 }
 
 // A source scanned whole, as one piece: its lines already hold the piece's keys, which are the
@@ -1596,7 +1688,7 @@ void joinWhole(PieceJoin& join, SourcePiece& piece, SourceLines& lines)
     out.keyDecoHost = std::move(piece.keyDecoHost);
     out.keyBare = std::move(piece.keyBare);
     out.keyChannelRank = std::move(piece.keyChannelRank);
-    out.keyDevice = std::move(piece.keyDevice);
+    out.keyDevices = std::move(piece.keyDevices);
     out.elastic = std::move(piece.elastic);
     piece.remap.resize(out.keys.size());
     std::iota(piece.remap.begin(), piece.remap.end(), 0u);
@@ -1788,6 +1880,7 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourceP
     {
         struct Seen {
             int nranks = 0;
+            std::uint64_t devices = 0; // of the Init lines kept with `nranks`
             bool torch = false;
         };
         std::vector<Seen> seen(out.keys.size() + 1); // the last: lines of no key
@@ -1834,10 +1927,19 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourceP
             Seen& k = seen[key == kNoKey || (console && b == Builtin::TorchRank) ? out.keys.size() : key];
             if (b == Builtin::InitLine) {
                 const int nranks = std::atoi(captureOf(h, "nranks").c_str());
+                const int device = std::atoi(captureOf(h, "dev").c_str());
                 if (nranks > k.nranks) {
                     k.nranks = nranks;
+                    k.devices = 0;
+                }
+                // The largest communicator's line once per device: one process driving eight GPUs
+                // prints eight, one rank each; a process of one GPU, one however many communicators
+                // of that size it creates.
+                const std::uint64_t bit = device >= 0 ? deviceBit(device) : deviceBit(63);
+                if (nranks == k.nranks && (k.devices & bit) == 0) {
+                    k.devices |= bit;
                     out.rankLines.push_back({h.line, true, nranks, std::atoi(captureOf(h, "rank").c_str()),
-                                             atLine(initBus, h.line)});
+                                             atLine(initBus, h.line), device});
                 }
             } else if (!k.torch) {
                 k.torch = true;
@@ -2897,26 +2999,50 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         std::uint32_t k = a.lines[s].process(line).value;
         return k == kNoKey ? ProcessId{} : keyProcess[s][k];
     };
-    // Ranks from Init lines: the communicator with the most ranks is the world.
-    for (std::size_t s = 0; s < a.sources.size(); ++s) {
-        for (const auto& r : scans[s].rankLines) {
-            if (!r.init)
-                continue;
-            ProcessId pid = keyedProcess(s, r.line);
-            if (!pid.valid())
-                continue;
-            Process& p = a.processes[pid.value];
-            if (r.nranks > a.coverage.worldRanks) {
-                a.coverage.worldRanks = r.nranks;
-                a.coverage.source = LineRef{SourceId(static_cast<std::uint32_t>(s)), r.line};
+    // The GPUs each process's NCCL lines name.
+    for (std::size_t s = 0; s < a.sources.size(); ++s)
+        for (std::size_t k = 0; k < scans[s].keyDevices.size(); ++k)
+            if (keyProcess[s][k].valid())
+                a.processes[keyProcess[s][k].value].devices |= scans[s].keyDevices[k];
+    // Ranks from Init lines: the communicator with the most ranks is the world. A process driving
+    // several GPUs prints that communicator's line once per GPU, a rank each (deviceRanks).
+    {
+        std::vector<int> firstDevice(a.processes.size(), -1); // of the line that gave `rank`
+        for (std::size_t s = 0; s < a.sources.size(); ++s) {
+            for (const auto& r : scans[s].rankLines) {
+                if (!r.init)
+                    continue;
+                ProcessId pid = keyedProcess(s, r.line);
+                if (!pid.valid())
+                    continue;
+                Process& p = a.processes[pid.value];
+                if (r.nranks > a.coverage.worldRanks) {
+                    a.coverage.worldRanks = r.nranks;
+                    a.coverage.source = LineRef{SourceId(static_cast<std::uint32_t>(s)), r.line};
+                }
+                if (r.nranks > p.nranks) {
+                    p.nranks = r.nranks;
+                    p.rank = r.rank;
+                    p.identitySource = "nccl-init";
+                    if (r.bus)
+                        p.busId = r.bus;
+                    p.deviceRanks.clear();
+                    firstDevice[pid.value] = r.device;
+                } else if (r.nranks == p.nranks && r.device >= 0 && firstDevice[pid.value] >= 0 &&
+                           r.device != firstDevice[pid.value] && !p.rankOnDevice(r.device)) {
+                    // Only a process of several GPUs holds a list: ten thousand others, none.
+                    if (p.deviceRanks.empty())
+                        p.deviceRanks.emplace_back(firstDevice[pid.value], *p.rank);
+                    p.deviceRanks.emplace_back(r.device, r.rank);
+                }
             }
-            if (r.nranks > p.nranks) {
-                p.nranks = r.nranks;
-                p.rank = r.rank;
-                p.identitySource = "nccl-init";
-                if (r.bus)
-                    p.busId = r.bus;
-            }
+        }
+        for (Process& p : a.processes) {
+            std::sort(p.deviceRanks.begin(), p.deviceRanks.end());
+            // Init lines that name one GPU outweigh the prefixes: a thread that never selected a
+            // device prints "[0]" (cudaGetDevice's default) in a process that drives GPU 3.
+            if (p.deviceRanks.empty() && firstDevice[p.id.value] >= 0)
+                p.devices = deviceBit(firstDevice[p.id.value]);
         }
     }
     // NCCL 2.20.3+ says each process's local rank on its node and how many nodes the job has, once
@@ -3040,9 +3166,12 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     std::unordered_map<int, ProcessId> firstWithRank;
     auto indexRanks = [&] {
         firstWithRank.clear();
-        for (const auto& p : a.processes)
+        for (const auto& p : a.processes) {
             if (p.rank)
                 firstWithRank.emplace(*p.rank, p.id);
+            for (const auto& dr : p.deviceRanks)
+                firstWithRank.emplace(dr.second, p.id);
+        }
     };
     auto processWithRank = [&firstWithRank](int rank) -> ProcessId {
         auto it = firstWithRank.find(rank);
@@ -3464,18 +3593,16 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     // lines: nccl-tests#166), and no other process has it already (a sub-communicator's rank 0
     // is not the world's).
     {
-        std::vector<int> channelRank(a.processes.size(), -1), device(a.processes.size(), -1);
+        std::vector<int> channelRank(a.processes.size(), -1);
         for (std::size_t s = 0; s < a.sources.size(); ++s)
             for (std::size_t k = 0; k < scans[s].keyChannelRank.size(); ++k)
                 if (keyProcess[s][k].valid()) {
                     int& c = channelRank[keyProcess[s][k].value];
                     c = mergeOne(c, scans[s].keyChannelRank[k]);
-                    int& d = device[keyProcess[s][k].value];
-                    d = mergeOne(d, scans[s].keyDevice[k]);
                 }
         std::map<int, std::vector<std::size_t>> byChannel;
         for (std::size_t i = 0; i < a.processes.size(); ++i)
-            if (channelRank[i] >= 0 && device[i] != kSeveral && !a.processes[i].rank)
+            if (channelRank[i] >= 0 && !a.processes[i].severalDevices() && !a.processes[i].rank)
                 byChannel[channelRank[i]].push_back(i);
         bool named = false;
         for (const auto& [rank, procs] : byChannel)

@@ -320,6 +320,13 @@ private:
 
 // One process of the job: (host, pid) when NCCL's prefix names it, otherwise what the file or a
 // launcher prefix tells.
+// A CUDA device as a bit of Process::devices: bit d for device d, the last bit for 63 and above
+// (no node has that many: they still count as another device), none for -1 (none printed).
+constexpr std::uint64_t deviceBit(int device)
+{
+    return device < 0 ? 0 : std::uint64_t{1} << (device < 63 ? device : 63);
+}
+
 struct Process {
     ProcessId id;
     std::string host;
@@ -341,8 +348,23 @@ struct Process {
     // Its GPU's PCI bus as NCCL's Init line prints it ("busId 1b000": 0000:1b:00.0), with the
     // communicator that gave its rank.
     std::optional<std::uint64_t> busId;
+    // The CUDA devices its NCCL lines print in their "[dev]" (deviceBit). One process driving
+    // several GPUs (nccl-tests' -g, a single-process multi-GPU job) is a rank per GPU: `rank` is
+    // then its first Init line's, and `deviceRanks` says each GPU's, (device, rank) in device
+    // order, from the Init lines of its largest communicator; empty for a process of one GPU.
+    std::uint64_t devices = 0;
+    std::vector<std::pair<int, int>> deviceRanks;
 
+    bool severalDevices() const { return (devices & (devices - 1)) != 0; }
+    std::vector<int> deviceList() const;
+    std::optional<int> rankOnDevice(int device) const;
+    // Its rank, or each GPU's ("0–3") where it drives several and their Init lines said them; ""
+    // where none is known.
+    std::string rankText() const;
     std::string label() const; // "rank 5 (gpu-b:39965)" and the like
+    // As label(), for one line of it: a process of several GPUs is named by the GPU whose thread
+    // printed the line ("rank 5 on GPU 5 (ubuntu:39964)"), where the line's NCCL prefix says it.
+    std::string labelOnDevice(int device) const;
 };
 
 enum class EventKind : std::uint8_t { Symptom, Warn, Error, Traceback, Exception };
@@ -647,6 +669,14 @@ struct Analysis {
     TimeInterval rawTime(LineRef r) const { return lines[r.source.value].time(r.line); }
     std::string_view text(LineRef r) const { return sources[r.source.value].line(r.line); }
     const Process& process(ProcessId id) const { return processes[id.value]; }
+    // The CUDA device whose thread printed the line, from its NCCL prefix ("[5]"), where its
+    // process drives several GPUs (Process::devices); -1 otherwise.
+    int deviceAt(LineRef r) const;
+    // Who printed the line: its process's label, by the line's GPU where the process drives several.
+    std::string labelAt(LineRef r) const;
+    // The line's rank: its GPU's where its process drives several and the Init lines said it, else
+    // its process's.
+    std::optional<int> rankAt(LineRef r) const;
     const Entry& entry(int index) const { return encyclopedia->entries[static_cast<std::size_t>(index)]; }
     const Finding* initiatingFinding() const { return initiating ? &findings[*initiating] : nullptr; }
     // Whether `hypotheses` say where to look: they name entries. The engine's only entry-less one

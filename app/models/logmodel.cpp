@@ -137,6 +137,17 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
             return t;
         }
         case RankColumn:
+            // A process driving several GPUs: the rank of the GPU whose thread printed the line.
+            if (p.severalDevices()) {
+                if (const int d = a.deviceAt(ref); d >= 0) {
+                    const std::optional<int> r = p.rankOnDevice(d);
+                    if (r)
+                        return *r;
+                    return QStringLiteral("?");
+                }
+                if (p.deviceRanks.size() > 1)
+                    return QString::fromStdString(p.rankText());
+            }
             return p.rank ? QVariant(*p.rank) : QVariant(QStringLiteral("?"));
         case HostColumn:
             return QString::fromStdString(p.host);

@@ -227,8 +227,9 @@ std::shared_ptr<const TimelineModel> TimelineModel::fromIndex(const AnalysisInde
             // A process known by neither rank nor pid: its local rank where its path gives one (a
             // torchrun worker folder), before the path itself, which a narrow lane cuts short.
             QString label =
-                p.rank       ? QObject::tr("rank %1").arg(*p.rank)
-                : p.pid >= 0 ? QObject::tr("pid %1").arg(p.pid)
+                p.deviceRanks.size() > 1 ? QObject::tr("ranks %1").arg(QString::fromStdString(p.rankText()))
+                : p.rank                 ? QObject::tr("rank %1").arg(*p.rank)
+                : p.pid >= 0             ? QObject::tr("pid %1").arg(p.pid)
                 : p.localRank
                     ? QObject::tr("local rank %1").arg(*p.localRank)
                     : QString::fromStdString(p.sources.empty() ? std::string("?")

@@ -19,6 +19,7 @@
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "models/bookmarks.h"
@@ -514,7 +515,7 @@ void TimelineWidget::paintRows(QPainter& p, const TimeCoords& c, std::pair<int, 
             p.setPen(pal.color(QPalette::Text));
             const bool collapsed = isHostCollapsed(row.index);
             QString text = (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + h.name;
-            QString meta = ranksText(h.lanes.size());
+            QString meta = hostRanks(h);
             const QRectF r(6, y, left - 14, row.height);
             p.drawText(r, Qt::AlignVCenter | Qt::AlignLeft,
                        p.fontMetrics().elidedText(text, Qt::ElideRight, static_cast<int>(r.width() * 0.62)));
@@ -882,7 +883,7 @@ QString TimelineWidget::tooltipFor(const Hit& hit) const
     }
     QString text = QStringLiteral("<b>%1</b> · %2<br>%3:%4")
                        .arg(kindName(hit.mark->kind).toHtmlEscaped(),
-                            QString::fromStdString(a.process(li.process).label()).toHtmlEscaped(),
+                            QString::fromStdString(a.labelAt(where)).toHtmlEscaped(),
                             QString::fromStdString(a.source(where.source).displayPath).toHtmlEscaped())
                        .arg(where.line + 1);
     if (!when.isEmpty())
@@ -902,10 +903,22 @@ QString TimelineWidget::tooltipFor(const Hit& hit) const
     return text;
 }
 
+QString TimelineWidget::hostRanks(const TimelineHost& h) const
+{
+    std::size_t n = 0;
+    for (int l : h.lanes) {
+        const ProcessId pid = m_model->lane(l).process;
+        const bool known = m_index && pid.valid() && pid.value < m_index->analysis().processes.size();
+        const Process* p = known ? &m_index->analysis().process(pid) : nullptr;
+        n += p && p->severalDevices() ? static_cast<std::size_t>(std::popcount(p->devices)) : 1;
+    }
+    return ranksText(n);
+}
+
 QString TimelineWidget::hostTooltip(int host) const
 {
     const TimelineHost& h = m_model->host(host);
-    QString text = QStringLiteral("<b>%1</b> · %2").arg(h.name.toHtmlEscaped(), ranksText(h.lanes.size()));
+    QString text = QStringLiteral("<b>%1</b> · %2").arg(h.name.toHtmlEscaped(), hostRanks(h));
     if (m_index && m_index->hasTime()) {
         for (const auto& hc : m_index->analysis().clock.hosts) {
             if (QString::fromStdString(hc.host) != h.name)

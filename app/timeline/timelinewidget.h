@@ -138,6 +138,7 @@ private:
     std::int64_t axisPos(LineRef where) const;
     QString tooltipFor(const Hit& hit) const;
     QString hostTooltip(int host) const;
+    QString hostRanks(const TimelineHost& h) const; // "4 ranks": a process driving 4 GPUs is 4
     void askClockOffset(int host);
 
     void paintAxis(QPainter& p, const TimeCoords& c);

@@ -184,7 +184,7 @@ QString hypothesesHtml(const Analysis& a, const Finding& f)
                 }
                 const QString why = notChosenBecause(a, f, *x);
                 h += QStringLiteral("%1 %2 <span class='small'>%3</span><br>")
-                         .arg(esc(a.process(x->process).label()), where(a, x->anchor), why);
+                         .arg(esc(a.labelAt(x->anchor)), where(a, x->anchor), why);
             }
             h += QStringLiteral(
                 "<span class='small'>If the clocks of these hosts disagree, one of them may have "
@@ -198,8 +198,8 @@ QString hypothesesHtml(const Analysis& a, const Finding& f)
                  "<p style='margin-top:8px'><b>%1</b> &nbsp;<span class='small'>%2 · confidence %3 · "
                  "%4 %5</span><br>%6</p>")
                  .arg(entryAnchor(a, a.entry(o.entry).id), QString::fromLatin1(roleName(o.role)),
-                      QString::number(o.confidence, 'f', 2), esc(a.process(o.process).label()),
-                      where(a, o.anchor), esc(o.summary));
+                      QString::number(o.confidence, 'f', 2), esc(a.labelAt(o.anchor)), where(a, o.anchor),
+                      esc(o.summary));
         QString facts;
         if (const QString why = notChosenBecause(a, f, o); !why.isEmpty())
             facts += QStringLiteral("<i>Not chosen:</i> %1 ").arg(why);
@@ -381,8 +381,7 @@ QString FindingPanel::renderHtml(const Analysis& a)
                 QStringLiteral(
                     "<p style='margin:6px 0 1px 0'><b>%1</b> &nbsp;%2 &nbsp;<span class='small'>%3</span></p>"
                     "<div class='ev'>%4</div>")
-                    .arg(esc(x.label), where(a, x.where), esc(a.process(x.process).label()),
-                         escView(a.text(x.where)));
+                    .arg(esc(x.label), where(a, x.where), esc(a.labelAt(x.where)), escView(a.text(x.where)));
             if (!x.note.empty())
                 h += QStringLiteral("<div class='small'>%1</div>").arg(esc(x.note));
         }

@@ -40,6 +40,7 @@
 #include "report/diagnosis_report.h"
 #include "timeline/timelinepane.h"
 #include "timeline/timelinewidget.h"
+#include "util/rank_runs.h"
 #include "util/untrusted.h"
 #include "window/encyclopediabrowser.h"
 #include "window/exportdialog.h"
@@ -1056,9 +1057,15 @@ void MainWindow::fillRanks()
         QStringList files;
         for (auto s : p.sources)
             files << QString::fromStdString(a.source(s).displayPath);
-        auto* rank = new QStandardItem(p.rank                             ? tr("rank %1").arg(*p.rank)
-                                       : p.identitySource == "kernel-log" ? tr("kernel log")
-                                                                          : tr("unknown"));
+        // A process driving several GPUs: a rank on each ("ranks 0–3"), or its GPUs where no Init
+        // line said their ranks.
+        auto* rank = new QStandardItem(
+            p.deviceRanks.size() > 1           ? tr("ranks %1").arg(QString::fromStdString(p.rankText()))
+            : p.rank                           ? tr("rank %1").arg(*p.rank)
+            : p.identitySource == "kernel-log" ? tr("kernel log")
+            : p.severalDevices()
+                ? tr("unknown (GPUs %1)").arg(QString::fromStdString(rankRuns(p.deviceList())))
+                : tr("unknown"));
         rank->setData(p.id.value, ProcessRole);
         if (p.attempt)
             rank->setText(rank->text() + tr(" (attempt %1)").arg(*p.attempt));

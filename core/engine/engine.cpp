@@ -434,8 +434,7 @@ void Builder::collateralTarget(Finding& f, const Hit& hit)
         auto targets = processesAt(peer);
         if (init && std::find(targets.begin(), targets.end(), init->process) != targets.end()) {
             f.pointsAt = init->process;
-            f.pointsAtNote =
-                "names " + peer + ", the host of the initiating " + m_a.process(init->process).label();
+            f.pointsAtNote = "names " + peer + ", the host of the initiating " + m_a.labelAt(init->anchor);
         } else if (targets.size() == 1) {
             f.pointsAt = targets[0];
             f.pointsAtNote = "names " + peer + ", which is " + m_a.process(targets[0]).label();
@@ -455,7 +454,7 @@ void Builder::collateralTarget(Finding& f, const Hit& hit)
         f.pointsAtNote = provablyBefore
                              ? "its raw clock puts it before the initiating failure; check clock offsets"
                              : "a symptom whose cause is elsewhere: it follows the initiating failure on " +
-                                   m_a.process(init->process).label();
+                                   m_a.labelAt(init->anchor);
     }
 }
 
@@ -475,7 +474,7 @@ void Builder::evaluate(Finding& f)
             if (!hs.empty()) {
                 r.status = CheckStatus::Confirmed;
                 r.line = hs.front()->where;
-                r.detail = "seen on " + m_a.process(info(hs.front()->where).process).label();
+                r.detail = "seen on " + m_a.labelAt(hs.front()->where);
             } else {
                 r.detail = item.ifUnknown;
             }
@@ -486,7 +485,7 @@ void Builder::evaluate(Finding& f)
             if (!hs.empty()) {
                 r.status = CheckStatus::Contradicted;
                 r.line = hs.front()->where;
-                r.detail = "present on " + m_a.process(info(hs.front()->where).process).label();
+                r.detail = "present on " + m_a.labelAt(hs.front()->where);
             } else if (m_ncclInfoLike > 0) {
                 r.status = CheckStatus::Confirmed;
                 r.detail = "no such line in " + std::to_string(m_a.sources.size()) + " files with " +
@@ -710,12 +709,14 @@ void Builder::summarize(Finding& f)
                 if (!p.rank && p.identitySource == "kernel-log")
                     if (std::string gpu = gpuCandidatesAt(f.anchor); !gpu.empty())
                         return gpu;
-                return p.label();
+                return m_a.labelAt(f.anchor);
             }
             if (name == "host")
                 return p.host.empty() ? "an unknown host" : p.host;
-            if (name == "rank")
-                return p.rank ? std::to_string(*p.rank) : "?";
+            if (name == "rank") {
+                const std::optional<int> r = m_a.rankAt(f.anchor);
+                return r ? std::to_string(*r) : "?";
+            }
             if (name == "count")
                 return std::to_string(f.processes.size());
             // "{all:NAME}": every value the entry's lines of the finding's processes capture as
@@ -833,14 +834,14 @@ void Builder::summarize(Finding& f)
         return;
     }
     if (f.role == Role::Collateral) {
-        f.summary =
-            e.title + " on " + std::to_string(f.processes.size()) + " process(es), first " + p.label();
+        f.summary = e.title + " on " + std::to_string(f.processes.size()) + " process(es), first " +
+                    m_a.labelAt(f.anchor);
         if (!f.pointsAtNote.empty())
             f.summary += "; " + f.pointsAtNote;
         f.summary += ".";
         return;
     }
-    f.summary = e.title + " on " + p.label() + ".";
+    f.summary = e.title + " on " + m_a.labelAt(f.anchor) + ".";
 }
 
 // Ranks whose version lines name different NCCL releases (identity/environment_scan) where NCCL

@@ -32,10 +32,10 @@ const BuiltinDef kBuiltins[] = {
     // vLLM and SGLang say which library their own communicator loaded: "vLLM is using
     // nccl==2.21.5" (RCCL's version on ROCm).
     {Builtin::NcclVersion, R"(is using nccl==(?P<version>\d+\.\d+\.\d+))"},
-    // Only rank and nranks are read (identity); the other fields stay uncaptured, as every rank
-    // prints this line for each communicator it creates.
+    // Only rank, nranks and the device are read (identity); the other fields stay uncaptured, as
+    // every rank prints this line for each communicator it creates.
     {Builtin::InitLine,
-     R"(comm (?:0x[0-9a-fA-F]+|\(nil\)) rank (?P<rank>\d+) nranks (?P<nranks>\d+) cudaDev -?\d+)"},
+     R"(comm (?:0x[0-9a-fA-F]+|\(nil\)) rank (?P<rank>\d+) nranks (?P<nranks>\d+) cudaDev (?P<dev>-?\d+))"},
     {Builtin::InitPhase, R"(commId (?P<commid>0x[0-9a-fA-F]+) ?- Init (?P<phase>START|COMPLETE))"},
     {Builtin::NodesLine,
      R"(comm (?:0x[0-9a-fA-F]+|\(nil\)) rank \d+ nRanks (?P<nranks>\d+) nNodes (?P<nnodes>\d+) localRanks \d+ )"
@@ -120,11 +120,18 @@ bool matchInitLine(std::string_view line, Captures& caps)
             continue;
         const std::string_view nranks = line.substr(nranksAt, p - nranksAt);
         p += 9;
+        const std::size_t devAt = p;
         if (p < line.size() && line[p] == '-')
             ++p;
         if (p >= line.size() || !isDigit(line[p]))
             continue;
-        return setTwo(caps, "nranks", nranks, "rank", rank);
+        const std::string_view dev = line.substr(devAt, runEnd(line, p, isDigit) - devAt);
+        caps.reserve(Captures::packedSize("dev", dev) + Captures::packedSize("nranks", nranks) +
+                     Captures::packedSize("rank", rank));
+        caps.add("dev", dev);
+        caps.add("nranks", nranks);
+        caps.add("rank", rank);
+        return true;
     }
     return false;
 }

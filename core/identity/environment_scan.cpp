@@ -529,6 +529,9 @@ std::string describeProcesses(const Analysis& a, const std::vector<ProcessId>& p
         if (id.value >= a.processes.size())
             continue;
         const Process& p = a.process(id);
+        // A process driving several GPUs holds the rank of each.
+        for (const auto& dr : p.deviceRanks)
+            ranks.push_back(dr.second);
         if (p.rank)
             ranks.push_back(*p.rank);
         else
@@ -537,6 +540,8 @@ std::string describeProcesses(const Analysis& a, const std::vector<ProcessId>& p
             hosts.push_back(p.host);
     }
     std::string s;
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
     if (!ranks.empty())
         s = (ranks.size() == 1 ? "rank " : "ranks ") + rankRuns(ranks);
     for (std::size_t i = 0; i < others.size() && i < 3; ++i)

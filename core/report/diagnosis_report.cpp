@@ -345,12 +345,17 @@ const std::string& pathOf(const Analysis& a, LineRef where)
     return a.source(where.source).displayPath;
 }
 
-void writeRank(JsonWriter& w, const Process& p)
+void writeRank(JsonWriter& w, std::optional<int> rank)
 {
-    if (p.rank)
-        w.integer(*p.rank);
+    if (rank)
+        w.integer(*rank);
     else
         w.null();
+}
+
+void writeRank(JsonWriter& w, const Process& p)
+{
+    writeRank(w, p.rank);
 }
 
 std::string isoTime(std::int64_t us)
@@ -494,11 +499,16 @@ void writeFinding(JsonWriter& w, const Analysis& a, const Finding& f)
     w.key("confidence").number(f.confidence);
     if (!f.connectVerdict.empty())
         w.key("connect_failure").string(f.connectVerdict);
+    // The GPU whose thread printed the finding's line, where its process drives several.
+    if (const int d = a.deviceAt(f.anchor); d >= 0)
+        w.key("device").integer(d);
     w.key("entry").string(e.id);
     w.key("evidence").beginArray();
     for (const auto& x : f.evidence) {
         const Process& xp = a.process(x.process);
         w.beginObject();
+        if (const int d = a.deviceAt(x.where); d >= 0)
+            w.key("device").integer(d);
         w.key("file").string(pathOf(a, x.where));
         w.key("host").string(xp.host);
         w.key("label").string(x.label);
@@ -506,7 +516,7 @@ void writeFinding(JsonWriter& w, const Analysis& a, const Finding& f)
         if (!x.note.empty())
             w.key("note").string(x.note);
         w.key("rank");
-        writeRank(w, xp);
+        writeRank(w, a.rankAt(x.where));
         w.key("text").string(quoted(a.text(x.where)));
         w.endObject();
     }
@@ -539,7 +549,7 @@ void writeFinding(JsonWriter& w, const Analysis& a, const Finding& f)
         w.endObject();
     }
     w.key("rank");
-    writeRank(w, p);
+    writeRank(w, a.rankAt(f.anchor));
     w.key("ranks");
     writeRankList(w, a, f.processes);
     w.key("role").string(roleName(f.role));
@@ -600,6 +610,23 @@ void writeProcess(JsonWriter& w, const Analysis& a, const Process& p, const Clue
     if (re && !re->cudaDriver.empty()) {
         w.key("cuda_driver").string(re->cudaDriver);
         w.key("cuda_driver_code").integer(re->cudaDriverCode);
+    }
+    // One process driving several GPUs: each GPU's rank where the Init lines said it, and the GPUs.
+    if (!p.deviceRanks.empty()) {
+        w.key("device_ranks").beginArray();
+        for (const auto& [device, rank] : p.deviceRanks) {
+            w.beginObject();
+            w.key("device").integer(device);
+            w.key("rank").integer(rank);
+            w.endObject();
+        }
+        w.endArray();
+    }
+    if (p.severalDevices()) {
+        w.key("devices").beginArray();
+        for (int d : p.deviceList())
+            w.integer(d);
+        w.endArray();
     }
     if (re && !re->flags.empty()) {
         w.key("environment_flags");
@@ -1132,12 +1159,14 @@ void writeDiagnosis(JsonWriter& w, const Analysis& a, unsigned threads)
     if (const Finding* f = a.initiatingFinding()) {
         const Process& p = a.process(f->process);
         w.beginObject();
+        if (const int d = a.deviceAt(f->anchor); d >= 0)
+            w.key("device").integer(d);
         w.key("entry").string(a.entry(f->entry).id);
         w.key("file").string(pathOf(a, f->anchor));
         w.key("host").stringOrNull(p.host);
         w.key("line").integer(f->anchor.line + 1);
         w.key("rank");
-        writeRank(w, p);
+        writeRank(w, a.rankAt(f->anchor));
         w.endObject();
     } else {
         w.null();

@@ -65,7 +65,7 @@ ReportLine reportLine(const Analysis& a, LineRef r, std::string label = {}, std:
     ReportLine l;
     l.file = displayFile(a, r);
     l.line = r.line + 1;
-    l.who = a.process(a.info(r).process).label();
+    l.who = a.labelAt(r);
     l.time = lineTime(a, r);
     l.text = cleanLogText(a.text(r));
     l.label = std::move(label);

@@ -504,7 +504,7 @@ TimelinePicture layoutTimeline(const Analysis& a, const TimelineLayout& L)
         // rather than pass 12:54:30.000 off as what the line says.
         const LineInfo li = a.info(focus->anchor);
         const std::int64_t width = li.time.knownLo() && li.time.knownHi() ? li.time.hi - li.time.lo : 0;
-        const std::string label = a.process(focus->process).label();
+        const std::string label = a.labelAt(focus->anchor);
         const std::string line =
             a.source(focus->anchor.source).displayPath + ":" + std::to_string(focus->anchor.line + 1);
         std::string said;

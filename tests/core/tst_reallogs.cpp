@@ -424,6 +424,51 @@ private slots:
         }
     }
 
+    // nccl-tests' -g: one process, a thread per GPU, each GPU a rank. The excerpts hold no Init
+    // line, so no GPU's rank is known; the finding names the GPU whose thread printed its line.
+    void oneProcessSeveralGpus_data()
+    {
+        QTest::addColumn<QString>("log");
+        QTest::addColumn<QList<int>>("devices");
+        QTest::addColumn<int>("device"); // the initiating line's, -1 where nothing initiates
+        QTest::addColumn<QString>("said");
+        QTest::newRow("040") << QStringLiteral("040") << QList<int>{3, 4, 6} << 3
+                             << QStringLiteral(
+                                    "Unknown rank on GPU 3 (ubuntu:9621, one process driving GPUs 3, 4, 6) "
+                                    "could not create");
+        QTest::newRow("001") << QStringLiteral("001") << QList<int>{0, 5} << 0
+                             << QStringLiteral(
+                                    "Unknown rank on GPU 0 (ubuntu:39964, one process driving GPUs 0, 5) "
+                                    "could not connect to 10.0.0.2 port 45763");
+        QTest::newRow("024") << QStringLiteral("024") << QList<int>{1, 2, 3} << -1
+                             << QStringLiteral(
+                                    "first unknown rank on GPU 3 (gpu004:2200689, one process driving "
+                                    "GPUs 1–3), lost an established NCCL connection");
+    }
+    void oneProcessSeveralGpus()
+    {
+        QFETCH(QString, log);
+        QFETCH(QList<int>, devices);
+        QFETCH(int, device);
+        QFETCH(QString, said);
+        json d = diagnose(caseLog(log));
+        QCOMPARE(d["ranks"].size(), std::size_t{1});
+        const json& r = d["ranks"][0];
+        QVERIFY2(r.contains("devices"), r.dump().c_str());
+        QCOMPARE(r["devices"].get<std::vector<int>>(), std::vector<int>(devices.begin(), devices.end()));
+        QVERIFY2(!r.contains("device_ranks") && r["rank"].is_null(), r.dump().c_str());
+        const json& f = d["findings"][0];
+        QVERIFY2(f["summary"].get<std::string>().find(said.toStdString()) != std::string::npos,
+                 f["summary"].dump().c_str());
+        if (device >= 0) {
+            QCOMPARE(d["initiating"]["device"].get<int>(), device);
+            QCOMPARE(f["device"].get<int>(), device);
+            QVERIFY(d["initiating"]["rank"].is_null());
+        } else {
+            QVERIFY(d["initiating"].is_null());
+        }
+    }
+
     // 019 shows only collateral: the peer crashed before the excerpt begins.
     void collateralOnlyIn019()
     {

@@ -730,6 +730,74 @@ private slots:
         QCOMPARE(all["skipped"].size(), std::size_t{0});
     }
 
+    // nccl-tests' -g 4 under mpirun on two nodes: one process per node, a thread per GPU, each GPU
+    // a rank. Each GPU's Init line says its rank; the abort's line names GPU 2 in its prefix, so
+    // the failure is rank 2's, not the first Init line's rank 0, and no rank of the eight is
+    // missing although there are two processes.
+    void oneProcessDrivingSeveralGpus()
+    {
+        json d = diagnose(QStringLiteral("nccl-tests-g4"));
+        QCOMPARE(d["ranks"].size(), std::size_t{2});
+        for (const json& r : d["ranks"]) {
+            const int base = r["host"] == "node-a" ? 0 : 4;
+            QCOMPARE(r["devices"].get<std::vector<int>>(), (std::vector<int>{0, 1, 2, 3}));
+            QCOMPARE(r["device_ranks"].size(), std::size_t{4});
+            for (int dev = 0; dev < 4; ++dev) {
+                QCOMPARE(r["device_ranks"][dev]["device"].get<int>(), dev);
+                QCOMPARE(r["device_ranks"][dev]["rank"].get<int>(), base + dev);
+            }
+        }
+        QCOMPARE(d["coverage"]["ranks_with_logs"].get<int>(), 8);
+        QVERIFY2(d["coverage"]["missing_ranks"].empty(), d["coverage"].dump().c_str());
+        const json& init = d["initiating"];
+        QCOMPARE(init["entry"].get<std::string>(), std::string("nccl-socket-connect-abort"));
+        QCOMPARE(init["rank"].get<int>(), 2);
+        QCOMPARE(init["device"].get<int>(), 2);
+        QCOMPARE(init["line"].get<int>(), 37);
+        const std::string summary = d["findings"][0]["summary"];
+        QVERIFY2(
+            summary.rfind("Rank 2 on GPU 2 (node-a:41007) could not connect to 10.0.0.12 port 43215 (host "
+                          "node-b)",
+                          0) == 0,
+            summary.c_str());
+        // node-b's GPU 1 thread lost its connection: rank 5, pointing at the initiating GPU's rank.
+        bool lost = false;
+        for (const json& f : d["findings"])
+            if (f["entry"] == "nccl-peer-connection-lost") {
+                lost = true;
+                QCOMPARE(f["rank"].get<int>(), 5);
+                QCOMPARE(f["device"].get<int>(), 1);
+                QVERIFY2(f["summary"].get<std::string>().find("the host of the initiating rank 2 on GPU 2") !=
+                             std::string::npos,
+                         f["summary"].dump().c_str());
+            }
+        QVERIFY(lost);
+    }
+
+    // A process of one GPU whose Init line says so is one rank, whatever other device a thread's
+    // prefix shows: a thread that never selected a device prints cudaGetDevice's default "[0]".
+    void initLineNamesTheProcesssOneGpu()
+    {
+        const QByteArray log =
+            "node-c:7001:7001 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.13<0>\n"
+            "node-c:7001:7040 [3] NCCL INFO comm 0x55d0c8a0b2c0 rank 11 nranks 16 cudaDev 3 nvmlDev 3 busId "
+            "61000 commId 0x5c0a2f3b91d7e6a4 - Init START\n"
+            "node-c:7001:7040 [3] NCCL INFO comm 0x55d0c8a0b2c0 rank 11 nranks 16 cudaDev 3 nvmlDev 3 busId "
+            "61000 commId 0x5c0a2f3b91d7e6a4 - Init COMPLETE\n"
+            "\nnode-c:7001:7090 [3] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to "
+            "10.0.0.12<43215> failed : Software caused connection abort\n";
+        json d = diagnoseWritten(log, QStringLiteral("rank11.log"));
+        QCOMPARE(d["ranks"].size(), std::size_t{1});
+        const json& r = d["ranks"][0];
+        QCOMPARE(r["rank"].get<int>(), 11);
+        QVERIFY2(!r.contains("devices") && !r.contains("device_ranks"), r.dump().c_str());
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 11);
+        QVERIFY2(!d["initiating"].contains("device"), d["initiating"].dump().c_str());
+        QVERIFY2(d["findings"][0]["summary"].get<std::string>().rfind("Rank 11 (node-c:7001) could not", 0) ==
+                     0,
+                 d["findings"][0]["summary"].dump().c_str());
+    }
+
     void srun()
     {
         json d = diagnose(QStringLiteral("combined/srun-l.log"));

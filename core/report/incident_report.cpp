@@ -285,12 +285,11 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
     r.hasFinding = f != nullptr;
     if (f) {
         const Entry& e = a.entry(f->entry);
-        const Process& p = a.process(f->process);
         r.entry = e.id;
         r.entryTitle = e.title;
         r.role = roleName(f->role);
         r.confidence = f->confidence;
-        r.who = p.label();
+        r.who = a.labelAt(f->anchor); // by its GPU where the process drives several
         r.where = where(a, f->anchor);
         r.time = lineTime(a, f->anchor);
         r.summary = f->summary;

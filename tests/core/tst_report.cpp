@@ -258,6 +258,24 @@ private slots:
         }
     }
 
+    // nccl-tests -g 4: the verdict names the GPU whose thread failed and its rank, not the process's
+    // first Init line's rank.
+    void verdictNamesTheFailingGpu()
+    {
+        std::string log;
+        for (int d = 0; d < 4; ++d)
+            log += "node-a:41007:" + std::to_string(41021 + d) + " [" + std::to_string(d) +
+                   "] NCCL INFO comm 0x" + std::to_string(1 + d) + " rank " + std::to_string(d) +
+                   " nranks 4 cudaDev " + std::to_string(d) + " busId 1000 commId 0x2 - Init START\n";
+        log += "\nnode-a:41007:41089 [2] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to "
+               "10.0.0.12<43215> failed : Software caused connection abort\n";
+        auto a = analyzeTexts({{"node-a.log", log}});
+        IncidentReport r = buildReport(*a, fixedOptions(false));
+        QVERIFY2(r.verdict.find(" on rank 2 on GPU 2 (node-a:41007) at node-a.log:6") != std::string::npos,
+                 r.verdict.c_str());
+        QCOMPARE(QString::fromStdString(r.who), QStringLiteral("rank 2 on GPU 2 (node-a:41007)"));
+    }
+
     void emptyBundleHasNothingToDraw()
     {
         auto a = analyzeTexts({{"quiet.log", "all good\nnothing to see\n"}});

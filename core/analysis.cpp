@@ -772,7 +772,8 @@ bool cppTraceContinuation(std::string_view body)
 // count to their maximum and init phases are reduced as they come, so those are all seen.
 bool cappedPerProcess(const ScanPattern& sp)
 {
-    return !sp.progress && sp.builtin != Builtin::InitPhase;
+    // nccl-tests' listing: every rank's line, in the first process's output.
+    return !sp.progress && sp.builtin != Builtin::InitPhase && sp.builtin != Builtin::NcclTestsDevice;
 }
 
 // An NCCL init-phase line and its raw time. During the scan `where.source` is left 0 (every line
@@ -899,6 +900,15 @@ struct SourceScan {
         std::int64_t pid; // -1: none given
     };
     std::vector<GpuLine> gpuLines;
+    // nccl-tests' listing of its ranks (Builtin::NcclTestsDevice), in line order.
+    struct TestsDevice {
+        std::uint32_t line;
+        int rank;
+        std::int64_t pid;
+        std::string host;
+        int device;
+    };
+    std::vector<TestsDevice> testsDevices;
     // A console several ranks wrote into with no prefix (torchrun without --tee or --log-dir):
     // every line of no process key whose PyTorch "[Rank R]" names one of two or more ranks, as
     // (line, R). Empty where such lines name one rank only (a rank's own file).
@@ -1901,6 +1911,12 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourceP
                 }
                 continue;
             }
+            if (b == Builtin::NcclTestsDevice) {
+                out.testsDevices.push_back({h.line, std::atoi(captureOf(h, "rank").c_str()),
+                                            std::atoll(captureOf(h, "pid").c_str()), captureOf(h, "host"),
+                                            std::atoi(captureOf(h, "dev").c_str())});
+                continue;
+            }
             if (b == Builtin::NvrmGpu) {
                 // "0000:3b:00" -> 0x3b000, as NCCL prints the bus of "0000:3b:00.0"
                 std::string hex;
@@ -1969,8 +1985,9 @@ SourceScan mergePieces(PieceJoin&& join, SourceLines& lines, std::vector<SourceP
         for (std::size_t i = 0; i < out.hits.size(); ++i) {
             const bool hasText = text != out.envText.end() && text->first == i;
             const Builtin b = scanner.patterns()[static_cast<std::size_t>(out.hits[i].pattern)].builtin;
-            if (!hasText && (b == Builtin::InitLine || b == Builtin::TorchRank || b == Builtin::NcclSetting ||
-                             b == Builtin::NvrmGpu || b == Builtin::NodesLine))
+            if (!hasText &&
+                (b == Builtin::InitLine || b == Builtin::TorchRank || b == Builtin::NcclSetting ||
+                 b == Builtin::NvrmGpu || b == Builtin::NodesLine || b == Builtin::NcclTestsDevice))
                 continue;
             if (hasText)
                 (text++)->first = alive;
@@ -3045,6 +3062,38 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 p.devices = deviceBit(firstDevice[p.id.value]);
         }
     }
+    // nccl-tests' listing of its ranks names each GPU's rank by host, pid and device, whichever
+    // file lists it (its first process prints every process's lines): the witness where NCCL_DEBUG
+    // printed no Init line (WARN, or unset), and the GPUs a process drives where no thread of one
+    // of them printed a line. After the Init lines, which say the same where both are.
+    {
+        std::vector<std::vector<std::pair<int, int>>> listed(a.processes.size()); // (device, rank)
+        for (const auto& sc : scans)
+            for (const auto& t : sc.testsDevices) {
+                const LocalKey key{t.host, t.pid};
+                const auto it = byKey.find(&key);
+                if (it == byKey.end())
+                    continue; // a process with no line of its own in the bundle
+                auto& l = listed[it->second.value];
+                if (std::none_of(l.begin(), l.end(), [&](const auto& dr) { return dr.first == t.device; }))
+                    l.emplace_back(t.device, t.rank);
+            }
+        for (std::size_t i = 0; i < listed.size(); ++i) {
+            auto& l = listed[i];
+            if (l.empty())
+                continue;
+            Process& p = a.processes[i];
+            std::sort(l.begin(), l.end());
+            for (const auto& dr : l)
+                p.devices |= deviceBit(dr.first);
+            if (p.rank)
+                continue;
+            p.rank = l.front().second;
+            p.identitySource = "nccl-tests";
+            if (l.size() > 1)
+                p.deviceRanks = std::move(l);
+        }
+    }
     // NCCL 2.20.3+ says each process's local rank on its node and how many nodes the job has, once
     // per communicator: the largest communicator's line says it of the job.
     {
@@ -4027,6 +4076,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             case Builtin::TorchCuda:
             case Builtin::IbOob:
             case Builtin::NvrmGpu:
+            case Builtin::NcclTestsDevice:
                 break;
             }
             // After the switch, which still reads the captures of version and address lines.

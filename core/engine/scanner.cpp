@@ -62,6 +62,12 @@ const BuiltinDef kBuiltins[] = {
     // 79, ..."; older drivers leave out "PCI:", with MIG the instance follows the bus), with the pid
     // of a process using the GPU where the driver knew one ("pid=35521"; "pid='<unknown>'"), and its
     // "NVRM: GPU 0000:3b:00.0: GPU has fallen off the bus." and "NVRM: GPU at PCI:0000:3b:00: ...".
+    // nccl-tests prints every rank's line from its first process (MPI gathers them): "Rank %2d Group
+    // %2d Pid %6d on %10s device %2d [0x%02x] %s", the bus as "[%04x:%02x:%02x]" in later releases.
+    // The host is cut at its first dot, as NCCL's prefix has it.
+    {Builtin::NcclTestsDevice,
+     R"(#\s+Rank\s+(?P<rank>\d+)\s+Group\s+-?\d+\s+Pid\s+(?P<pid>\d+)\s+on\s+(?P<host>\S+)\s+device\s+)"
+     R"((?P<dev>\d+)\s+\[)"},
     {Builtin::NvrmGpu,
      R"(NVRM: (?:Xid \((?:PCI:)?|GPU (?:at PCI:)?)(?P<pci>[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}))"
      R"((?:[^)]*\): \d+(?:, pid=(?P<pid>\d+))?)?)"},

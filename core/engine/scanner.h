@@ -42,7 +42,10 @@ enum class Builtin {
     NvrmGpu,
     // NCCL 2.20.3+: "comm %p rank %d nRanks %d nNodes %d localRanks %d localRank %d MNNVL %d" once
     // per communicator (identity: local rank; coverage: the job's nodes).
-    NodesLine
+    NodesLine,
+    // nccl-tests' "# Using devices" listing, a line per rank: "#  Rank  2 Group  0 Pid  41007 on
+    // node-a device  2 [0x52] NVIDIA A100" (identity: each GPU's rank, by host and pid).
+    NcclTestsDevice
 };
 
 struct ScanPattern {

@@ -774,6 +774,39 @@ private slots:
         QVERIFY(lost);
     }
 
+    // The same run at NCCL_DEBUG=WARN, both processes' output in one file: no Init line, but
+    // nccl-tests' own listing of its ranks ("#  Rank  6 Group  0 Pid  52210 on node-b device  2
+    // [0000:52:00] ...") says each GPU's rank of each process, and the WARNs' prefixes which GPU.
+    void ncclTestsListsItsRanks()
+    {
+        json d = diagnose(QStringLiteral("nccl-tests-warn"));
+        int listed = 0;
+        for (const json& r : d["ranks"]) {
+            if (r["pid"].is_null())
+                continue;
+            ++listed;
+            const int base = r["host"] == "node-a" ? 0 : 4;
+            QCOMPARE(r["identity_source"].get<std::string>(), std::string("nccl-tests"));
+            QCOMPARE(r["rank"].get<int>(), base);
+            QCOMPARE(r["devices"].get<std::vector<int>>(), (std::vector<int>{0, 1, 2, 3}));
+            for (int dev = 0; dev < 4; ++dev)
+                QCOMPARE(r["device_ranks"][dev]["rank"].get<int>(), base + dev);
+        }
+        QCOMPARE(listed, 2);
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 2);
+        QCOMPARE(d["initiating"]["device"].get<int>(), 2);
+        QVERIFY2(d["findings"][0]["summary"].get<std::string>().rfind("Rank 2 on GPU 2 (node-a:41007)", 0) ==
+                     0,
+                 d["findings"][0]["summary"].dump().c_str());
+        bool lost = false;
+        for (const json& f : d["findings"])
+            if (f["entry"] == "nccl-peer-connection-lost") {
+                lost = true;
+                QCOMPARE(f["rank"].get<int>(), 5);
+            }
+        QVERIFY(lost);
+    }
+
     // A process of one GPU whose Init line says so is one rank, whatever other device a thread's
     // prefix shows: a thread that never selected a device prints cudaGetDevice's default "[0]".
     void initLineNamesTheProcesssOneGpu()

@@ -3172,13 +3172,30 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 if (!added && it->second != keyProcess[s][k])
                     it->second = ProcessId{};
             }
+        // Where no NCCL line carries the prefix, "host: " is a program's own (nccl-tests' "node-a:
+        // Test NCCL failure common.cu:958 '...'", printed with its hostname): the line is the
+        // process's whose NCCL prefix names that host, where one does in this source.
+        std::unordered_map<std::string_view, ProcessId> ownHost; // NCCL prefix host -> its one process
         for (std::size_t k = 0; k < keys.size(); ++k)
-            if (auto it = keys[k].hostStream ? only.find(keys[k].host) : only.end(); it != only.end()) {
+            if (!keys[k].hostStream && keys[k].pid >= 0 && !keys[k].host.empty() &&
+                keyProcess[s][k].valid()) {
+                auto [it, added] = ownHost.try_emplace(keys[k].host, keyProcess[s][k]);
+                if (!added && it->second != keyProcess[s][k])
+                    it->second = ProcessId{};
+            }
+        for (std::size_t k = 0; k < keys.size(); ++k) {
+            if (!keys[k].hostStream)
+                continue;
+            if (auto it = only.find(keys[k].host); it != only.end()) {
                 if (it->second.valid())
                     keyProcess[s][k] = it->second;
                 else
                     sharedConsoles.emplace(s, static_cast<std::uint32_t>(k));
+            } else if (auto own = ownHost.find(keys[k].host);
+                       own != ownHost.end() && own->second.valid() && only.empty()) {
+                keyProcess[s][k] = own->second;
             }
+        }
     }
     // A Ray worker's lines carry its tag, "(RayWorker pid=285, ip=10.0.0.2) " (no address on the
     // driver's own node), NCCL's among them, whose own prefix names the host: a line with the tag

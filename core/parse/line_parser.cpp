@@ -667,6 +667,32 @@ std::size_t libfabricAt(std::string_view s, std::int64_t& pid, std::int64_t& sec
 // and every field after it be a number; with UCX's two or three fields it must start with a letter,
 // and Open MPI's one field must be a padded pid (container hosts are often hex, "1a62e574072d"), so
 // that a bracketed time ("[2025-08-12T01:37:03]") or mpirun's "[1,3]" is not taken for one.
+// nccl-tests' trace of a failed test step, " .. node-a pid 41007: Test failure common.cu:842"
+// (TESTCHECK: hostname cut at its first dot, getpid()): the process that printed it. The length up
+// to "Test failure", which stays the line's text.
+std::size_t ncclTestsTraceAt(std::string_view s, std::string_view& host, std::int64_t& pid)
+{
+    std::size_t p = 0;
+    while (p < s.size() && s[p] == ' ')
+        ++p;
+    if (s.substr(p, 3) != ".. ")
+        return 0;
+    p += 3;
+    const std::size_t hostAt = p;
+    while (p < s.size() && s[p] != ' ')
+        ++p;
+    if (p == hostAt || s.substr(p, 5) != " pid ")
+        return 0;
+    const std::string_view h = s.substr(hostAt, p - hostAt);
+    std::int64_t n = 0;
+    const std::size_t k = someDigits(s, p + 5, n, 10);
+    if (k == 0 || s.substr(p + 5 + k, 15) != ": Test failure ")
+        return 0;
+    host = h;
+    pid = n;
+    return p + 5 + k + 2;
+}
+
 std::size_t processTagAt(std::string_view s, std::string_view& host, std::int64_t& pid)
 {
     if (s.size() < 8 || s[0] != '[')
@@ -931,7 +957,11 @@ std::size_t hostPrefixAt(std::string_view s, std::string_view& host)
             break;
         ++p;
     }
-    if (p < 2 || !digit || !letterOrDot || p + 1 >= s.size() || s[p] != ':' || s[p + 1] != ' ')
+    if (p < 2 || !letterOrDot || p + 1 >= s.size() || s[p] != ':' || s[p + 1] != ' ')
+        return 0;
+    // A name without a digit is a word ("Error: ", "Note: ") unless nccl-tests printed its
+    // hostname before a failed check ("%s: Test NCCL failure %s:%d '%s / %s'", and its CUDA twin).
+    if (!digit && s.substr(p + 2, 18) != "Test NCCL failure " && s.substr(p + 2, 18) != "Test CUDA failure ")
         return 0;
     if (!isAlnum(s[0]))
         return 0;
@@ -1513,6 +1543,8 @@ ParsedLine parseLine(std::string_view line, int defaultYear)
         if (!usedTag) {
             tagKind = Decoration::ProcessTag;
             usedTag = processTagAt(rest, host, pid);
+            if (!usedTag)
+                usedTag = ncclTestsTraceAt(rest, host, pid);
             // Behind a logger's time, its source location may come before its process tag
             // ("[2025-02-16 22:31:34,422] [misc/socket.cc:586] [s12gn3064:pid=3942408] NCCL WARN"):
             // read past with the tag, which says whose line it is.

@@ -243,6 +243,15 @@ private slots:
         // ChenRocks/UNITER#82, as posted: Open MPI's signal handler in a container with a hex host.
         QTest::newRow("open mpi signal")
             << "[1a62e574072d:00334] *** Process received signal ***" << int(Decoration::ProcessTag) << -1;
+        // nccl-tests' TESTCHECK trace names its process; its NCCLCHECK line only the host, a name
+        // without a digit taken only before nccl-tests' own words.
+        QTest::newRow("nccl-tests trace")
+            << " .. node-a pid 41007: Test failure common.cu:842" << int(Decoration::ProcessTag) << -1;
+        QTest::newRow("nccl-tests failed check")
+            << "node-a: Test NCCL failure common.cu:958 'unhandled system error / '"
+            << int(Decoration::HostPrefix) << -1;
+        QTest::newRow("a word without a digit is no host")
+            << "Warning: Test NCCL later" << int(Decoration::None) << -1;
         QTest::newRow("a short number is no open mpi pid")
             << "[2025-08-12T01:37] hello" << int(Decoration::None) << -1;
         QTest::newRow("a date is not srun")

@@ -799,11 +799,15 @@ private slots:
                      0,
                  d["findings"][0]["summary"].dump().c_str());
         bool lost = false;
-        for (const json& f : d["findings"])
+        for (const json& f : d["findings"]) {
             if (f["entry"] == "nccl-peer-connection-lost") {
                 lost = true;
                 QCOMPARE(f["rank"].get<int>(), 5);
             }
+            // nccl-tests' own failure lines ("node-a: Test NCCL failure ...", " .. node-a pid 41007:
+            // Test failure ...") are their process's: no finding of an unknown process.
+            QVERIFY2(!f["pid"].is_null(), f.dump().c_str());
+        }
         QVERIFY(lost);
     }
 

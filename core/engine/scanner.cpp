@@ -64,10 +64,10 @@ const BuiltinDef kBuiltins[] = {
     // "NVRM: GPU 0000:3b:00.0: GPU has fallen off the bus." and "NVRM: GPU at PCI:0000:3b:00: ...".
     // nccl-tests prints every rank's line from its first process (MPI gathers them): "Rank %2d Group
     // %2d Pid %6d on %10s device %2d [0x%02x] %s", the bus as "[%04x:%02x:%02x]" in later releases.
-    // The host is cut at its first dot, as NCCL's prefix has it.
+    // The host is cut at its first dot, as NCCL's prefix has it. Spelled with the format's own
+    // spaces: its longest literal, "#  Rank ", is then the rare one the prefilter looks for.
     {Builtin::NcclTestsDevice,
-     R"(#\s+Rank\s+(?P<rank>\d+)\s+Group\s+-?\d+\s+Pid\s+(?P<pid>\d+)\s+on\s+(?P<host>\S+)\s+device\s+)"
-     R"((?P<dev>\d+)\s+\[)"},
+     R"(#  Rank +(?P<rank>\d+) Group +-?\d+ Pid +(?P<pid>\d+) on +(?P<host>\S+) device +(?P<dev>\d+) \[)"},
     {Builtin::NvrmGpu,
      R"(NVRM: (?:Xid \((?:PCI:)?|GPU (?:at PCI:)?)(?P<pci>[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}))"
      R"((?:[^)]*\): \d+(?:, pid=(?P<pid>\d+))?)?)"},

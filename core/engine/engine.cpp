@@ -254,7 +254,11 @@ private:
     std::map<int, const Hit*> m_exitReport;
     // (entry, checklist item) -> how many processes show its symptoms, and the earliest of their
     // hits (SignalOnRanks).
-    std::map<std::pair<int, std::string>, std::pair<std::size_t, const Hit*>> m_onRanks;
+    struct OnRanks {
+        std::size_t ranks = 0, processes = 0; // a process driving several GPUs: a rank per GPU
+        const Hit* first = nullptr;
+    };
+    std::map<std::pair<int, std::string>, OnRanks> m_onRanks;
     std::uint64_t m_ncclInfoLike = 0;
     // Finding-capable lines quoted under an exception's "Last error:" -> the exception's first line.
     std::map<LineRef, LineRef> m_quotedBy;
@@ -584,26 +588,38 @@ void Builder::evaluate(Finding& f)
             // The same for every finding of the entry: counted once.
             auto [known, added] = m_onRanks.try_emplace({f.entry, item.id});
             if (added) {
-                std::set<ProcessId> seen;
+                // A process driving several GPUs (nccl-tests' -g) prints the failure on the thread
+                // of each: each GPU's is a rank's.
+                std::set<std::pair<ProcessId, int>> ranks;
+                std::set<ProcessId> processes;
                 const Hit* first = nullptr;
                 for (const auto& id : ev.symptoms)
                     for (const Hit* h : hitsOf(f.entry, id, nullptr)) {
-                        seen.insert(info(h->where).process);
+                        const ProcessId p = info(h->where).process;
+                        processes.insert(p);
+                        ranks.emplace(p, m_a.deviceAt(h->where));
                         if (!first || earlier(h->where, first->where))
                             first = h;
                     }
-                known->second = {seen.size(), first};
+                known->second = {ranks.size(), processes.size(), first};
             }
-            const auto [seen, first] = known->second;
-            if (first)
-                r.line = first->where;
-            if (static_cast<int>(seen) >= ev.minRanks) {
+            const OnRanks& on = known->second;
+            if (on.first)
+                r.line = on.first->where;
+            const std::string where =
+                on.ranks == on.processes
+                    ? std::to_string(on.ranks) + (on.ranks == 1 ? " process" : " processes")
+                    : std::to_string(on.ranks) + " ranks (the GPUs of " + std::to_string(on.processes) +
+                          (on.processes == 1 ? " process" : " processes") + ")";
+            if (static_cast<int>(on.ranks) >= ev.minRanks) {
                 r.status = CheckStatus::Confirmed;
-                r.detail = "seen on " + std::to_string(seen) + " processes";
+                r.detail = "seen on " + where;
             } else {
-                r.detail = (seen == 0 ? std::string("not seen")
-                                      : "seen on " + std::to_string(seen) + " process(es) only") +
-                           "; " + item.ifUnknown;
+                r.detail =
+                    (on.ranks == 0
+                         ? std::string("not seen")
+                         : "seen on " + (on.ranks == 1 ? std::string("1 process(es)") : where) + " only") +
+                    "; " + item.ifUnknown;
             }
             break;
         }

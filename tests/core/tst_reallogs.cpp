@@ -460,6 +460,18 @@ private slots:
         const json& f = d["findings"][0];
         QVERIFY2(f["summary"].get<std::string>().find(said.toStdString()) != std::string::npos,
                  f["summary"].dump().c_str());
+        // /dev/shm is every local rank's: three GPUs' threads of one process failing is three ranks.
+        if (log == QStringLiteral("040")) {
+            bool checked = false;
+            for (const json& c : f["checklist"])
+                if (c["id"] == "several-ranks") {
+                    checked = true;
+                    QCOMPARE(c["status"].get<std::string>(), std::string("confirmed"));
+                    QCOMPARE(c["detail"].get<std::string>(),
+                             std::string("seen on 3 ranks (the GPUs of 1 process)"));
+                }
+            QVERIFY(checked);
+        }
         if (device >= 0) {
             QCOMPARE(d["initiating"]["device"].get<int>(), device);
             QCOMPARE(f["device"].get<int>(), device);

@@ -740,6 +740,9 @@ constexpr std::uint32_t kNoKey = SourceLines::kProcessMask;
 // How far after a blank line the line whose process it takes may be (analyze, SourceScan).
 constexpr std::uint32_t kBlankLookahead = 7;
 constexpr int kKeepHitsPerProcess = 16;
+// More ranks than any job has had: a line that says more (a corrupt or hostile one) sizes no
+// per-rank table (coverage keeps a byte per rank of the world).
+constexpr int kMostRanks = 1 << 20;
 // Cells (pattern x key) up to which a piece counts its hits in a table rather than a hash map
 // (scanPiece): 512 KiB of counts, a few hundred keys with the shipped encyclopedia.
 constexpr std::size_t kDenseHitQuota = std::size_t{1} << 18;
@@ -3033,7 +3036,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 if (!pid.valid())
                     continue;
                 Process& p = a.processes[pid.value];
-                if (r.nranks > a.coverage.worldRanks) {
+                if (r.nranks > a.coverage.worldRanks && r.nranks <= kMostRanks) {
                     a.coverage.worldRanks = r.nranks;
                     a.coverage.source = LineRef{SourceId(static_cast<std::uint32_t>(s)), r.line};
                 }
@@ -3068,8 +3071,15 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     // of them printed a line. After the Init lines, which say the same where both are.
     {
         std::vector<std::vector<std::pair<int, int>>> listed(a.processes.size()); // (device, rank)
-        for (const auto& sc : scans)
-            for (const auto& t : sc.testsDevices) {
+        // Without an Init line, the listing says how many ranks the job has: one line each.
+        const bool worldFromInit = a.coverage.worldRanks > 0;
+        for (std::size_t s = 0; s < scans.size(); ++s)
+            for (const auto& t : scans[s].testsDevices) {
+                if (!worldFromInit && t.rank >= a.coverage.worldRanks && t.rank < kMostRanks) {
+                    a.coverage.worldRanks = t.rank + 1;
+                    a.coverage.source = LineRef{SourceId(static_cast<std::uint32_t>(s)), t.line};
+                    a.coverage.fromTestsListing = true;
+                }
                 const LocalKey key{t.host, t.pid};
                 const auto it = byKey.find(&key);
                 if (it == byKey.end())

@@ -551,10 +551,13 @@ struct ElasticRecordLines {
 struct Coverage {
     int worldRanks = 0;            // nranks of the largest communicator (0: no Init line read)
     std::optional<LineRef> source; // an Init line that says so
-    std::vector<int> missing;      // ranks 0 .. worldRanks-1 that no process of the bundle is, ascending
-    int unranked = 0;      // processes here (a pid known) whose rank no line told: may be some of them
-    int worldNodes = 0;    // nNodes of that communicator (NCCL 2.20.3+), 0 where no line said
-    int hostsWithLogs = 0; // hosts of the processes with a rank in it
+    // Where no Init line was read: nccl-tests' listing of its ranks, a line each ("#  Rank 15 ..."),
+    // the last of which `source` is.
+    bool fromTestsListing = false;
+    std::vector<int> missing; // ranks 0 .. worldRanks-1 that no process of the bundle is, ascending
+    int unranked = 0;         // processes here (a pid known) whose rank no line told: may be some of them
+    int worldNodes = 0;       // nNodes of that communicator (NCCL 2.20.3+), 0 where no line said
+    int hostsWithLogs = 0;    // hosts of the processes with a rank in it
     bool complete() const { return worldRanks == 0 || missing.empty(); }
     // Of ranks 0 .. worldRanks-1, those some process of the bundle is.
     int ranksWithLogs() const { return worldRanks - static_cast<int>(missing.size()); }

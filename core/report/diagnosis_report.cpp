@@ -911,6 +911,8 @@ void writeCoverage(JsonWriter& w, const Analysis& a)
     w.endArray();
     w.key("ranks_with_logs").integer(c.ranksWithLogs());
     w.key("unranked_processes").integer(c.unranked);
+    // What said how many ranks the job has: an Init line, or nccl-tests' listing of its ranks.
+    w.key("world_from").string(c.fromTestsListing ? "nccl-tests" : "nccl-init");
     w.key("world_nodes");
     if (c.worldNodes > 0)
         w.integer(c.worldNodes);
@@ -1263,8 +1265,9 @@ std::string coverageSentence(const Analysis& a)
     const Coverage& c = a.coverage;
     if (c.worldRanks <= 0)
         return {};
-    std::string s = "Logs of " + std::to_string(c.ranksWithLogs()) + " of the " +
-                    std::to_string(c.worldRanks) + " ranks in NCCL's largest communicator";
+    std::string s =
+        "Logs of " + std::to_string(c.ranksWithLogs()) + " of the " + std::to_string(c.worldRanks) +
+        (c.fromTestsListing ? " ranks nccl-tests lists" : " ranks in NCCL's largest communicator");
     if (c.source)
         s += " (" + displayFile(a, *c.source) + ":" + std::to_string(c.source->line + 1) + ")";
     if (c.worldNodes > 0 && c.hostsWithLogs < c.worldNodes)

@@ -811,6 +811,25 @@ private slots:
         QVERIFY(lost);
     }
 
+    // One node's output of that run, where its process printed the listing of all eight ranks:
+    // the listing says how many ranks the job has, and which four have no line here.
+    void ncclTestsListingSaysWhatIsMissing()
+    {
+        QFile all(QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/nccl-tests-warn/all_reduce_perf.out"));
+        QVERIFY(all.open(QIODevice::ReadOnly));
+        QByteArray nodeA;
+        for (const QByteArray& line : all.readAll().split('\n'))
+            if (!line.contains("node-b:") && !line.contains(" .. node-b"))
+                nodeA += line + '\n';
+        json d = diagnoseWritten(nodeA, QStringLiteral("node-a.out"));
+        const json& c = d["coverage"];
+        QVERIFY2(c.is_object(), d.dump().c_str());
+        QCOMPARE(c["world_ranks"].get<int>(), 8);
+        QCOMPARE(c["world_from"].get<std::string>(), std::string("nccl-tests"));
+        QCOMPARE(c["missing_ranks"].get<std::vector<int>>(), (std::vector<int>{4, 5, 6, 7}));
+        QCOMPARE(c["line"].get<int>(), 11); // the listing's last line, rank 7's
+    }
+
     // A process of one GPU whose Init line says so is one rank, whatever other device a thread's
     // prefix shows: a thread that never selected a device prints cudaGetDevice's default "[0]".
     void initLineNamesTheProcesssOneGpu()

@@ -1084,9 +1084,23 @@ void MainWindow::fillRanks()
         QString tip = tr("Host %1, PID %2")
                           .arg(p.host.empty() ? tr("unknown") : QString::fromStdString(p.host))
                           .arg(p.pid >= 0 ? QString::number(p.pid) : tr("unknown"));
-        if (p.rank)
+        if (p.deviceRanks.size() > 1) {
+            // One process driving several GPUs: each GPU's rank.
+            QStringList each;
+            for (const auto& [device, r] : p.deviceRanks)
+                each << tr("GPU %1: rank %2").arg(device).arg(r);
+            tip += tr("\nOne process driving %1 GPUs%2\n  %3")
+                       .arg(p.deviceList().size())
+                       .arg(p.nranks > 0 ? tr(" of a job of %1 ranks").arg(p.nranks) : QString())
+                       .arg(each.join(QStringLiteral("\n  ")));
+        } else if (p.rank) {
             tip += p.nranks > 0 ? tr("\nRank %1 of %2").arg(*p.rank).arg(p.nranks)
                                 : tr("\nRank %1").arg(*p.rank);
+        }
+        if (p.severalDevices() && p.deviceRanks.size() < 2)
+            tip +=
+                tr("\nOne process driving GPUs %1 (its lines' NCCL prefixes); no line says each GPU's rank")
+                    .arg(QString::fromStdString(rankRuns(p.deviceList())));
         if (p.localRank)
             tip += tr("\nLocal rank %1").arg(*p.localRank);
         if (!p.address.empty())

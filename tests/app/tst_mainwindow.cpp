@@ -467,6 +467,49 @@ private slots:
         w.grab().save(QStringLiteral(RANKLINE_BUILD_DIR "/screenshots/rank-list-conflicts.png"));
     }
 
+    // nccl-tests' -g 4: a process each node, a rank each GPU. The rank list says the ranks each
+    // process holds and, in its tooltip, each GPU's; the log's Rank column the rank of the GPU
+    // whose thread printed the line.
+    void oneProcessDrivingSeveralGpus()
+    {
+        MainWindow w(m_enc);
+        w.resize(1400, 860);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy ready(&w, &MainWindow::analysisReady);
+        w.openPaths({QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/nccl-tests-g4")});
+        QVERIFY(ready.wait(20000));
+        auto* view = w.findChild<QTreeView*>(QStringLiteral("rankList"));
+        QVERIFY(view);
+        const QAbstractItemModel* m = view->model();
+        QStringList rows;
+        QString tip;
+        for (int h = 0; h < m->rowCount(); ++h)
+            for (int r = 0; r < m->rowCount(m->index(h, 0)); ++r) {
+                const QModelIndex i = m->index(r, 0, m->index(h, 0));
+                rows << i.data().toString();
+                if (i.data().toString().startsWith(QStringLiteral("ranks 0–3")))
+                    tip = i.data(Qt::ToolTipRole).toString();
+            }
+        QVERIFY2(rows.contains(QStringLiteral("ranks 0–3 ◆ initiating")),
+                 qPrintable(rows.join(QLatin1Char('|'))));
+        QVERIFY2(rows.contains(QStringLiteral("ranks 4–7 ● collateral")),
+                 qPrintable(rows.join(QLatin1Char('|'))));
+        QVERIFY2(tip.contains(QStringLiteral("One process driving 4 GPUs of a job of 8 ranks")) &&
+                     tip.contains(QStringLiteral("GPU 2: rank 2")),
+                 qPrintable(tip));
+        // The connect abort (node-a.log:37) is GPU 2's line: rank 2, not the process's first rank.
+        const QAbstractItemModel* log = w.logView()->model();
+        bool found = false;
+        for (int r = 0; r < log->rowCount() && !found; ++r)
+            if (log->index(r, LogModel::SourceColumn).data().toString() == QStringLiteral("node-a.log:37")) {
+                found = true;
+                QCOMPARE(log->index(r, LogModel::RankColumn).data().toString(), QStringLiteral("2"));
+            }
+        QVERIFY(found);
+        w.grab().save(QStringLiteral(RANKLINE_BUILD_DIR "/screenshots/rank-list-several-gpus.png"));
+    }
+
     // The rank list follows the selected line: on opening, the initiating rank (far down a list of
     // three hundred, where it was left out of view at rank 0 before); then the rank of a line
     // chosen in the log.

@@ -3059,10 +3059,17 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         }
         for (Process& p : a.processes) {
             std::sort(p.deviceRanks.begin(), p.deviceRanks.end());
-            // Init lines that name one GPU outweigh the prefixes: a thread that never selected a
-            // device prints "[0]" (cudaGetDevice's default) in a process that drives GPU 3.
-            if (p.deviceRanks.empty() && firstDevice[p.id.value] >= 0)
-                p.devices = deviceBit(firstDevice[p.id.value]);
+            const int first = firstDevice[p.id.value];
+            if (!p.deviceRanks.empty() || first < 0 || !p.rank)
+                continue;
+            // Init lines of one GPU and prefixes of no other but GPU 0: a thread that never
+            // selected a device prints "[0]" (cudaGetDevice's default) in a process that drives
+            // GPU 3, which is one rank. Other GPUs' lines are other ranks', whose Init lines the
+            // logs lack (an excerpt): the Init line says its own GPU's rank only.
+            if ((p.devices & ~deviceBit(first) & ~deviceBit(0)) == 0)
+                p.devices = deviceBit(first);
+            else
+                p.deviceRanks.emplace_back(first, *p.rank);
         }
     }
     // nccl-tests' listing of its ranks names each GPU's rank by host, pid and device, whichever

@@ -854,6 +854,28 @@ private slots:
                  d["findings"][0]["summary"].dump().c_str());
     }
 
+    // The Init line of one GPU says that GPU's rank only: a WARN from another GPU's thread of the
+    // same process (an excerpt without that GPU's Init line) is an unknown rank's, not rank 0's.
+    void initLineOfOneGpuAmongSeveral()
+    {
+        const QByteArray log =
+            "node-c:7001:7040 [0] NCCL INFO comm 0x55d0c8a0b2c0 rank 0 nranks 8 cudaDev 0 nvmlDev 0 busId "
+            "1b000 commId 0x5c0a2f3b91d7e6a4 - Init START\n"
+            "\nnode-c:7001:7093 [3] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to "
+            "10.0.0.12<43215> failed : Software caused connection abort\n";
+        json d = diagnoseWritten(log, QStringLiteral("node-c.log"));
+        QCOMPARE(d["ranks"].size(), std::size_t{1});
+        const json& r = d["ranks"][0];
+        QCOMPARE(r["devices"].get<std::vector<int>>(), (std::vector<int>{0, 3}));
+        QCOMPARE(r["device_ranks"].size(), std::size_t{1});
+        QCOMPARE(r["device_ranks"][0]["rank"].get<int>(), 0);
+        QCOMPARE(d["initiating"]["device"].get<int>(), 3);
+        QVERIFY2(d["initiating"]["rank"].is_null(), d["initiating"].dump().c_str());
+        QVERIFY2(d["findings"][0]["summary"].get<std::string>().rfind(
+                     "Unknown rank on GPU 3 (node-c:7001, one process driving GPUs 0, 3) could not", 0) == 0,
+                 d["findings"][0]["summary"].dump().c_str());
+    }
+
     void srun()
     {
         json d = diagnose(QStringLiteral("combined/srun-l.log"));

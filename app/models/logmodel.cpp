@@ -141,9 +141,7 @@ QVariant LogModel::data(const QModelIndex& index, int role) const
             if (p.severalDevices()) {
                 if (const int d = a.deviceAt(ref); d >= 0) {
                     const std::optional<int> r = p.rankOnDevice(d);
-                    if (r)
-                        return *r;
-                    return QStringLiteral("?");
+                    return r ? QVariant(*r) : QVariant(QStringLiteral("?"));
                 }
                 if (p.deviceRanks.size() > 1)
                     return QString::fromStdString(p.rankText());

@@ -590,18 +590,21 @@ void Builder::evaluate(Finding& f)
             if (added) {
                 // A process driving several GPUs (nccl-tests' -g) prints the failure on the thread
                 // of each: each GPU's is a rank's.
-                std::set<std::pair<ProcessId, int>> ranks;
-                std::set<ProcessId> processes;
+                // A line without a device prefix is one of the process's ranks, not another.
+                std::map<ProcessId, std::set<int>> devicesOf;
                 const Hit* first = nullptr;
                 for (const auto& id : ev.symptoms)
                     for (const Hit* h : hitsOf(f.entry, id, nullptr)) {
-                        const ProcessId p = info(h->where).process;
-                        processes.insert(p);
-                        ranks.emplace(p, m_a.deviceAt(h->where));
+                        std::set<int>& devices = devicesOf[info(h->where).process];
+                        if (const int d = m_a.deviceAt(h->where); d >= 0)
+                            devices.insert(d);
                         if (!first || earlier(h->where, first->where))
                             first = h;
                     }
-                known->second = {ranks.size(), processes.size(), first};
+                std::size_t ranks = 0;
+                for (const auto& [p, devices] : devicesOf)
+                    ranks += std::max<std::size_t>(1, devices.size());
+                known->second = {ranks, devicesOf.size(), first};
             }
             const OnRanks& on = known->second;
             if (on.first)

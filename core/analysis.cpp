@@ -74,6 +74,12 @@ std::string closeWhere(std::string s, std::string_view more)
     return s.append(more).append(")");
 }
 
+// What the label says of a process's GPUs where no rank of each is known.
+std::string drivingGpus(const Process& p)
+{
+    return ", one process driving GPUs " + rankRuns(p.deviceList());
+}
+
 } // namespace
 
 std::string Process::rankText() const
@@ -97,9 +103,7 @@ std::string Process::label() const
                  : std::string(severalDevices() ? "unknown ranks" : "unknown rank");
     }
     // Which GPUs, where no rank of each says it: the thread of each prints its own.
-    const std::string gpus = severalDevices() && deviceRanks.size() < 2
-                                 ? ", one process driving GPUs " + rankRuns(deviceList())
-                                 : std::string();
+    const std::string gpus = severalDevices() && deviceRanks.size() < 2 ? drivingGpus(*this) : std::string();
     return s + closeWhere(openWhere(*this), gpus);
 }
 
@@ -110,36 +114,48 @@ std::string Process::labelOnDevice(int device) const
     const std::optional<int> r = rankOnDevice(device);
     const std::string s = (r ? "rank " + std::to_string(*r) : std::string("unknown rank")) + " on GPU " +
                           std::to_string(device);
-    return s + closeWhere(openWhere(*this),
-                          r ? std::string() : ", one process driving GPUs " + rankRuns(deviceList()));
+    return s + closeWhere(openWhere(*this), r ? std::string() : drivingGpus(*this));
 }
+
+namespace
+{
+
+// The line's process, or null: its process only, not the time info() works out.
+const Process* processOfLine(const Analysis& a, LineRef r)
+{
+    const ProcessId p = a.lines[r.source.value].process(r.line);
+    return p.valid() && p.value < a.processes.size() ? &a.processes[p.value] : nullptr;
+}
+
+int deviceOfLine(const Analysis& a, const Process* p, LineRef r)
+{
+    if (!p || !p->severalDevices())
+        return -1;
+    const ParsedLine parsed = parseLine(a.text(r));
+    return parsed.nccl ? parsed.nccl->device : -1;
+}
+
+} // namespace
 
 int Analysis::deviceAt(LineRef r) const
 {
-    const ProcessId p = info(r).process;
-    if (!p.valid() || p.value >= processes.size() || !processes[p.value].severalDevices())
-        return -1;
-    const ParsedLine parsed = parseLine(text(r));
-    return parsed.nccl ? parsed.nccl->device : -1;
+    return deviceOfLine(*this, processOfLine(*this, r), r);
 }
 
 std::string Analysis::labelAt(LineRef r) const
 {
-    const ProcessId p = info(r).process;
-    if (!p.valid() || p.value >= processes.size())
-        return Process{}.label();
-    return processes[p.value].labelOnDevice(deviceAt(r));
+    const Process* p = processOfLine(*this, r);
+    return p ? p->labelOnDevice(deviceOfLine(*this, p, r)) : Process{}.label();
 }
 
 std::optional<int> Analysis::rankAt(LineRef r) const
 {
-    const ProcessId p = info(r).process;
-    if (!p.valid() || p.value >= processes.size())
+    const Process* p = processOfLine(*this, r);
+    if (!p)
         return std::nullopt;
-    const Process& proc = processes[p.value];
-    if (const int d = deviceAt(r); d >= 0 && !proc.deviceRanks.empty())
-        return proc.rankOnDevice(d);
-    return proc.rank;
+    if (const int d = deviceOfLine(*this, p, r); d >= 0 && !p->deviceRanks.empty())
+        return p->rankOnDevice(d);
+    return p->rank;
 }
 
 std::string Coverage::missingDisplay(std::size_t maxRanges) const

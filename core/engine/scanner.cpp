@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <initializer_list>
 #include <mutex>
 #include <optional>
 #include <re2/re2.h>
@@ -79,21 +80,15 @@ bool at(std::string_view s, std::size_t p, std::string_view text)
     return s.substr(p, text.size()) == text;
 }
 
-// One capture, in one allocation.
-bool setOne(Captures& caps, std::string_view name, std::string_view value)
+// Captures, in the order RE2 names them (by name), in one allocation.
+bool setCaptures(Captures& caps, std::initializer_list<std::pair<std::string_view, std::string_view>> named)
 {
-    caps.reserve(Captures::packedSize(name, value));
-    caps.add(name, value);
-    return true;
-}
-
-// Two captures, in the order RE2 names them (by name), in one allocation.
-bool setTwo(Captures& caps, std::string_view name1, std::string_view value1, std::string_view name2,
-            std::string_view value2)
-{
-    caps.reserve(Captures::packedSize(name1, value1) + Captures::packedSize(name2, value2));
-    caps.add(name1, value1);
-    caps.add(name2, value2);
+    std::size_t size = 0;
+    for (const auto& [name, value] : named)
+        size += Captures::packedSize(name, value);
+    caps.reserve(size);
+    for (const auto& [name, value] : named)
+        caps.add(name, value);
     return true;
 }
 
@@ -132,12 +127,7 @@ bool matchInitLine(std::string_view line, Captures& caps)
         if (p >= line.size() || !isDigit(line[p]))
             continue;
         const std::string_view dev = line.substr(devAt, runEnd(line, p, isDigit) - devAt);
-        caps.reserve(Captures::packedSize("dev", dev) + Captures::packedSize("nranks", nranks) +
-                     Captures::packedSize("rank", rank));
-        caps.add("dev", dev);
-        caps.add("nranks", nranks);
-        caps.add("rank", rank);
-        return true;
+        return setCaptures(caps, {{"dev", dev}, {"nranks", nranks}, {"rank", rank}});
     }
     return false;
 }
@@ -162,7 +152,7 @@ bool matchInitPhase(std::string_view line, Captures& caps)
             phase = line.substr(p, 8);
         else
             continue;
-        return setTwo(caps, "commid", id, "phase", phase);
+        return setCaptures(caps, {{"commid", id}, {"phase", phase}});
     }
     return false;
 }
@@ -200,7 +190,7 @@ Hand matchAddressAt(std::string_view line, std::size_t p, Captures& caps)
     const std::size_t portEnd = runEnd(line, *ipEnd + 1, isDigit);
     if (portEnd == *ipEnd + 1 || !at(line, portEnd, ">"))
         return Hand::NoMatch;
-    setTwo(caps, "if", line.substr(ifAt, *ifEnd - ifAt), "ip", line.substr(ipAt, *ipEnd - ipAt));
+    setCaptures(caps, {{"if", line.substr(ifAt, *ifEnd - ifAt)}, {"ip", line.substr(ipAt, *ipEnd - ipAt)}});
     return Hand::Match;
 }
 
@@ -243,7 +233,7 @@ bool matchNumberAfter(std::string_view line, std::string_view lead, std::string_
         const std::size_t end = runEnd(line, from, isDigit);
         if (end == from || !at(line, end, after))
             continue;
-        return setOne(caps, name, line.substr(from, end - from));
+        return setCaptures(caps, {{name, line.substr(from, end - from)}});
     }
     return false;
 }
@@ -261,7 +251,7 @@ bool matchTorchRank(std::string_view line, Captures& caps)
         const std::size_t end = runEnd(line, from, isDigit);
         if (end == from || !at(line, end, "] "))
             continue;
-        return setOne(caps, "rank", line.substr(from, end - from));
+        return setCaptures(caps, {{"rank", line.substr(from, end - from)}});
     }
     return false;
 }
@@ -305,7 +295,7 @@ bool matchTorchVersion(std::string_view line, Captures& caps)
             continue;
         end = runEnd(line, end,
                      [](char c) { return (c >= 'a' && c <= 'z') || isDigit(c) || c == '.' || c == '+'; });
-        return setOne(caps, "torch", line.substr(from, end - from));
+        return setCaptures(caps, {{"torch", line.substr(from, end - from)}});
     }
     return false;
 }

@@ -35,6 +35,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <functional>
+
 #include "models/bookmarks.h"
 #include "models/logmodel.h"
 #include "report/diagnosis_report.h"
@@ -64,6 +66,27 @@ QSettings settings()
 {
     return QSettings(QStringLiteral("Rankline"), QStringLiteral("Rankline"));
 }
+
+// Calls back whenever the watched widget is resized (the event goes on to it).
+class ResizeWatcher : public QObject
+{
+public:
+    ResizeWatcher(QObject* parent, std::function<void()> resized)
+        : QObject(parent), m_resized(std::move(resized))
+    {
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::Resize)
+            m_resized();
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    std::function<void()> m_resized;
+};
 } // namespace
 
 MainWindow::MainWindow(std::shared_ptr<const Encyclopedia> encyclopedia, QWidget* parent)
@@ -319,6 +342,7 @@ QWidget* MainWindow::buildInvestigation()
     m_rankView->setRootIsDecorated(true);
     m_rankView->setUniformRowHeights(true);
     m_rankView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_rankView->viewport()->installEventFilter(new ResizeWatcher(m_rankView, [this] { fitRankColumn(); }));
     connect(m_rankView, &QTreeView::activated, this, [this](const QModelIndex& idx) {
         QVariant v = idx.siblingAtColumn(0).data(ProcessRole);
         if (!v.isValid() || !m_index)
@@ -1063,9 +1087,10 @@ void MainWindow::fillRanks()
             p.deviceRanks.size() > 1           ? tr("ranks %1").arg(QString::fromStdString(p.rankText()))
             : p.rank                           ? tr("rank %1").arg(*p.rank)
             : p.identitySource == "kernel-log" ? tr("kernel log")
-            : p.severalDevices()
-                ? tr("unknown (GPUs %1)").arg(QString::fromStdString(rankRuns(p.deviceList())))
-                : tr("unknown"));
+            // "?" as the log's Rank column says it: "unknown (GPUs 3, 4, 6) ◆ initiating" pushed
+            // the PID and the witness out of the narrow list; the tooltip says it in words.
+            : p.severalDevices() ? tr("? (GPUs %1)").arg(QString::fromStdString(rankRuns(p.deviceList())))
+                                 : tr("unknown"));
         rank->setData(p.id.value, ProcessRole);
         if (p.attempt)
             rank->setText(rank->text() + tr(" (attempt %1)").arg(*p.attempt));
@@ -1122,6 +1147,8 @@ void MainWindow::fillRanks()
                                   new QStandardItem(p.localRank ? QString::number(*p.localRank) : QString()),
                                   new QStandardItem(p.pid >= 0 ? QString::number(p.pid) : QString()), why,
                                   new QStandardItem(files.join(QStringLiteral(", ")))};
+        // Led by the rank's label, which the column may elide.
+        tip.prepend(rank->text() + QLatin1Char('\n'));
         for (auto* item : row)
             item->setToolTip(tip);
         host->appendRow(row);
@@ -1135,6 +1162,21 @@ void MainWindow::fillRanks()
     m_rankView->expandAll();
     for (int c = 0; c < kColumns - 1; ++c)
         m_rankView->resizeColumnToContents(c);
+    m_rankColumnNatural = m_rankView->columnWidth(0);
+    fitRankColumn();
+}
+
+// The rank column leaves the local rank and the PID in view beside a long label (a role, an
+// attempt), elided, its whole text in the tooltip. Again as the list is resized: when the rank list
+// is filled the window's splitter may not have given it its width yet.
+void MainWindow::fitRankColumn()
+{
+    if (m_rankModel->rowCount() == 0)
+        return;
+    int room = m_rankView->viewport()->width() - m_rankView->columnWidth(2);
+    if (!m_rankView->isColumnHidden(1))
+        room -= m_rankView->columnWidth(1);
+    m_rankView->setColumnWidth(0, std::min(m_rankColumnNatural, std::max(room, 120)));
 }
 
 void MainWindow::selectLine(LineRef where)

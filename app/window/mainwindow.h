@@ -139,6 +139,7 @@ private:
     void pinLines(LineRef a, LineRef b);
     void showProgress(const Progress& progress);
     void fillRanks();
+    void fitRankColumn();
     // The status bar's reload offer: files that grew while being read, or changed since.
     void updateReloadButton();
     void scheduleFileCheck(int afterMs);
@@ -157,6 +158,7 @@ private:
     LogPane* m_logPane = nullptr;
     Bookmarks* m_bookmarks = nullptr;
     QTreeView* m_rankView = nullptr;
+    int m_rankColumnNatural = 0; // the rank column's width for its whole labels (fitRankColumn)
     QStandardItemModel* m_rankModel = nullptr;
     // Each process's row in the rank list (by process id): the list follows the selected line.
     std::vector<QPersistentModelIndex> m_rankRows;

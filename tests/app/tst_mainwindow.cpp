@@ -510,6 +510,41 @@ private slots:
         w.grab().save(QStringLiteral(RANKLINE_BUILD_DIR "/screenshots/rank-list-several-gpus.png"));
     }
 
+    // A process of three GPUs whose lines say no rank (WARNs, no Init line): the list says its GPUs
+    // in a label short enough that the PID stays in view beside it, the role after it, and the
+    // tooltip says the whole.
+    void rankListKeepsThePidInViewBesideALongLabel()
+    {
+        MainWindow w(m_enc);
+        w.resize(1400, 860);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy ready(&w, &MainWindow::analysisReady);
+        w.openPaths({QStringLiteral(RANKLINE_TEST_DATA_DIR "/shapes/one-process-gpus-unknown")});
+        QVERIFY(ready.wait(20000));
+        auto* view = w.findChild<QTreeView*>(QStringLiteral("rankList"));
+        QVERIFY(view);
+        const QAbstractItemModel* m = view->model();
+        QCOMPARE(m->rowCount(), 1);
+        const QModelIndex host = m->index(0, 0);
+        QCOMPARE(m->rowCount(host), 1);
+        const QModelIndex rank = m->index(0, 0, host);
+        QCOMPARE(rank.data().toString(), QStringLiteral("? (GPUs 2, 5, 7) ◆ initiating"));
+        const QString tip = rank.data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.startsWith(QStringLiteral("? (GPUs 2, 5, 7) ◆ initiating\n")) &&
+                     tip.contains(QStringLiteral("One process driving GPUs 2, 5, 7")),
+                 qPrintable(tip));
+        QCOMPARE(m->index(0, 2, host).data().toString(), QStringLiteral("7310"));
+        // The PID column (2; 1, the local rank, is hidden here) ends inside the list.
+        QVERIFY(view->isColumnHidden(1));
+        const int pidRight = view->columnViewportPosition(2) + view->columnWidth(2);
+        QVERIFY2(
+            pidRight <= view->viewport()->width(),
+            qPrintable(
+                QStringLiteral("PID column ends at %1 of %2").arg(pidRight).arg(view->viewport()->width())));
+        w.grab().save(QStringLiteral(RANKLINE_BUILD_DIR "/screenshots/rank-list-gpus-unknown.png"));
+    }
+
     // The rank list follows the selected line: on opening, the initiating rank (far down a list of
     // three hundred, where it was left out of view at rank 0 before); then the rank of a line
     // chosen in the log.

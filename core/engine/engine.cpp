@@ -1320,6 +1320,22 @@ void Builder::watchdogSuspects(Finding*& owner, std::vector<AwaitedCollective>& 
     for (const auto& h : m_hits)
         if (h.entry == owner->entry)
             failedToo.insert(info(h.where).process);
+    // The initiating failure's rank among those that never reported: its own failure is why the
+    // collective never completed, and the silence of the others says nothing more (a job torn down
+    // after one rank failed: 4 watchdog reports of 10,000 ranks named 9,996 suspects). That rank
+    // is the one suspect.
+    if (const Finding* init = m_a.initiatingFinding(); init && owner->role == Role::Collateral &&
+                                                       !seqOf.count(init->process) &&
+                                                       !failedToo.count(init->process)) {
+        owner->suspects.push_back(
+            {init->process, std::make_shared<const SuspectReason>(SuspectReason{
+                                "every reporting rank waits at " + at +
+                                    "; this rank never reported it: it had failed first (the initiating "
+                                    "failure, " +
+                                    entry(init->entry).id + "), which is why the collective never completed",
+                                {}})});
+        return;
+    }
     for (const auto& p : m_a.processes) {
         if (!p.rank)
             continue;

@@ -157,6 +157,57 @@ private slots:
         QCOMPARE(text.count(QStringLiteral("suspect ")), 1);
     }
 
+    // Rank 5's connect fails (the initiating failure); ranks 0-3 then time out at SeqNum 1, and
+    // ranks 4, 6, 7 say nothing of it. Rank 5's failure is why the collective never completed: it is
+    // the one suspect, not every rank that stayed silent (the bench's 10,000 ranks named 9,996).
+    void theInitiatingRankIsTheSilentSuspect()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (int r = 0; r < 8; ++r) {
+            QFile f(dir.filePath(QStringLiteral("rank%1.log").arg(r)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            const QString host = QStringLiteral("node-%1").arg(r / 4);
+            const int pid = 4100 + r;
+            QString text = QStringLiteral("2025-06-12 10:00:00,000 INFO train.py:5 [rank%1] step 100\n"
+                                          "%2:%3:%3 [%4] NCCL INFO comm 0x5599 rank %1 nranks 8 cudaDev %4 "
+                                          "nvmlDev %4 busId 1b000 commId 0x11aa - Init COMPLETE\n")
+                               .arg(r)
+                               .arg(host)
+                               .arg(pid)
+                               .arg(r % 4);
+            if (r == 5)
+                text +=
+                    QStringLiteral("2025-06-12 10:00:01,000 INFO train.py:9 [rank5] all_reduce\n"
+                                   "node-1:4105:4190 [1] misc/socket.cc:483 NCCL WARN socketStartConnect: "
+                                   "Connect to 10.0.0.12<43215> failed : Software caused connection "
+                                   "abort\n");
+            if (r < 4)
+                text += QStringLiteral("[E ProcessGroupNCCL.cpp:475] [Rank %1] Watchdog caught collective "
+                                       "operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, "
+                                       "NumelOut=1, Timeout(ms)=600000) ran for 600100 milliseconds before "
+                                       "timing out.\n")
+                            .arg(r);
+            const QByteArray bytes = text.toUtf8();
+            QCOMPARE(f.write(bytes), qint64(bytes.size()));
+        }
+        auto a = analyze(dir.path());
+        QVERIFY(a);
+        const json d = json::parse(diagnosisJson(*a));
+        QVERIFY2(d["initiating"].is_object() && d["initiating"]["entry"] == "nccl-socket-connect-abort",
+                 whatInitiated(d).c_str());
+        QCOMPARE(d["initiating"]["rank"].get<int>(), 5);
+        const json* w = finding(d, "torch-watchdog-timeout");
+        QVERIFY(w);
+        QCOMPARE((*w)["role"].get<std::string>(), std::string("collateral"));
+        QVERIFY2((*w)["suspects"].size() == 1, (*w)["suspects"].dump().c_str());
+        QCOMPARE((*w)["suspects"][0]["rank"].get<int>(), 5);
+        QVERIFY2(QString::fromStdString((*w)["suspects"][0]["reason"])
+                     .contains(QStringLiteral("it had failed first (the initiating failure, "
+                                              "nccl-socket-connect-abort)")),
+                 (*w)["suspects"][0]["reason"].dump().c_str());
+    }
+
     // A return-code trail with no error text above it is the only trace some releases leave of a
     // failed connect (the silent-connect entry's fallback symptoms): it makes the finding where no
     // line states a failure, and only from the top of its thread's trail.

@@ -1385,9 +1385,16 @@ std::string diagnosisText(const Analysis& a)
             o << "\n      would decide: " << h.decider << "\n";
         }
     }
-    for (const auto& f : a.findings)
-        for (const std::string& line : suspectLines(a, f.suspects))
+    // A suspect that is the initiating failure's own rank (a timeout it explains) competes with
+    // nothing: the finding's summary says it follows that failure, and --json keeps the suspect.
+    for (const auto& f : a.findings) {
+        std::vector<Suspect> others;
+        for (const Suspect& s : f.suspects)
+            if (!init || s.process != init->process)
+                others.push_back(s);
+        for (const std::string& line : suspectLines(a, others))
             o << "  suspect " << line << "\n";
+    }
     o << "\nNCCL: " << a.nccl.verdict() << "\n";
     if (a.nccl.local && !a.nccl.local->found)
         o << "  local libnccl.so.2: not found (" << a.nccl.local->error << ")\n";

@@ -206,6 +206,11 @@ private slots:
                      .contains(QStringLiteral("it had failed first (the initiating failure, "
                                               "nccl-socket-connect-abort)")),
                  (*w)["suspects"][0]["reason"].dump().c_str());
+        // The text lists it as no competing explanation: the timeout's summary says it follows rank 5.
+        const QString text = QString::fromStdString(diagnosisText(*a));
+        QVERIFY2(!text.contains(QStringLiteral("suspect ")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("it follows the initiating failure on rank 5")),
+                 qPrintable(text));
     }
 
     // A return-code trail with no error text above it is the only trace some releases leave of a

@@ -521,7 +521,7 @@ Placeholder placeholderOf(std::string_view name)
     using F = Placeholder::Form;
     for (const auto& [prefix, form] :
          {std::pair{std::string_view("all:"), F::All}, std::pair{std::string_view("quoted:"), F::Quoted},
-          std::pair{std::string_view("meaning:"), F::Meaning}})
+          std::pair{std::string_view("meaning:"), F::Meaning}, std::pair{std::string_view("pci:"), F::Pci}})
         if (name.starts_with(prefix))
             return {form, name.substr(prefix.size())};
     return {F::Plain, name};
@@ -735,12 +735,13 @@ try {
                 meaningsSaid.insert(named);
                 continue;
             }
-            // "{all:capture}": every value of a capture; "{quoted:capture}": each in quotes
+            // "{all:capture}": every value of a capture; "{quoted:capture}": each in quotes;
+            // "{pci:capture}": a bus id NCCL prints in compact hex, as the kernel writes it
             if (ph.form != Placeholder::Form::Plain ? !captures.count(named) : !known.count(named))
                 return Error{where, "summary uses unknown placeholder {" + name + "}",
                              "use {process}, {host}, {rank}, {target}, {connect_verdict}, {count}, a "
-                             "capture name, {all:<capture name>}, {quoted:<capture name>} or "
-                             "{meaning:<capture name>}"};
+                             "capture name, {all:<capture name>}, {quoted:<capture name>}, "
+                             "{meaning:<capture name>} or {pci:<capture name>}"};
         }
     }
     for (const auto& [capture, values] : e.meanings)

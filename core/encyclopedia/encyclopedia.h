@@ -197,7 +197,7 @@ struct Entry {
 // (Plain), "{all:<capture>}", "{quoted:<capture>}", "{meaning:<capture>}". The loader checks them,
 // the engine fills them; both read the form here.
 struct Placeholder {
-    enum class Form { Plain, All, Quoted, Meaning };
+    enum class Form { Plain, All, Quoted, Meaning, Pci };
     Form form = Form::Plain;
     std::string_view name; // the capture, for the forms that name one; else the whole name
 };

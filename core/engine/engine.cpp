@@ -767,6 +767,15 @@ void Builder::summarize(Finding& f)
                 const auto meaning = values->second.find(v);
                 return meaning == values->second.end() ? "?" : meaning->second;
             }
+            // "{pci:NAME}": a bus id as NCCL prints it ("CUDA device 1000", compact hex) written as
+            // the kernel and nvidia-smi write it ("0000:01:00.0"), which a reader can look up.
+            if (ph.form == Placeholder::Form::Pci) {
+                const std::string v = h ? captureIn(*h, std::string(ph.name).c_str()) : std::string{};
+                if (v.empty() || v.size() > 15 ||
+                    v.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+                    return "?";
+                return pciBusId(std::stoull(v, nullptr, 16));
+            }
             if (name == "connect_verdict")
                 return f.connectVerdict == "refused"     ? "its first attempt was refused"
                        : f.connectVerdict == "timed-out" ? "its first attempt most likely timed out"

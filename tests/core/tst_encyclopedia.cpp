@@ -133,6 +133,12 @@ private slots:
                        QStringLiteral("\"root_cause\":\"R\","),
                        QStringLiteral("\"root_cause\":\"R\",\"summary\":\"{process} lost {quoted:host}\","))
             << "unknown placeholder {quoted:host}";
+        // "{pci:...}" writes a capture's bus id as the kernel does: it must name a capture.
+        QTest::newRow("pci of no capture")
+            << QString::fromStdString(entryJson("\"Connect to\"", "\"Connect to x\""))
+                   .replace(QStringLiteral("\"root_cause\":\"R\","),
+                            QStringLiteral("\"root_cause\":\"R\",\"summary\":\"{process} on {pci:bus}\","))
+            << "unknown placeholder {pci:bus}";
         // "{meaning:...}" reads what a capture's value means from the entry's "meanings": both must
         // exist, and a listed capture must be said.
         QTest::newRow("meaning without meanings")

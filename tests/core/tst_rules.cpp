@@ -2466,6 +2466,39 @@ private slots:
                  qPrintable(summary));
     }
 
+    // NCCL's duplicate-GPU warning names the GPU by its bus id in compact hex (int64 of the PCI
+    // address's hex digits); the summary writes it as nvidia-smi and the kernel do. NCCL 2.30's
+    // form names no bus: the part is left out.
+    void duplicateGpuSaysThePciAddress_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("bus 01")
+            << QByteArray("h:1:2 [0] init.cc:497 NCCL WARN Duplicate GPU detected : rank 2 "
+                          "and rank 0 both on CUDA device 1000\n")
+            << "on the same GPU (PCI 0000:01:00.0, which NCCL prints as CUDA device 1000) and";
+        QTest::newRow("bus 1b, function 0") << QByteArray("h:1:2 [3] init.cc:690 NCCL WARN Duplicate GPU "
+                                                          "detected : rank 3 and rank 1 both on CUDA device "
+                                                          "1b000\n")
+                                            << "(PCI 0000:1b:00.0, which NCCL prints as CUDA device 1b000)";
+        QTest::newRow("2.30, no bus") << QByteArray("h:1:2 [0] init.cc:1058 NCCL WARN Multiple Ranks are "
+                                                    "using the same GPU/Partition. Set "
+                                                    "NCCL_MULTI_RANK_GPU_ENABLE=1 to enable this "
+                                                    "configuration.\n")
+                                      << "on the same GPU and refused to initialise";
+    }
+    void duplicateGpuSaysThePciAddress()
+    {
+        QFETCH(QByteArray, line);
+        QFETCH(QString, said);
+        const json d = diagnoseOne(QStringLiteral("rank0.log"), line);
+        const json* dup = finding(d, "nccl-duplicate-gpu");
+        QVERIFY2(dup, d.dump().c_str());
+        const QString summary = QString::fromStdString((*dup)["summary"]);
+        QVERIFY2(summary.contains(said), qPrintable(summary));
+        QVERIFY2(!summary.contains(QLatin1Char('?')), qPrintable(summary));
+    }
+
     // Twelve ranks fail the same way: each is a finding (every one in --json), and the text names
     // eight of them and counts the rest, in the findings and in the competing explanations.
     void manyRanksFailingAlikeInTheText()

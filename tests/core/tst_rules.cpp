@@ -2499,6 +2499,31 @@ private slots:
         QVERIFY2(!summary.contains(QLatin1Char('?')), qPrintable(summary));
     }
 
+    // The root's "rank N of M ranks has already checked in" says which rank two processes claimed.
+    void bootstrapRootSaysTheRankClaimedTwice()
+    {
+        const json d = diagnoseOne(QStringLiteral("rank0.log"),
+                                   "node-a:700:731 [0] bootstrap.cc:131 NCCL WARN Bootstrap Root : rank 3 of "
+                                   "16 ranks has already checked in\n");
+        const json* f = finding(d, "nccl-bootstrap-mismatch");
+        QVERIFY2(f, d.dump().c_str());
+        const QString summary = QString::fromStdString((*f)["summary"]);
+        QVERIFY2(
+            summary.contains(QStringLiteral("Rank 3 of 16 checked in a second time: two processes claimed "
+                                            "that rank")),
+            qPrintable(summary));
+        QVERIFY2(!summary.contains(QLatin1Char('?')), qPrintable(summary));
+        // A wrong socket type names no rank: the sentence is left out.
+        const json t =
+            diagnoseOne(QStringLiteral("rank0.log"), "node-a:700:731 [0] misc/socket.cc:447 NCCL WARN "
+                                                     "socketFinalizeAccept: wrong type 4 != 3\n");
+        const json* g = finding(t, "nccl-bootstrap-mismatch");
+        QVERIFY2(g, t.dump().c_str());
+        QVERIFY2(
+            !QString::fromStdString((*g)["summary"]).contains(QStringLiteral("checked in a second time")),
+            (*g)["summary"].dump().c_str());
+    }
+
     // Twelve ranks fail the same way: each is a finding (every one in --json), and the text names
     // eight of them and counts the rest, in the findings and in the competing explanations.
     void manyRanksFailingAlikeInTheText()

@@ -367,6 +367,33 @@ struct Scanner::Hyperscan {
 };
 #endif
 
+namespace
+{
+
+// Whether the entry's summary reads a capture of this name: "{name}", "{name|default}", or a
+// form's "{all:name}" and the like.
+bool summaryNames(const Entry& entry, const std::string& name)
+{
+    for (const char* open : {"{", ":"})
+        for (const char* close : {"}", "|"})
+            if (entry.summary.find(open + name + close) != std::string::npos)
+                return true;
+    return false;
+}
+
+// Whether a symptom of the entry other than `symptom` captures `name`.
+bool capturedElsewhere(const Entry& entry, std::size_t symptom, const std::string& name)
+{
+    for (std::size_t s = 0; s < entry.symptoms.size(); ++s)
+        if (s != symptom)
+            for (const auto& fp : entry.symptoms[s].fingerprints)
+                if (fp.pattern.find("(?P<" + name + ">") != std::string::npos)
+                    return true;
+    return false;
+}
+
+} // namespace
+
 Scanner::Scanner(const Encyclopedia& encyclopedia, PrefilterKind prefilter)
 {
     for (const auto& b : kBuiltins) {
@@ -389,8 +416,15 @@ Scanner::Scanner(const Encyclopedia& encyclopedia, PrefilterKind prefilter)
                     fp.regex = std::move(again->regex);
                 }
                 const auto& names = fp.regex->NamedCapturingGroups();
+                // A context line's captures are dropped, unless it alone defines one the entry's
+                // summary reads (the 2.18 copy bug's line number beside the CUDA failure it
+                // explains): a name the failure's own lines capture too stays theirs.
+                const bool summaryReads =
+                    !captures && std::any_of(names.begin(), names.end(), [&](const auto& n) {
+                        return summaryNames(entry, n.first) && !capturedElsewhere(entry, s, n.first);
+                    });
                 m_patterns.push_back({static_cast<int>(e), static_cast<int>(s), Builtin::None, std::move(fp),
-                                      captures, names.find("seq") != names.end(),
+                                      captures || summaryReads, names.find("seq") != names.end(),
                                       sym.phase == Phase::Context && !sym.primary});
             }
         }

@@ -2499,6 +2499,37 @@ private slots:
         QVERIFY2(!summary.contains(QLatin1Char('?')), qPrintable(summary));
     }
 
+    // A CUDA failure at the lines of 2.18.1-2.18.5's unsynchronised copy (a context symptom of the
+    // entry, whose capture the summary reads) is named as that bug; elsewhere the summary stops at
+    // the location.
+    void cudaFailureAtTheCopyBugSaysSo_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::addColumn<bool>("bug");
+        QTest::newRow("transport.cc:174") << QByteArray("h:1:2 [1] transport.cc:174 NCCL WARN Cuda failure "
+                                                        "'invalid argument'\n")
+                                          << true;
+        QTest::newRow("enqueue.cc") << QByteArray("h:1:2 [1] enqueue.cc:1045 NCCL WARN Cuda failure 'invalid "
+                                                  "argument'\n")
+                                    << false;
+    }
+    void cudaFailureAtTheCopyBugSaysSo()
+    {
+        QFETCH(QByteArray, line);
+        QFETCH(bool, bug);
+        const json d = diagnoseOne(QStringLiteral("rank0.log"), line);
+        const json* f = finding(d, "nccl-cuda-failure");
+        QVERIFY2(f, d.dump().c_str());
+        const QString summary = QString::fromStdString((*f)["summary"]);
+        QVERIFY2(summary.contains(QStringLiteral("the NCCL source location in the line names the call")),
+                 qPrintable(summary));
+        QCOMPARE(
+            summary.contains(QStringLiteral("transport.cc:174, where 'invalid argument' is NCCL 2.18.1 to "
+                                            "2.18.5's unsynchronised cudaMemcpyAsync")),
+            bug);
+        QVERIFY2(!summary.contains(QLatin1Char('?')), qPrintable(summary));
+    }
+
     // The root's "rank N of M ranks has already checked in" says which rank two processes claimed.
     void bootstrapRootSaysTheRankClaimedTwice()
     {

@@ -439,9 +439,18 @@ void Builder::collateralTarget(Finding& f, const Hit& hit)
         if (init && std::find(targets.begin(), targets.end(), init->process) != targets.end()) {
             f.pointsAt = init->process;
             f.pointsAtNote = "names " + peer + ", the host of the initiating " + m_a.labelAt(init->anchor);
+        } else if (targets.size() == 1 && targets[0] == f.process) {
+            // The reporter's own host, where the bundle knows no other process: the other end is
+            // one whose log is missing, or a thread of the reporter itself (NCCL's proxy threads
+            // talk to their ranks over sockets too): the reporter is no suspect of its own report.
+            f.pointsAtNote =
+                "names " + peer +
+                ", the reporting process's own host, where no other process's log "
+                "is in the bundle: the other end is another process on that host, or one of this "
+                "process's own threads (NCCL's proxy)";
         } else if (targets.size() == 1) {
             f.pointsAt = targets[0];
-            f.pointsAtNote = "names " + peer + ", which is " + m_a.process(targets[0]).label();
+            f.pointsAtNote = "names " + peer + ", the host of " + m_a.process(targets[0]).label();
         } else if (!targets.empty()) {
             f.pointsAtNote = "names " + peer + ", shared by " + std::to_string(targets.size()) + " processes";
         } else {

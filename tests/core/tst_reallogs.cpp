@@ -424,6 +424,25 @@ private slots:
         }
     }
 
+    // 024: the closed connection names gpu004, the reporter's own host, where the excerpt holds no
+    // other process: the reporter is not what its report points at (it did, before); the note
+    // says what the other end can be.
+    void peerOnTheReportersOwnHost()
+    {
+        const json d = diagnose(caseLog(QStringLiteral("024")));
+        const json* lost = nullptr;
+        for (const auto& f : d["findings"])
+            if (f["entry"] == "nccl-peer-connection-lost")
+                lost = &f;
+        QVERIFY2(lost, d["findings"].dump().c_str());
+        const json& at = (*lost)["points_at"];
+        QVERIFY2(at.is_object() && at["host"].is_null() && at["rank"].is_null(), at.dump().c_str());
+        QVERIFY2(
+            QString::fromStdString(at["note"])
+                .contains(QStringLiteral("names gpu004.ds-a4-r02.abc.com, the reporting process's own host")),
+            at.dump().c_str());
+    }
+
     // nccl-tests' -g: one process, a thread per GPU, each GPU a rank. The excerpts hold no Init
     // line, so no GPU's rank is known; the finding names the GPU whose thread printed its line.
     void oneProcessSeveralGpus_data()

@@ -706,7 +706,8 @@ try {
             for (const auto& f : s.fingerprints)
                 for (const auto& [name, index] : f.regex->NamedCapturingGroups())
                     captures.insert(name);
-        std::set<std::string> known{"process", "host", "rank", "target", "connect_verdict", "count"};
+        std::set<std::string> known{"process", "processes",       "host", "rank",
+                                    "target",  "connect_verdict", "count"};
         known.insert(captures.begin(), captures.end());
         // Optional parts "[[...]]" neither nest nor stay open.
         for (std::size_t at = e.summary.find("[["); at != std::string::npos;
@@ -738,10 +739,11 @@ try {
             // "{all:capture}": every value of a capture; "{quoted:capture}": each in quotes;
             // "{pci:capture}": a bus id NCCL prints in compact hex, as the kernel writes it
             if (ph.form != Placeholder::Form::Plain ? !captures.count(named) : !known.count(named))
-                return Error{where, "summary uses unknown placeholder {" + name + "}",
-                             "use {process}, {host}, {rank}, {target}, {connect_verdict}, {count}, a "
-                             "capture name, {all:<capture name>}, {quoted:<capture name>}, "
-                             "{meaning:<capture name>} or {pci:<capture name>}"};
+                return Error{
+                    where, "summary uses unknown placeholder {" + name + "}",
+                    "use {process}, {processes}, {host}, {rank}, {target}, {connect_verdict}, {count}, a "
+                    "capture name, {all:<capture name>}, {quoted:<capture name>}, "
+                    "{meaning:<capture name>} or {pci:<capture name>}"};
         }
     }
     for (const auto& [capture, values] : e.meanings)

@@ -630,7 +630,7 @@ void Builder::evaluate(Finding& f)
                 r.detail =
                     (on.ranks == 0
                          ? std::string("not seen")
-                         : "seen on " + (on.ranks == 1 ? std::string("1 process(es)") : where) + " only") +
+                         : "seen on " + (on.ranks == 1 ? std::string("1 process") : where) + " only") +
                     "; " + item.ifUnknown;
             }
             break;
@@ -726,6 +726,19 @@ std::string Builder::gpuCandidatesAt(LineRef where) const
     return s + ": the driver's line does not say which)";
 }
 
+namespace
+{
+
+// " and 2 other processes" after the first of `n` processes; nothing for one.
+std::string andOthers(std::size_t n)
+{
+    return n <= 1   ? std::string{}
+           : n == 2 ? std::string(" and 1 other process")
+                    : " and " + std::to_string(n - 1) + " other processes";
+}
+
+} // namespace
+
 void Builder::summarize(Finding& f)
 {
     const Entry& e = entry(f.entry);
@@ -747,6 +760,10 @@ void Builder::summarize(Finding& f)
             }
             if (name == "count")
                 return std::to_string(f.processes.size());
+            // "{processes}": who showed it, the first and how many more ("rank 4 (host-2:39961) and
+            // 2 other processes"), where "3 process(es), first ..." read oddly for one.
+            if (name == "processes")
+                return m_a.labelAt(f.anchor) + andOthers(f.processes.size());
             // "{all:NAME}": every value the entry's lines of the finding's processes capture as
             // NAME (the ranks a torchelastic box lists, one "rank :" line each).
             // "{quoted:NAME}": the same, each value in quotes (texts that hold spaces and commas,
@@ -871,8 +888,7 @@ void Builder::summarize(Finding& f)
         return;
     }
     if (f.role == Role::Collateral) {
-        f.summary = e.title + " on " + std::to_string(f.processes.size()) + " process(es), first " +
-                    m_a.labelAt(f.anchor);
+        f.summary = e.title + " on " + m_a.labelAt(f.anchor) + andOthers(f.processes.size());
         if (!f.pointsAtNote.empty())
             f.summary += "; " + f.pointsAtNote;
         f.summary += ".";

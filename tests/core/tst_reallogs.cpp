@@ -460,9 +460,8 @@ private slots:
                                     "Unknown rank on GPU 0 (ubuntu:39964, one process driving GPUs 0, 5) "
                                     "could not connect to 10.0.0.2 port 45763");
         QTest::newRow("024") << QStringLiteral("024") << QList<int>{1, 2, 3} << -1
-                             << QStringLiteral(
-                                    "first unknown rank on GPU 3 (gpu004:2200689, one process driving "
-                                    "GPUs 1–3), lost an established NCCL connection");
+                             << QStringLiteral("Unknown rank on GPU 3 (gpu004:2200689, one process driving "
+                                               "GPUs 1–3) lost an established NCCL connection");
     }
     void oneProcessSeveralGpus()
     {

@@ -627,11 +627,10 @@ void Builder::evaluate(Finding& f)
                 r.status = CheckStatus::Confirmed;
                 r.detail = "seen on " + where;
             } else {
-                r.detail =
-                    (on.ranks == 0
-                         ? std::string("not seen")
-                         : "seen on " + (on.ranks == 1 ? std::string("1 process") : where) + " only") +
-                    "; " + item.ifUnknown;
+                r.detail = (on.ranks == 0
+                                ? std::string("not seen")
+                                : "seen on " + (on.ranks == 1 ? std::string("1 process") : where) + " only") +
+                           "; " + item.ifUnknown;
             }
             break;
         }

@@ -527,6 +527,18 @@ Placeholder placeholderOf(std::string_view name)
     return {F::Plain, name};
 }
 
+std::vector<std::string_view> summaryPlaceholders(std::string_view summary)
+{
+    std::vector<std::string_view> names;
+    for (std::size_t at = summary.find('{'); at != std::string_view::npos; at = summary.find('{', at + 1)) {
+        const std::size_t end = summary.find('}', at);
+        const std::string_view name =
+            end == std::string_view::npos ? std::string_view{} : summary.substr(at + 1, end - at - 1);
+        names.push_back(name.substr(0, name.find('|'))); // "{name|default}"
+    }
+    return names;
+}
+
 const Entry* Encyclopedia::find(const std::string& id) const
 {
     for (const auto& e : entries)
@@ -720,12 +732,8 @@ try {
                              "close each [[...]] part; they do not nest"};
             at = end;
         }
-        for (std::size_t at = e.summary.find('{'); at != std::string::npos;
-             at = e.summary.find('{', at + 1)) {
-            std::size_t end = e.summary.find('}', at);
-            std::string name =
-                end == std::string::npos ? std::string{} : e.summary.substr(at + 1, end - at - 1);
-            name = name.substr(0, name.find('|')); // "{name|default}"
+        for (const std::string_view placeholder : summaryPlaceholders(e.summary)) {
+            const std::string name(placeholder);
             const Placeholder ph = placeholderOf(name);
             const std::string named(ph.name);
             // "{meaning:capture}": what the capture's value means, from the entry's "meanings"

@@ -194,14 +194,18 @@ struct Entry {
 };
 
 // A summary placeholder's name, without its "|default": "{process}" or a capture's "{name}"
-// (Plain), "{all:<capture>}", "{quoted:<capture>}", "{meaning:<capture>}". The loader checks them,
-// the engine fills them; both read the form here.
+// (Plain), "{all:<capture>}", "{quoted:<capture>}", "{meaning:<capture>}", "{pci:<capture>}". The
+// loader checks them, the engine fills them, the scanner keeps the captures they read; all read the
+// form here.
 struct Placeholder {
     enum class Form { Plain, All, Quoted, Meaning, Pci };
     Form form = Form::Plain;
     std::string_view name; // the capture, for the forms that name one; else the whole name
 };
 Placeholder placeholderOf(std::string_view name);
+// Each "{...}" of a summary, in order, as the name placeholderOf reads (without "|default"; empty
+// where a "{" is never closed).
+std::vector<std::string_view> summaryPlaceholders(std::string_view summary);
 
 struct Encyclopedia {
     std::vector<Entry> entries;

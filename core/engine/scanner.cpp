@@ -370,15 +370,12 @@ struct Scanner::Hyperscan {
 namespace
 {
 
-// Whether the entry's summary reads a capture of this name: "{name}", "{name|default}", or a
-// form's "{all:name}" and the like.
+// Whether the entry's summary reads a capture of this name, in any placeholder form.
 bool summaryNames(const Entry& entry, const std::string& name)
 {
-    for (const char* open : {"{", ":"})
-        for (const char* close : {"}", "|"})
-            if (entry.summary.find(open + name + close) != std::string::npos)
-                return true;
-    return false;
+    const std::vector<std::string_view> read = summaryPlaceholders(entry.summary);
+    return std::any_of(read.begin(), read.end(),
+                       [&name](std::string_view p) { return placeholderOf(p).name == name; });
 }
 
 // Whether a symptom of the entry other than `symptom` captures `name`.

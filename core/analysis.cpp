@@ -841,6 +841,15 @@ struct ElasticKey {
     std::optional<int> attempt;
 };
 
+// A key's NCCL "[Proxy Service R] Failed to execute operation ..." WARN (proxyServiceRank): its
+// rank R in the failing communicator, on that communicator's GPU. Only failing runs print one, so
+// a short list per source rather than a field per key.
+struct ProxyRank {
+    std::uint32_t key = 0;
+    int device = -1;
+    int rank = -1;
+};
+
 // One value seen so far (-1: none yet), or kSeveral once two differ: a key's own rank as its NCCL
 // "Channel" lines name it (a process in several communicators has a rank in each, which names
 // none).
@@ -871,7 +880,8 @@ struct SourceScan {
     // per key: the CUDA devices its NCCL lines name in their "[dev]" (deviceBit): one process
     // driving several GPUs, as nccl-tests' -g does, is a rank per GPU
     std::vector<std::uint64_t> keyDevices;
-    std::vector<ElasticKey> elastic; // keys of torchelastic box records
+    std::vector<ProxyRank> proxyRanks; // the keys' proxy WARNs, in line order
+    std::vector<ElasticKey> elastic;   // keys of torchelastic box records
     std::vector<ScanHit> hits;
     // NCCL thread ids of the lines that may become events (WARN or worse, NCCL prefixed), so that
     // building events later need not read the text again.
@@ -1183,6 +1193,7 @@ struct SourcePiece {
     std::vector<char> keyBare;
     std::vector<int> keyChannelRank;
     std::vector<std::uint64_t> keyDevices;
+    std::vector<ProxyRank> proxyRanks;
     std::vector<ElasticKey> elastic;
     std::vector<ScanHit> hits; // capped per (pattern, key) within the piece only
     std::vector<std::pair<std::uint32_t, std::int32_t>> tids;
@@ -1447,6 +1458,9 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
             if (p.level == Level::Info && out.keyChannelRank[key] != kSeveral)
                 if (const int r = channelLineRank(p.nccl->message); r >= 0)
                     out.keyChannelRank[key] = mergeOne(out.keyChannelRank[key], r);
+            if (p.level == Level::Warn)
+                if (const int r = proxyServiceRank(p.nccl->message); r >= 0)
+                    out.proxyRanks.push_back({key, p.nccl->device, r});
             out.keyDevices[key] |= deviceBit(p.nccl->device);
         } else if (p.decorationRank >= 0 && !p.decorationHost.empty() && p.decorationPid >= 0) {
             // A launcher's rank prefix, then a tag that names the process ("[1,3]<stderr>:[gpu15:
@@ -1692,6 +1706,11 @@ void remapKeys(PieceJoin& join, SourcePiece& piece)
         e.key = piece.remap[e.key];
         out.elastic.push_back(e);
     }
+    for (ProxyRank r : piece.proxyRanks) {
+        r.key = piece.remap[r.key];
+        out.proxyRanks.push_back(r);
+    }
+    std::vector<ProxyRank>().swap(piece.proxyRanks);
     std::vector<ElasticKey>().swap(piece.elastic);
     // From here the source's numbers stand for the piece's keys (piece.remap). Each piece of a
     // stream of thousands of ranks holds tens of thousands of keys, and kept them until the last
@@ -1718,6 +1737,7 @@ void joinWhole(PieceJoin& join, SourcePiece& piece, SourceLines& lines)
     out.keyBare = std::move(piece.keyBare);
     out.keyChannelRank = std::move(piece.keyChannelRank);
     out.keyDevices = std::move(piece.keyDevices);
+    out.proxyRanks = std::move(piece.proxyRanks);
     out.elastic = std::move(piece.elastic);
     piece.remap.resize(out.keys.size());
     std::iota(piece.remap.begin(), piece.remap.end(), 0u);
@@ -3685,32 +3705,87 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         }
     }
     // NCCL's "Channel" connection lines name the printing process's rank in the communicator they
-    // connect: the last witness, for a process that nothing else gave a rank (a paste without Init
-    // lines, a release that prints "Init START" only after bootstrap). Only where every such line
-    // of the process names one rank (several communicators give several), its NCCL lines name one
-    // device (a process driving eight GPUs is eight ranks, whichever thread printed the Channel
-    // lines: nccl-tests#166), and no other process has it already (a sub-communicator's rank 0
-    // is not the world's).
+    // connect, and its proxy thread's "[Proxy Service R] Failed to execute operation ..." WARN its
+    // rank R in the communicator that failed (the WARN of a connect failure at NCCL_DEBUG=WARN,
+    // where no Init or Channel line is printed: nccl#952, nccl#914, nccl#795, nccl-tests#166).
+    // The last witnesses, for a process that nothing else gave a rank (a paste without Init lines, a
+    // release that prints "Init START" only after bootstrap). Only where every such line of the
+    // process names one rank (several communicators give several), and no other process has it
+    // already (a sub-communicator's rank 0 is not the world's). A Channel line is printed by
+    // whichever thread connects, so it is taken only where the process's NCCL lines name one device
+    // (a process driving eight GPUs is eight ranks: nccl-tests#166); the proxy thread runs on its
+    // communicator's GPU, so its WARN names that GPU's rank in a process of several.
     {
-        std::vector<int> channelRank(a.processes.size(), -1);
+        const std::size_t n = a.processes.size();
+        std::vector<int> channelRank(n, -1), proxyRank(n, -1);
         for (std::size_t s = 0; s < a.sources.size(); ++s)
             for (std::size_t k = 0; k < scans[s].keyChannelRank.size(); ++k)
                 if (keyProcess[s][k].valid()) {
                     int& c = channelRank[keyProcess[s][k].value];
                     c = mergeOne(c, scans[s].keyChannelRank[k]);
                 }
-        std::map<int, std::vector<std::size_t>> byChannel;
-        for (std::size_t i = 0; i < a.processes.size(); ++i)
-            if (channelRank[i] >= 0 && !a.processes[i].severalDevices() && !a.processes[i].rank)
-                byChannel[channelRank[i]].push_back(i);
-        bool named = false;
-        for (const auto& [rank, procs] : byChannel)
-            if (procs.size() == 1 && !processWithRank(rank).valid()) {
-                Process& p = a.processes[procs.front()];
-                p.rank = rank;
-                p.identitySource = "nccl-channel";
-                named = true;
+        // (process, device) -> the rank its proxy WARNs name, kSeveral where they differ.
+        std::map<std::pair<std::size_t, int>, int> proxyOnDevice;
+        for (std::size_t s = 0; s < a.sources.size(); ++s)
+            for (const ProxyRank& r : scans[s].proxyRanks)
+                if (const ProcessId pid = keyProcess[s][r.key]; pid.valid()) {
+                    proxyRank[pid.value] = mergeOne(proxyRank[pid.value], r.rank);
+                    auto [it, added] = proxyOnDevice.try_emplace({pid.value, r.device}, r.rank);
+                    if (!added)
+                        it->second = mergeOne(it->second, r.rank);
+                }
+        struct Witness {
+            std::size_t process;
+            const char* source;
+            std::vector<std::pair<int, int>> deviceRanks; // a process of several GPUs: (device, rank)
+        };
+        std::map<int, std::vector<Witness>> byRank;
+        for (std::size_t i = 0; i < n; ++i) {
+            const Process& p = a.processes[i];
+            if (p.rank)
+                continue;
+            if (!p.severalDevices()) {
+                const int c = channelRank[i], x = proxyRank[i];
+                if (c == kSeveral || x == kSeveral || (c >= 0 && x >= 0 && c != x))
+                    continue; // the witnesses disagree: none is taken
+                if (c >= 0)
+                    byRank[c].push_back({i, "nccl-channel", {}});
+                else if (x >= 0)
+                    byRank[x].push_back({i, "nccl-proxy", {}});
+                continue;
             }
+            std::vector<std::pair<int, int>> deviceRanks;
+            for (auto it = proxyOnDevice.lower_bound({i, INT_MIN});
+                 it != proxyOnDevice.end() && it->first.first == i; ++it)
+                if (it->second >= 0)
+                    deviceRanks.emplace_back(it->first.second, it->second);
+            if (!deviceRanks.empty()) {
+                const int first = deviceRanks.front().second;
+                byRank[first].push_back({i, "nccl-proxy", std::move(deviceRanks)});
+            }
+        }
+        // A rank another process holds, or that another witness names too.
+        auto taken = [&](int rank, std::size_t process) {
+            if (processWithRank(rank).valid())
+                return true;
+            const auto it = byRank.find(rank);
+            return it != byRank.end() && std::any_of(it->second.begin(), it->second.end(),
+                                                     [&](const Witness& w) { return w.process != process; });
+        };
+        bool named = false;
+        for (auto& [rank, witnesses] : byRank) {
+            if (witnesses.size() != 1 || processWithRank(rank).valid())
+                continue;
+            Witness& w = witnesses.front();
+            if (std::any_of(w.deviceRanks.begin(), w.deviceRanks.end(),
+                            [&](const auto& dr) { return taken(dr.second, w.process); }))
+                continue;
+            Process& p = a.processes[w.process];
+            p.rank = rank;
+            p.identitySource = w.source;
+            p.deviceRanks = std::move(w.deviceRanks);
+            named = true;
+        }
         if (named)
             indexRanks();
     }

@@ -881,6 +881,18 @@ int channelLineRank(std::string_view m)
     return -1;
 }
 
+int proxyServiceRank(std::string_view m)
+{
+    constexpr std::string_view kOpen = "[Proxy Service ", kWhat = "] Failed to execute operation ";
+    if (m.size() < kOpen.size() + 1 + kWhat.size() || m[0] != '[' || !m.starts_with(kOpen))
+        return -1;
+    std::int64_t rank = 0;
+    const std::size_t k = someDigits(m, kOpen.size(), rank, 7);
+    if (k == 0 || m.substr(kOpen.size() + k, kWhat.size()) != kWhat)
+        return -1;
+    return static_cast<int>(rank);
+}
+
 std::optional<RayRepeat> rayRepeatIn(std::string_view line)
 {
     constexpr std::string_view kOpen = "[repeated ", kClose = "x across cluster]";

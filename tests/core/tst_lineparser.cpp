@@ -587,6 +587,35 @@ private slots:
         QCOMPARE(channelLineRank(std::string_view(m.constData(), static_cast<std::size_t>(m.size()))), rank);
     }
 
+    // NCCL's proxy WARN names the rank of the process whose proxy thread failed ("[Proxy Service
+    // R]"), in the same words from 2.12.7 on; a "[Proxy Service]" line without a number, or the
+    // words of another message, names none.
+    void proxyServiceLines_data()
+    {
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<int>("rank");
+        QTest::newRow("2.18 connect")
+            << "[Proxy Service 11] Failed to execute operation Connect from rank 11, "
+               "retcode 2"
+            << 11;
+        QTest::newRow("another rank asked")
+            << "[Proxy Service 9] Failed to execute operation Connect from rank 12, retcode 6" << 9;
+        QTest::newRow("setup op")
+            << "[Proxy Service 0] Failed to execute operation Setup from rank 0, retcode 3" << 0;
+        QTest::newRow("no number") << "[Proxy Service] Failed to set CUDA device 3" << -1;
+        QTest::newRow("other words") << "[Proxy Service 4] Poll failed: Interrupted system call" << -1;
+        QTest::newRow("no digits") << "[Proxy Service x] Failed to execute operation Connect from rank 1"
+                                   << -1;
+        QTest::newRow("cut short") << "[Proxy Service 12" << -1;
+    }
+    void proxyServiceLines()
+    {
+        QFETCH(QString, message);
+        QFETCH(int, rank);
+        const QByteArray m = message.toUtf8();
+        QCOMPARE(proxyServiceRank(std::string_view(m.constData(), static_cast<std::size_t>(m.size()))), rank);
+    }
+
     // Ray's deduplication suffix: how many lines it folded, and where the line's own text ends
     // (before the colour Ray puts around the suffix and the note it adds the first time).
     void rayRepeats()

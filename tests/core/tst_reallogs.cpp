@@ -390,24 +390,32 @@ private slots:
     // Without Init lines, NCCL's Channel lines name each process's rank in the communicator they
     // connect: the sender's first, a "[receive]" line's second. 017: pid 919 (device 0) receives
     // "0[0] -> 8[0]" and sends "8[0] -> 0[0]", pid 920 sends "9[1] -> 10[2] via P2P/IPC/read"; pid
-    // 922 prints no Channel line and stays unranked. 009's one process receives "0 -> 1" and sends
-    // "1 -> 0": rank 1.
+    // 922 prints no Channel line, and its proxy thread's "[Proxy Service 11] Failed to execute
+    // operation Connect" WARN names it rank 11, as the thread's reader did. 009's one process
+    // receives "0 -> 1" and sends "1 -> 0": rank 1.
     void channelLinesNameRanks_data()
     {
         QTest::addColumn<QString>("log");
         QTest::addColumn<QList<qint64>>("pids");
         QTest::addColumn<QList<int>>("ranks");
-        QTest::newRow("017") << QStringLiteral("017") << QList<qint64>{919, 920, 922} << QList<int>{8, 9, -1};
-        QTest::newRow("009") << QStringLiteral("009") << QList<qint64>{101542} << QList<int>{1};
-        // 001 is nccl-tests driving eight GPUs from one process (its lines name devices 0 and 5):
-        // a rank per GPU, so the device-5 thread's Channel lines name one of them, not the process's.
-        QTest::newRow("001") << QStringLiteral("001") << QList<qint64>{39964} << QList<int>{-1};
+        QTest::addColumn<QStringList>("sources");
+        QTest::newRow("017") << QStringLiteral("017") << QList<qint64>{919, 920, 922} << QList<int>{8, 9, 11}
+                             << QStringList{"nccl-channel", "nccl-channel", "nccl-proxy"};
+        QTest::newRow("009") << QStringLiteral("009") << QList<qint64>{101542} << QList<int>{1}
+                             << QStringList{"nccl-channel"};
+        // 018 and 019: one process each, no Channel line, the proxy's WARN ("[Proxy Service 14]",
+        // "[Proxy Service 9]"): the ranks the threads' readers name.
+        QTest::newRow("018") << QStringLiteral("018") << QList<qint64>{22337} << QList<int>{14}
+                             << QStringList{"nccl-proxy"};
+        QTest::newRow("019") << QStringLiteral("019") << QList<qint64>{183006} << QList<int>{9}
+                             << QStringList{"nccl-proxy"};
     }
     void channelLinesNameRanks()
     {
         QFETCH(QString, log);
         QFETCH(QList<qint64>, pids);
         QFETCH(QList<int>, ranks);
+        QFETCH(QStringList, sources);
         json d = diagnose(caseLog(log));
         for (qsizetype i = 0; i < pids.size(); ++i) {
             const json* r = nullptr;
@@ -420,7 +428,7 @@ private slots:
                 continue;
             }
             QCOMPARE((*r)["rank"].get<int>(), ranks[i]);
-            QCOMPARE((*r)["identity_source"].get<std::string>(), std::string("nccl-channel"));
+            QCOMPARE(QString::fromStdString((*r)["identity_source"]), sources[i]);
         }
     }
 
@@ -444,22 +452,24 @@ private slots:
     }
 
     // nccl-tests' -g: one process, a thread per GPU, each GPU a rank. The excerpts hold no Init
-    // line, so no GPU's rank is known; the finding names the GPU whose thread printed its line.
+    // line; the finding names the GPU whose thread printed its line, and that GPU's rank where a
+    // line says it: in 001 the proxy thread of GPU 0 prints "[Proxy Service 0] Failed to execute
+    // operation Connect" (rank 0, as the thread's reader says), and GPU 5's rank stays unknown.
     void oneProcessSeveralGpus_data()
     {
         QTest::addColumn<QString>("log");
         QTest::addColumn<QList<int>>("devices");
         QTest::addColumn<int>("device"); // the initiating line's, -1 where nothing initiates
+        QTest::addColumn<int>("rank");   // that device's rank, -1 where none is known
         QTest::addColumn<QString>("said");
-        QTest::newRow("040") << QStringLiteral("040") << QList<int>{3, 4, 6} << 3
+        QTest::newRow("040") << QStringLiteral("040") << QList<int>{3, 4, 6} << 3 << -1
                              << QStringLiteral(
                                     "Unknown rank on GPU 3 (ubuntu:9621, one process driving GPUs 3, 4, 6) "
                                     "could not create");
-        QTest::newRow("001") << QStringLiteral("001") << QList<int>{0, 5} << 0
-                             << QStringLiteral(
-                                    "Unknown rank on GPU 0 (ubuntu:39964, one process driving GPUs 0, 5) "
-                                    "could not connect to 10.0.0.2 port 45763");
-        QTest::newRow("024") << QStringLiteral("024") << QList<int>{1, 2, 3} << -1
+        QTest::newRow("001")
+            << QStringLiteral("001") << QList<int>{0, 5} << 0 << 0
+            << QStringLiteral("Rank 0 on GPU 0 (ubuntu:39964) could not connect to 10.0.0.2 port 45763");
+        QTest::newRow("024") << QStringLiteral("024") << QList<int>{1, 2, 3} << -1 << -1
                              << QStringLiteral("Unknown rank on GPU 3 (gpu004:2200689, one process driving "
                                                "GPUs 1–3) lost an established NCCL connection");
     }
@@ -468,13 +478,21 @@ private slots:
         QFETCH(QString, log);
         QFETCH(QList<int>, devices);
         QFETCH(int, device);
+        QFETCH(int, rank);
         QFETCH(QString, said);
         json d = diagnose(caseLog(log));
         QCOMPARE(d["ranks"].size(), std::size_t{1});
         const json& r = d["ranks"][0];
         QVERIFY2(r.contains("devices"), r.dump().c_str());
         QCOMPARE(r["devices"].get<std::vector<int>>(), std::vector<int>(devices.begin(), devices.end()));
-        QVERIFY2(!r.contains("device_ranks") && r["rank"].is_null(), r.dump().c_str());
+        if (rank < 0) {
+            QVERIFY2(!r.contains("device_ranks") && r["rank"].is_null(), r.dump().c_str());
+        } else {
+            QCOMPARE(r["rank"].get<int>(), rank);
+            QCOMPARE(r["identity_source"].get<std::string>(), std::string("nccl-proxy"));
+            QCOMPARE(r["device_ranks"].dump(),
+                     "[{\"device\":" + std::to_string(device) + ",\"rank\":" + std::to_string(rank) + "}]");
+        }
         const json& f = d["findings"][0];
         QVERIFY2(f["summary"].get<std::string>().find(said.toStdString()) != std::string::npos,
                  f["summary"].dump().c_str());
@@ -493,7 +511,10 @@ private slots:
         if (device >= 0) {
             QCOMPARE(d["initiating"]["device"].get<int>(), device);
             QCOMPARE(f["device"].get<int>(), device);
-            QVERIFY(d["initiating"]["rank"].is_null());
+            if (rank < 0)
+                QVERIFY(d["initiating"]["rank"].is_null());
+            else
+                QCOMPARE(d["initiating"]["rank"].get<int>(), rank);
         } else {
             QVERIFY(d["initiating"].is_null());
         }

@@ -2852,6 +2852,54 @@ private slots:
         QCOMPARE(byPid[103]["identity_source"].get<std::string>(), std::string("nccl-channel"));
     }
 
+    // The proxy thread's "[Proxy Service R] Failed to execute operation ..." WARN names its process's
+    // rank where nothing stronger does (pid 200), agreeing with its Channel lines or alone; two
+    // proxy WARNs naming two ranks name none (pid 201), nor does one whose rank a process's Init
+    // line holds (pid 202 against pid 203's rank 2), nor one that disagrees with the process's
+    // Channel lines (pid 204). In a process driving several GPUs the WARN's "[dev]" is the proxy's
+    // GPU: that GPU's rank (pid 205, GPUs 1 and 6).
+    void proxyServiceNamesTheRank()
+    {
+        const json d = diagnoseOne(QStringLiteral("console.log"),
+                                   "node-a:200:250 [0] proxy.cc:1519 NCCL WARN [Proxy Service 5] Failed to "
+                                   "execute operation Connect "
+                                   "from rank 5, retcode 2\n"
+                                   "node-a:201:251 [1] proxy.cc:1519 NCCL WARN [Proxy Service 6] Failed to "
+                                   "execute operation Connect "
+                                   "from rank 6, retcode 2\n"
+                                   "node-a:201:252 [1] proxy.cc:1519 NCCL WARN [Proxy Service 1] Failed to "
+                                   "execute operation Connect "
+                                   "from rank 1, retcode 2\n"
+                                   "node-a:202:253 [2] proxy.cc:1519 NCCL WARN [Proxy Service 2] Failed to "
+                                   "execute operation Connect "
+                                   "from rank 2, retcode 2\n"
+                                   "node-b:203:254 [2] NCCL INFO comm 0x55d1 rank 2 nranks 16 cudaDev 2 "
+                                   "busId 1a000 commId 0x1 - Init "
+                                   "COMPLETE\n"
+                                   "node-b:204:255 [3] NCCL INFO Channel 00/0 : 7[3] -> 8[4] via P2P/IPC\n"
+                                   "node-b:204:256 [3] proxy.cc:1519 NCCL WARN [Proxy Service 9] Failed to "
+                                   "execute operation Connect "
+                                   "from rank 9, retcode 2\n"
+                                   "node-c:205:257 [6] NCCL INFO Channel 00/0 : 3[6] -> 4[7] via P2P/IPC\n"
+                                   "node-c:205:258 [1] proxy.cc:1519 NCCL WARN [Proxy Service 12] Failed to "
+                                   "execute operation Connect "
+                                   "from rank 12, retcode 2\n");
+        std::map<std::int64_t, json> byPid;
+        for (const auto& r : d["ranks"])
+            byPid[r["pid"].get<std::int64_t>()] = r;
+        QVERIFY2(byPid.size() == 6, d["ranks"].dump().c_str());
+        QCOMPARE(byPid[200]["rank"].get<int>(), 5);
+        QCOMPARE(byPid[200]["identity_source"].get<std::string>(), std::string("nccl-proxy"));
+        QVERIFY2(byPid[201]["rank"].is_null(), byPid[201].dump().c_str());
+        QVERIFY2(byPid[202]["rank"].is_null(), byPid[202].dump().c_str());
+        QCOMPARE(byPid[203]["rank"].get<int>(), 2);
+        QVERIFY2(byPid[204]["rank"].is_null(), byPid[204].dump().c_str());
+        QCOMPARE(byPid[205]["rank"].get<int>(), 12);
+        QCOMPARE(byPid[205]["identity_source"].get<std::string>(), std::string("nccl-proxy"));
+        QCOMPARE(byPid[205]["devices"].get<std::vector<int>>(), (std::vector<int>{1, 6}));
+        QCOMPARE(byPid[205]["device_ranks"].dump(), std::string(R"([{"device":1,"rank":12}])"));
+    }
+
     // torchrun's box names pid 3000 (rank 0, exit 1); rank 1's own log failed first.
     void launcherSummaryAgainstTheLogs()
     {

@@ -1123,9 +1123,13 @@ void MainWindow::fillRanks()
                                 : tr("\nRank %1").arg(*p.rank);
         }
         if (p.severalDevices() && p.deviceRanks.size() < 2)
-            tip +=
-                tr("\nOne process driving GPUs %1 (its lines' NCCL prefixes); no line says each GPU's rank")
-                    .arg(QString::fromStdString(rankRuns(p.deviceList())));
+            tip += tr("\nOne process driving GPUs %1 (its lines' NCCL prefixes); %2")
+                       .arg(QString::fromStdString(rankRuns(p.deviceList())))
+                       .arg(p.deviceRanks.empty()
+                                ? tr("no line says each GPU's rank")
+                                : tr("GPU %1 is rank %2, and no line says the other GPUs' ranks")
+                                      .arg(p.deviceRanks.front().first)
+                                      .arg(p.deviceRanks.front().second));
         if (p.localRank)
             tip += tr("\nLocal rank %1").arg(*p.localRank);
         if (!p.address.empty())

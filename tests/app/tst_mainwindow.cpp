@@ -545,6 +545,41 @@ private slots:
         w.grab().save(QStringLiteral(RANKLINE_BUILD_DIR "/screenshots/rank-list-gpus-unknown.png"));
     }
 
+    // A process driving two GPUs whose proxy WARN names the rank of one (GPU 2): the list says that
+    // rank, and its tooltip which GPU holds it and that no line says the other's.
+    void rankListSaysWhichGpuTheRankIsOn()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile f(dir.filePath(QStringLiteral("run.log")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("gpu-box:7310:7402 [2] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to "
+                "10.1.4.21<40231> failed : Software caused connection abort\n"
+                "gpu-box:7310:7402 [2] NCCL INFO misc/socket.cc:564 -> 2\n"
+                "gpu-box:7310:7402 [2] proxy.cc:1519 NCCL WARN [Proxy Service 6] Failed to execute operation "
+                "Connect from rank 6, retcode 2\n"
+                "gpu-box:7310:7405 [5] NCCL INFO Channel 00/0 : 7[5] -> 6[2] via P2P/IPC\n");
+        f.close();
+        MainWindow w(m_enc);
+        w.resize(1400, 860);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy ready(&w, &MainWindow::analysisReady);
+        w.openPaths({dir.path()});
+        QVERIFY(ready.wait(20000));
+        auto* view = w.findChild<QTreeView*>(QStringLiteral("rankList"));
+        QVERIFY(view);
+        const QAbstractItemModel* m = view->model();
+        const QModelIndex rank = m->index(0, 0, m->index(0, 0));
+        QCOMPARE(rank.data().toString(), QStringLiteral("rank 6 ◆ initiating"));
+        const QString tip = rank.data(Qt::ToolTipRole).toString();
+        QVERIFY2(
+            tip.contains(QStringLiteral("One process driving GPUs 2, 5 (its lines' NCCL prefixes); GPU 2 is "
+                                        "rank 6, and no line says the other GPUs' ranks")),
+            qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("Identified by: nccl-proxy")), qPrintable(tip));
+    }
+
     // The rank list follows the selected line: on opening, the initiating rank (far down a list of
     // three hundred, where it was left out of view at rank 0 before); then the rank of a line
     // chosen in the log.

@@ -542,6 +542,28 @@ void Builder::evaluate(Finding& f)
                 r.status = in ? CheckStatus::Confirmed : CheckStatus::NotEvidenced;
                 r.line = h.where;
                 r.detail = h.basis;
+            } else if (const RankEnvironment* re =
+                           proc.id.valid() && proc.id.value < m_a.environment.ranks.size()
+                               ? &m_a.environment.ranks[proc.id.value]
+                               : nullptr;
+                       re && re->ncclRange && re->ncclRange->from.major > 0 &&
+                       re->ncclRange->to.major < 999) {
+                // The form of the rank's own lines (Init line forms, the proxy WARN's source line):
+                // both ends known, as the NCCL verdict reads it.
+                const VersionRange& fr = *re->ncclRange;
+                const bool in = ev.range.contains(fr.from) && ev.range.contains(fr.to);
+                const bool outside = fr.to < ev.range.from || ev.range.to < fr.from;
+                r.status = in        ? CheckStatus::Confirmed
+                           : outside ? CheckStatus::Contradicted
+                                     : CheckStatus::NotEvidenced;
+                for (const VersionClue& c : re->clues)
+                    if (c.agrees && !r.line)
+                        r.line = c.where;
+                r.detail = "the form of this rank's lines puts NCCL at " + fr.toString() +
+                           (in        ? ", within "
+                            : outside ? ", outside "
+                                      : ", partly inside ") +
+                           ev.range.toString();
             } else {
                 r.detail = item.ifUnknown;
             }
@@ -993,6 +1015,18 @@ void Builder::versionVerdict()
     const std::string ranNccl =
         fromDumps ? "No version line in the logs; the Flight Recorder dumps say the job ran NCCL " + listed
                   : "The job ran NCCL " + listed;
+    // Without a version line, what the form of the failing rank's own lines leaves open (its
+    // environment's range: Init line forms, the proxy WARN's source line, ...), where it says
+    // something (both ends known).
+    std::optional<VersionRange> form;
+    if (init->process.valid() && init->process.value < m_a.environment.ranks.size())
+        if (const auto& r = m_a.environment.ranks[init->process.value].ncclRange;
+            r && r->from.major > 0 && r->to.major < 999)
+            form = *r;
+    const std::string formSaid =
+        form ? "No version line in the logs; the form of the failing rank's lines puts NCCL at " +
+                   form->toString()
+             : std::string{};
     if (!range->fixedIn && !bug) {
         // Behaviour, not a bug of some releases (a refused connect, a full /dev/shm): the range
         // says which releases were checked to print it, and no upgrade is a fix. "Inside the
@@ -1002,7 +1036,8 @@ void Builder::versionVerdict()
             !versions.empty()  ? ranNccl + ". "
             : !n.hints.empty() ? "No version line in the logs; the WARN's source line numbers pin NCCL " +
                                      n.hints[0].range.toString() + ". "
-                               : std::string{};
+            : form ? formSaid + ". "
+                   : std::string{};
         n.releaseVerdict = ran + "NCCL " + range->range.toString() +
                            " report this failure this way: it is not a bug of some releases, and no NCCL "
                            "upgrade fixes it.";
@@ -1038,6 +1073,23 @@ void Builder::versionVerdict()
         n.fixApplies = true;
         n.releaseVerdict += "No version line in the logs, but the WARN's source line numbers pin NCCL " +
                             n.hints[0].range.toString() + "; upgrading to " + fixed + " applies the fix.";
+    } else if (form && affected.contains(form->from) && affected.contains(form->to)) {
+        n.fixApplies = true;
+        n.releaseVerdict += formSaid + ", inside the affected range " + affected.toString() +
+                            "; upgrading to NCCL " + fixed + " or later applies the fix.";
+    } else if (form && form->from >= fixedIn) {
+        n.fixApplies = false;
+        n.releaseVerdict +=
+            formSaid + ", which already has the " + fixed + " fix: " +
+            (ifFixed.empty() ? "this failure is not the bug it fixed; look for another cause." : ifFixed);
+    } else if (form && (form->to < affected.from || affected.to < form->from)) {
+        n.fixApplies = false;
+        n.releaseVerdict += formSaid + ", outside the affected range " + affected.toString() + ".";
+    } else if (form) {
+        n.releaseVerdict +=
+            formSaid + ", partly inside the affected range " + affected.toString() +
+            ": the logs do not say which of those releases ran; rerun with NCCL_DEBUG=INFO (or "
+            "print torch.cuda.nccl.version()) to find out.";
     } else {
         n.releaseVerdict +=
             "The logs do not say which NCCL the job ran; rerun with NCCL_DEBUG=INFO (or print "

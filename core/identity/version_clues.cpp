@@ -334,6 +334,33 @@ bool overlaps(const VersionRange& a, const VersionRange& b)
     return intersect(a, b).has_value();
 }
 
+// The proxy thread's "[Proxy Service R] Failed to execute operation ..." WARN by the line of
+// src/proxy.cc that prints it, at each release tag of NVIDIA/nccl from v2.12.7-1 to v2.30.4-1 (the
+// first release of that text; v2.30.7-1 spreads the call over two lines, so its number is not
+// read here). Each line number belongs to the releases listed and no other.
+std::optional<VersionRange> proxyWarnFamily(int fileLine)
+{
+    struct Row {
+        int line;
+        VersionRange range;
+    };
+    static const Row rows[] = {
+        {1040, {{2, 12, 12}, {2, 12, 12}}}, {1042, {{2, 12, 10}, {2, 12, 10}}}, {1044, {{2, 12, 7}, {2, 12, 7}}},
+        {1097, {{2, 13, 4}, {2, 13, 4}}},   {1119, {{2, 14, 3}, {2, 15, 5}}},   {1162, {{2, 16, 2}, {2, 16, 2}}},
+        {1172, {{2, 16, 5}, {2, 16, 5}}},   {1489, {{2, 17, 1}, {2, 17, 1}}},   {1518, {{2, 18, 1}, {2, 18, 1}}},
+        {1519, {{2, 18, 3}, {2, 18, 6}}},   {1521, {{2, 22, 3}, {2, 22, 3}}},   {1535, {{2, 19, 4}, {2, 19, 4}}},
+        {1557, {{2, 19, 1}, {2, 19, 3}}},   {1567, {{2, 20, 3}, {2, 20, 5}}},   {1580, {{2, 21, 5}, {2, 21, 5}}},
+        {1656, {{2, 23, 4}, {2, 23, 4}}},   {1668, {{2, 24, 3}, {2, 24, 3}}},   {1673, {{2, 25, 1}, {2, 25, 1}}},
+        {1694, {{2, 26, 2}, {2, 26, 2}}},   {1698, {{2, 26, 3}, {2, 26, 6}}},   {1701, {{2, 27, 3}, {2, 27, 7}}},
+        {1734, {{2, 28, 9}, {2, 28, 9}}},   {1741, {{2, 28, 3}, {2, 28, 7}}},   {1750, {{2, 29, 3}, {2, 29, 3}}},
+        {1751, {{2, 29, 2}, {2, 29, 2}}},   {1752, {{2, 29, 7}, {2, 29, 7}}},   {1798, {{2, 30, 3}, {2, 30, 4}}},
+    };
+    for (const auto& r : rows)
+        if (r.line == fileLine)
+            return r.range;
+    return std::nullopt;
+}
+
 std::vector<LineClue> versionCluesOfLine(std::string_view line)
 {
     std::vector<LineClue> out;
@@ -364,6 +391,12 @@ std::vector<LineClue> versionCluesOfLine(std::string_view line)
         if (file == "os/linux.cc")
             out.push_back(clue("os-linux-file", from({2, 29, 2}),
                                "the socket code lives in os/linux.cc from 2.29.2 on (§2.1)"));
+        if (file == "proxy.cc" && proxyServiceRank(msg) >= 0)
+            if (const auto r = proxyWarnFamily(p.nccl->fileLine))
+                out.push_back(clue("proxy-warn-line", *r,
+                                   "the '[Proxy Service N] Failed to execute operation' WARN at proxy.cc:" +
+                                       std::to_string(p.nccl->fileLine) + " is printed only by NCCL " +
+                                       r->toString() + " (src/proxy.cc at each release tag)"));
     }
     const re2::StringPiece m(msg.data(), msg.size());
     const bool initLine = msg.find("- Init ") != std::string_view::npos;

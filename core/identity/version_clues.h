@@ -36,6 +36,9 @@ std::vector<LineClue> versionCluesOfLine(std::string_view line);
 // The connect-abort WARN at misc/socket.cc:<warnLine> followed by the trail misc/socket.cc:<trailLine>
 // (the table in nccl-log-formats §2.3, checked on every 2.16–2.23 tag).
 std::optional<LineClue> connectAbortClue(int warnLine, int trailLine);
+// The NCCL releases whose src/proxy.cc prints the "[Proxy Service R] Failed to execute operation"
+// WARN at line `fileLine` (v2.12.7 to v2.30.4), or nullopt for a line none of them prints it at.
+std::optional<VersionRange> proxyWarnFamily(int fileLine);
 
 // Exactly `v`, from the "Mismatched NCCL version detected" WARN's version code.
 LineClue exactVersionClue(const Version& v, const std::string& basis);

@@ -233,6 +233,24 @@ private slots:
             << "kolyoz2:25146:25854 [0] ib_plugin.c:1105 NCCL WARN NET/IB : Got completion from peer "
                "10.0.35.1<49189> with error 4, opcode 5327, len 5327, vendor err 81 (Send)"
             << "";
+        // The proxy WARN's source line: each release prints it at its own line of src/proxy.cc
+        // (real logs 018 and 019 say 2.13.4 and 2.14.3, as their reporters do).
+        QTest::newRow("proxy WARN 2.13.4")
+            << "host:22337:22453 [6] proxy.cc:1097 NCCL WARN [Proxy Service 14] "
+               "Failed to execute operation Connect from rank 14, retcode 2"
+            << "proxy-warn-line 2.13.4";
+        QTest::newRow("proxy WARN 2.18.3-2.18.6") << "h:922:1158 [3] proxy.cc:1519 NCCL WARN [Proxy Service "
+                                                     "11] Failed to execute operation Connect "
+                                                     "from rank 11, retcode 2"
+                                                  << "proxy-warn-line 2.18.3–2.18.6";
+        QTest::newRow("proxy WARN at a line no release has")
+            << "h:922:1158 [3] proxy.cc:1520 NCCL WARN [Proxy Service 11] Failed to execute operation "
+               "Connect "
+               "from rank 11, retcode 2"
+            << "";
+        QTest::newRow("another proxy WARN at that line")
+            << "h:922:1158 [3] proxy.cc:1519 NCCL WARN [Proxy Service] Poll failed: Interrupted system call"
+            << "";
         QTest::newRow("send-side progress 2.24-2.28")
             << "[2025-11-24 11:20:21] gpu-server320 [5] misc/socket.cc:46 NCCL WARN socketProgressOpt: Call "
                "to send "
@@ -256,6 +274,11 @@ private slots:
         QCOMPARE(QString::fromStdString(rangeDisplay({{2, 16, 2}, {2, 28, 999}})),
                  QStringLiteral("2.16.2–2.28.x"));
         QVERIFY(!intersect({{2, 24, 3}, {999, 0, 0}}, {{0, 0, 0}, {2, 23, 4}}));
+        // The proxy WARN's lines: one release, a family, and v2.30.7's two-line call (not read).
+        QCOMPARE(QString::fromStdString(rangeDisplay(*proxyWarnFamily(1119))),
+                 QStringLiteral("2.14.3–2.15.5"));
+        QCOMPARE(QString::fromStdString(rangeDisplay(*proxyWarnFamily(1734))), QStringLiteral("2.28.9"));
+        QVERIFY(!proxyWarnFamily(1905));
     }
 
     void addresses_data()

@@ -432,6 +432,34 @@ private slots:
         }
     }
 
+    // The proxy WARN's source line (proxy.cc:1097, :1119) pins the release where no version line
+    // does: 018's reporter ran 2.13.4 and 019's 2.14.3, as their threads say.
+    void proxyWarnLinePinsTheRelease_data()
+    {
+        QTest::addColumn<QString>("log");
+        QTest::addColumn<QString>("range");
+        QTest::newRow("018") << QStringLiteral("018") << QStringLiteral("2.13.4");
+        QTest::newRow("019") << QStringLiteral("019") << QStringLiteral("2.14.3–2.15.5");
+    }
+    void proxyWarnLinePinsTheRelease()
+    {
+        QFETCH(QString, log);
+        QFETCH(QString, range);
+        const json d = diagnose(caseLog(log));
+        QCOMPARE(d["ranks"].size(), std::size_t{1});
+        const json& r = d["ranks"][0];
+        QCOMPARE(QString::fromStdString(r["nccl_version_range_display"]), range);
+        bool clue = false;
+        for (const json& c : r["nccl_version_clues"])
+            clue = clue || c["id"] == "proxy-warn-line";
+        QVERIFY2(clue, r.dump().c_str());
+        if (log == QStringLiteral("018"))
+            QVERIFY2(QString::fromStdString(d["nccl"]["verdict"])
+                         .startsWith(QStringLiteral("No version line in the logs; the form of the failing "
+                                                    "rank's lines puts NCCL at 2.13.4.")),
+                     d["nccl"].dump().c_str());
+    }
+
     // 024: the closed connection names gpu004, the reporter's own host, where the excerpt holds no
     // other process: the reporter is not what its report points at (it did, before); the note
     // says what the other end can be.

@@ -2530,6 +2530,67 @@ private slots:
         QVERIFY2(!summary.contains(QLatin1Char('?')), qPrintable(summary));
     }
 
+    // With no version line, the form of the failing rank's lines decides the release verdict where
+    // it can: the proxy WARN at proxy.cc:1567 is NCCL 2.20.3-2.20.5, which has the 2.18.6 fix of the
+    // copy bug; at proxy.cc:1519 (2.18.3-2.18.6) it is partly inside the bug's 2.18.1-2.18.5; an
+    // Init line of the 2.18.3-2.20.5 form puts a connect abort inside 2.16.2-2.23.4.
+    void releaseVerdictFromTheLinesForm_data()
+    {
+        QTest::addColumn<QByteArray>("log");
+        QTest::addColumn<QString>("said");
+        QTest::addColumn<int>("applies"); // -1: not decided
+        const QByteArray copyBug = "h:1:2 [1] transport.cc:174 NCCL WARN Cuda failure 'invalid argument'\n";
+        QTest::newRow("fixed release")
+            << copyBug +
+                   "h:1:3 [1] proxy.cc:1567 NCCL WARN [Proxy Service 4] Failed to execute operation Setup "
+                   "from rank 4, retcode 1\n"
+            << QStringLiteral(
+                   "No version line in the logs; the form of the failing rank's lines puts NCCL at "
+                   "2.20.3–2.20.5, which already has the 2.18.6 fix")
+            << 0;
+        QTest::newRow("partly affected")
+            << copyBug +
+                   "h:1:3 [1] proxy.cc:1519 NCCL WARN [Proxy Service 4] Failed to execute operation Setup "
+                   "from rank 4, retcode 1\n"
+            << QStringLiteral(
+                   "the form of the failing rank's lines puts NCCL at 2.18.3–2.18.6, partly inside "
+                   "the affected range 2.18.1–2.18.5: the logs do not say which of those releases ran")
+            << -1;
+        QTest::newRow("connect abort inside")
+            << QByteArray(
+                   "h:1:2 [0] NCCL INFO comm 0x55d1 rank 4 nranks 8 cudaDev 0 nvmlDev 0 busId 1a000 "
+                   "commId 0x1 - Init COMPLETE\n"
+                   "h:1:3 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.2<4000> "
+                   "failed : Software caused connection abort\n")
+            << QStringLiteral(
+                   "the form of the failing rank's lines puts NCCL at 2.18.3–2.20.5, inside the "
+                   "affected range 2.16.2–2.23.4; upgrading to NCCL 2.24.3 or later applies the fix")
+            << 1;
+    }
+    void releaseVerdictFromTheLinesForm()
+    {
+        QFETCH(QByteArray, log);
+        QFETCH(QString, said);
+        QFETCH(int, applies);
+        const json d = diagnoseOne(QStringLiteral("rank4.log"), log);
+        const QString verdict = QString::fromStdString(d["nccl"]["verdict"]);
+        QVERIFY2(verdict.contains(said), qPrintable(verdict));
+        if (applies < 0)
+            QVERIFY2(d["nccl"]["fix_applies"].is_null(), d["nccl"].dump().c_str());
+        else
+            QCOMPARE(d["nccl"]["fix_applies"].get<bool>(), applies == 1);
+        // The connect abort's checklist asks the same of the failing rank, and the form answers it.
+        if (const json* f = finding(d, "nccl-socket-connect-abort")) {
+            QCOMPARE(checkStatus(*f, "version-affected"), QStringLiteral("confirmed"));
+            for (const auto& c : (*f)["checklist"])
+                if (c["id"] == "version-affected")
+                    QCOMPARE(
+                        QString::fromStdString(c["detail"]),
+                        QStringLiteral("the form of this rank's lines puts NCCL at 2.18.3–2.20.5, within "
+                                       "2.16.2–2.23.4"));
+        }
+    }
+
     // The root's "rank N of M ranks has already checked in" says which rank two processes claimed.
     void bootstrapRootSaysTheRankClaimedTwice()
     {

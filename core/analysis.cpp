@@ -882,6 +882,9 @@ struct SourceScan {
     std::vector<std::uint64_t> keyDevices;
     std::vector<ProxyRank> proxyRanks; // the keys' proxy WARNs, in line order
     std::vector<ElasticKey> elastic;   // keys of torchelastic box records
+    // The first line with text, where it is a step of NCCL's return-code trail ("proxy.cc:698 ->
+    // 6"): an excerpt that starts inside a back-trace, after the WARN that began it; -1 elsewhere.
+    std::int64_t openingTrail = -1;
     std::vector<ScanHit> hits;
     // NCCL thread ids of the lines that may become events (WARN or worse, NCCL prefixed), so that
     // building events later need not read the text again.
@@ -1195,7 +1198,8 @@ struct SourcePiece {
     std::vector<std::uint64_t> keyDevices;
     std::vector<ProxyRank> proxyRanks;
     std::vector<ElasticKey> elastic;
-    std::vector<ScanHit> hits; // capped per (pattern, key) within the piece only
+    std::int64_t openingTrail = -1; // in the piece's numbering (SourceScan::openingTrail)
+    std::vector<ScanHit> hits;      // capped per (pattern, key) within the piece only
     std::vector<std::pair<std::uint32_t, std::int32_t>> tids;
     std::vector<std::pair<std::size_t, const EnvironmentLine*>> envText; // in the run's pool
     ScannedEventLines eventLines;
@@ -1380,8 +1384,14 @@ SourcePiece scanPiece(const Source& source, const Scanner& scanner, std::uint32_
     // The key of the line before, for the lines of a C++ exception that follow it unprefixed
     // (cppTraceContinuation); a piece never starts among them (lineStartAfter in analyze).
     std::uint32_t traceKey = kNoKey;
+    bool textSeen = false; // a line with text, for openingTrail
     for (std::uint32_t i = first; i < last; ++i) {
         ParsedLine p = parseLine(source.line(i), year);
+        if (!textSeen && !isBlank(p.text)) {
+            textSeen = true;
+            if (p.trail && p.trail->code != 0)
+                out.openingTrail = i;
+        }
         bool header = false;
         if (listing) {
             if (const std::string_view h = listingHeader(p.text); !h.empty()) {
@@ -1739,6 +1749,7 @@ void joinWhole(PieceJoin& join, SourcePiece& piece, SourceLines& lines)
     out.keyDevices = std::move(piece.keyDevices);
     out.proxyRanks = std::move(piece.proxyRanks);
     out.elastic = std::move(piece.elastic);
+    out.openingTrail = piece.openingTrail;
     piece.remap.resize(out.keys.size());
     std::iota(piece.remap.begin(), piece.remap.end(), 0u);
     lines.appendStamps(std::move(piece.stamps));
@@ -1823,6 +1834,8 @@ void shiftLines(SourcePiece& piece, std::uint32_t offset)
 void joinPiece(PieceJoin& join, ScannedPiece& piece, Source& source, SourceLines& lines)
 {
     const auto offset = static_cast<std::uint32_t>(lines.size());
+    if (offset == 0)
+        join.out.openingTrail = piece.scan.openingTrail; // the source's first lines are this piece's
     shiftLines(piece.scan, offset); // first: remapKeys hands the box records over to the source
     remapKeys(join, piece.scan);
     lines.append(piece.lines, piece.scan.remap, piece.scan.stamps);
@@ -3789,6 +3802,10 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         if (named)
             indexRanks();
     }
+    for (std::size_t s = 0; s < scans.size(); ++s)
+        if (scans[s].openingTrail >= 0)
+            a.openingTrails.push_back(
+                {SourceId(static_cast<std::uint32_t>(s)), static_cast<std::uint32_t>(scans[s].openingTrail)});
     // Assign every line, source by source on every core; note which processes each source holds.
     std::vector<std::vector<std::uint32_t>> sourceProcesses(a.sources.size());
     parallelFor(a.sources.size(), workers, [&](std::size_t s) {

@@ -577,6 +577,9 @@ struct Analysis {
     MergedOrder merged;                             // every line, in merged chronological order (empty
                                                     // when AnalyzeOptions::mergedOrder is off)
     std::vector<ElasticRecordLines> elasticRecords; // by source, then line
+    // Files whose first line with text is a step of NCCL's return-code trail ("proxy.cc:698 -> 6"):
+    // excerpts that start inside a back-trace, whose WARN (the failure it reports) came before them.
+    std::vector<LineRef> openingTrails; // by source
     // The driver's kernel lines that name a GPU several ranks ran on (identical machines, and a
     // kernel log that names no host, nor the pid): the line stays the kernel log's, and these are
     // the ranks it may be about.

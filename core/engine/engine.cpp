@@ -1636,6 +1636,35 @@ void Builder::hypotheses()
                 decider = "it happened later, so it is more likely a consequence than the cause";
             init->hypotheses.push_back({f.entry, f.summary, f.anchor, decider});
         }
+        // An excerpt that opens inside a back-trace ("proxy.cc:698 -> 6" with no WARN above it): the
+        // failure that trail reports was logged before the excerpt starts, so perhaps before the
+        // initiating line (nccl-tests#252: one host's trail opens the paste, the other's WARN
+        // follows it).
+        for (const LineRef r : m_a.openingTrails) {
+            // A trail the finding itself reads (a silent connect failure's, which no WARN began).
+            if (r == init->anchor || std::any_of(init->evidence.begin(), init->evidence.end(),
+                                                 [&](const Evidence& e) { return e.where == r; }))
+                continue;
+            const TimeInterval tr = info(r).time;
+            const bool sameFile = r.source == init->anchor.source;
+            const bool before =
+                sameFile ? r.line < init->anchor.line : tr.known() && ti.known() && tr.hi <= ti.lo;
+            const bool unordered = !sameFile && (!tr.known() || !ti.known());
+            const ParsedLine pl = parseLine(m_a.text(r));
+            if ((!before && !unordered) || !pl.trail)
+                continue;
+            init->hypotheses.push_back(
+                {-1,
+                 m_a.sources[r.source.value].displayPath + " opens inside a back-trace of " + m_a.labelAt(r) +
+                     " ('" + std::string(pl.trail->file) + ":" + std::to_string(pl.trail->fileLine) + " -> " +
+                     std::to_string(pl.trail->code) +
+                     "', a step of NCCL's return-code trail) without the WARN that began it: the failure it "
+                     "reports was logged before the file starts" +
+                     (before ? ", so before the initiating line" : ""),
+                 r,
+                 "the lines before it (that process's whole log): its WARN names that failure, which may be "
+                 "the run's first"});
+        }
         for (const auto& c : init->checklist)
             if (c.status != CheckStatus::Confirmed && !c.detail.empty())
                 init->hypotheses.push_back({-1,

@@ -460,6 +460,20 @@ private slots:
                      d["nccl"].dump().c_str());
     }
 
+    // 036: kolyoz1's progress-thread trail opens the paste, its WARN cut off, before kolyoz2's
+    // completion error: the reader could not name an initiator, and the diagnosis says why.
+    void pasteOpeningInsideATrailIn036()
+    {
+        const json d = diagnose(caseLog(QStringLiteral("036")));
+        QCOMPARE(d["initiating"]["host"].get<std::string>(), std::string("kolyoz2"));
+        bool said = false;
+        for (const auto& h : d["findings"][0]["hypotheses"])
+            said = said || (QString::fromStdString(h["text"]).startsWith(QStringLiteral(
+                                "log.txt opens inside a back-trace of unknown rank (kolyoz1:27255)")) &&
+                            h["line"] == 1);
+        QVERIFY2(said, d["findings"][0]["hypotheses"].dump().c_str());
+    }
+
     // 024: the closed connection names gpu004, the reporter's own host, where the excerpt holds no
     // other process: the reporter is not what its report points at (it did, before); the note
     // says what the other end can be.

@@ -2591,6 +2591,48 @@ private slots:
         }
     }
 
+    // A paste that opens inside another process's back-trace (its WARN cut off above) holds a
+    // failure logged before the initiating line: said as a competing explanation, with the line.
+    // Not where the file opens with a WARN, nor where the opening trail is the finding's own (a
+    // silent connect failure's, which no WARN began: real log 018).
+    void excerptOpeningInsideABacktrace()
+    {
+        const QByteArray trail = "h1:10:11 [0] NCCL INFO proxy.cc:698 -> 6\n"
+                                 "h1:10:11 [0] NCCL INFO proxy.cc:878 -> 6 [Progress Thread]\n";
+        const QByteArray warn =
+            "h2:20:21 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from "
+            "peer 10.0.0.1<4000> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n"
+            "h2:20:21 [0] NCCL INFO transport/net.cc:1137 -> 6\n";
+        auto opening = [](const json& d) -> const json* {
+            for (const auto& h : d["findings"][0]["hypotheses"])
+                if (QString::fromStdString(h["text"]).contains(QStringLiteral("opens inside a back-trace")))
+                    return &h;
+            return nullptr;
+        };
+        const json d = diagnoseOne(QStringLiteral("paste.txt"), trail + "\n" + warn);
+        QCOMPARE(d["initiating"]["entry"].get<std::string>(), std::string("nccl-ib-completion-error"));
+        const json* h = opening(d);
+        QVERIFY2(h, d["findings"][0]["hypotheses"].dump().c_str());
+        QCOMPARE(
+            QString::fromStdString((*h)["text"]),
+            QStringLiteral("paste.txt opens inside a back-trace of unknown rank (h1:10) ('proxy.cc:698 -> "
+                           "6', a step of NCCL's return-code trail) without the WARN that began it: the "
+                           "failure it reports was logged before the file starts, so before the "
+                           "initiating line"));
+        QCOMPARE((*h)["line"].get<int>(), 1);
+        const json later = diagnoseOne(QStringLiteral("paste.txt"), warn + "\n" + trail);
+        QVERIFY2(!opening(later), later["findings"][0]["hypotheses"].dump().c_str());
+        const json silent =
+            diagnoseOne(QStringLiteral("paste.txt"),
+                        "host:7:8 [6] NCCL INFO misc/socket.cc:373 -> 2\n"
+                        "host:7:8 [6] NCCL INFO misc/socket.cc:484 -> 2\n"
+                        "host:7:8 [6] NCCL INFO transport/net_socket.cc:336 -> 2\n"
+                        "host:7:8 [6] proxy.cc:1097 NCCL WARN [Proxy Service 14] Failed to execute "
+                        "operation Connect from rank 14, retcode 2\n");
+        QCOMPARE(silent["initiating"]["entry"].get<std::string>(), std::string("nccl-proxy-connect-failure"));
+        QVERIFY2(!opening(silent), silent["findings"][0]["hypotheses"].dump().c_str());
+    }
+
     // The root's "rank N of M ranks has already checked in" says which rank two processes claimed.
     void bootstrapRootSaysTheRankClaimedTwice()
     {

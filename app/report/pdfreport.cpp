@@ -242,7 +242,19 @@ QString richText(const IncidentReport& r)
                     .arg(statusCell(c.status), prose(c.text), e(c.detail),
                          c.where.empty() ? QString()
                                          : QStringLiteral(" <span class='mono'>(%1)</span>").arg(e(c.where)));
-        h += QStringLiteral("</table><h2>Root cause</h2><p>%1</p><h2>Fix</h2><ol>").arg(prose(r.rootCause));
+        h += QStringLiteral("</table>");
+        if (!r.alternatives.empty()) {
+            h += QStringLiteral("<h2>Competing explanations</h2><ul>");
+            for (const auto& x : r.alternatives)
+                h += QStringLiteral("<li>%1%2<br><span class='note'>Would decide: %3</span></li>")
+                         .arg(e(x.text),
+                              x.where.empty()
+                                  ? QString()
+                                  : QStringLiteral(" <span class='mono'>(%1)</span>").arg(e(x.where)),
+                              e(x.decider));
+            h += QStringLiteral("</ul>");
+        }
+        h += QStringLiteral("<h2>Root cause</h2><p>%1</p><h2>Fix</h2><ol>").arg(prose(r.rootCause));
         for (const auto& s : r.fixSteps)
             h += QStringLiteral("<li>%1</li>").arg(prose(s));
         h += QStringLiteral("</ol>");

@@ -47,8 +47,8 @@ int runReport(const QStringList& args)
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral(
         "Write an incident report: verdict, initiating event and evidence, collateral, timeline, "
-        "checklist, fix, NCCL versions, clocks and the bundle inventory. Host names, addresses, user "
-        "names and secrets are replaced by pseudonyms unless --no-redact is given."));
+        "checklist, competing explanations, fix, NCCL versions, clocks and the bundle inventory. Host "
+        "names, addresses, user names and secrets are replaced by pseudonyms unless --no-redact is given."));
     p.addHelpOption();
     p.addPositionalArgument(QStringLiteral("report"), QStringLiteral("the sub-command"));
     p.addPositionalArgument(QStringLiteral("paths"),

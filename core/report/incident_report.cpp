@@ -116,6 +116,11 @@ template <typename F> void forEachLogText(IncidentReport& r, F&& f)
         f(c.detail);
         f(c.where);
     }
+    for (auto& x : r.alternatives) {
+        f(x.text);
+        f(x.decider);
+        f(x.where);
+    }
     for (auto& n : r.ncclLogs) {
         f(n.ranks);
         f(n.where);
@@ -344,6 +349,10 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
         for (const auto& c : f->checklist)
             r.checklist.push_back({c.id, checkStatusName(c.status), c.text, c.detail,
                                    c.line ? where(a, *c.line) : std::string()});
+        // The checklist already says its own unconfirmed items (Builder::hypotheses adds them last).
+        for (const auto& h : f->hypotheses)
+            if (!h.text.starts_with("not evidenced: ") && !h.text.starts_with("contradicted: "))
+                r.alternatives.push_back({h.text, h.decider, h.line ? where(a, *h.line) : std::string()});
         r.rootCause = e.rootCause;
         r.fixSteps = e.fixSteps;
         r.verify = e.verify;

@@ -63,6 +63,15 @@ struct ReportCheck {
     std::string where; // "file:line" or empty
 };
 
+// Another explanation of the failure than the initiating finding's, and what would decide between
+// them: another finding the logs show, or a failure an excerpt only hints at (Finding::hypotheses,
+// less the finding's own unconfirmed checklist items, which the checklist says).
+struct ReportAlternative {
+    std::string text;
+    std::string decider;
+    std::string where; // "file:line" or empty
+};
+
 struct ReportNcclRow {
     std::string version;
     std::string ranks;
@@ -128,6 +137,7 @@ struct IncidentReport {
     std::size_t collateralProcesses = 0;
     TimelinePicture timeline;
     std::vector<ReportCheck> checklist;
+    std::vector<ReportAlternative> alternatives;
     std::string rootCause;
     std::vector<std::string> fixSteps;
     std::string verify;

@@ -323,6 +323,16 @@ std::string reportHtml(const IncidentReport& r)
             o << "</div></div></li>\n";
         }
         o << "</ul>\n</section>\n";
+        if (!r.alternatives.empty()) {
+            o << "<section id=\"alternatives\">\n<h2>Competing explanations</h2>\n<ul>\n";
+            for (const auto& x : r.alternatives) {
+                o << "<li>" << htmlEscape(x.text);
+                if (!x.where.empty())
+                    o << " <span class=\"mono\">(" << htmlEscape(x.where) << ")</span>";
+                o << "<div class=\"detail\">Would decide: " << htmlEscape(x.decider) << "</div></li>\n";
+            }
+            o << "</ul>\n</section>\n";
+        }
         o << "<section id=\"root-cause\">\n<h2>Root cause</h2>\n<p>" << htmlProse(r.rootCause)
           << "</p>\n</section>\n";
         o << "<section id=\"fix\">\n<h2>Fix</h2>\n<ol>\n";

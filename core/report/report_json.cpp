@@ -148,6 +148,12 @@ std::string reportJson(const IncidentReport& r, const Analysis& a, Redactor& red
         cl.push_back(jc);
     }
     rep["checklist"] = cl;
+    json alternatives = json::array();
+    for (const auto& x : r.alternatives)
+        alternatives.push_back({{"text", x.text},
+                                {"decider", x.decider},
+                                {"where", x.where.empty() ? json(nullptr) : json(x.where)}});
+    rep["alternatives"] = alternatives;
     json refs = json::array();
     for (const auto& x : r.references)
         refs.push_back({{"title", x.title}, {"url", x.url}});

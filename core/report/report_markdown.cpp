@@ -305,6 +305,15 @@ std::string reportMarkdown(const IncidentReport& r)
                 o << " (" << mdCode(c.where) << ")";
             o << "\n";
         }
+        if (!r.alternatives.empty()) {
+            o << "\n## Competing explanations\n\n";
+            for (const auto& x : r.alternatives) {
+                o << "- " << mdText(x.text);
+                if (!x.where.empty())
+                    o << " (" << mdCode(x.where) << ")";
+                o << "  \n  Would decide: " << mdText(x.decider) << "\n";
+            }
+        }
         o << "\n## Root cause\n\n" << mdProse(r.rootCause, true) << "\n\n## Fix\n\n";
         int n = 1;
         for (const auto& s : r.fixSteps)

@@ -276,6 +276,34 @@ private slots:
         QCOMPARE(QString::fromStdString(r.who), QStringLiteral("rank 2 on GPU 2 (node-a:41007)"));
     }
 
+    // The report says what else could explain the failure, with its line and what would decide,
+    // redacted like the rest; the finding's own unconfirmed checklist items stay in the checklist.
+    void competingExplanations()
+    {
+        auto a = analyzeTexts(
+            {{"paste.txt", "node-a:10:11 [0] NCCL INFO proxy.cc:698 -> 6\n"
+                           "node-a:10:11 [0] NCCL INFO proxy.cc:878 -> 6 [Progress Thread]\n\n"
+                           "node-b:20:21 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from "
+                           "peer 10.0.0.1<4000> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n"}});
+        const IncidentReport plain = buildReport(*a, fixedOptions(false));
+        QCOMPARE(plain.alternatives.size(), std::size_t{1});
+        const ReportAlternative& x = plain.alternatives.front();
+        QVERIFY2(x.text.starts_with("paste.txt opens inside a back-trace of unknown rank (node-a:10)"),
+                 x.text.c_str());
+        QCOMPARE(QString::fromStdString(x.where), QStringLiteral("paste.txt:1"));
+        QVERIFY2(x.decider.starts_with("the lines before it"), x.decider.c_str());
+        QVERIFY(std::none_of(
+            plain.alternatives.begin(), plain.alternatives.end(), [](const ReportAlternative& y) {
+                return y.text.starts_with("not evidenced") || y.text.starts_with("contradicted");
+            }));
+        const std::string html = reportHtml(plain);
+        QVERIFY(html.find("<h2>Competing explanations</h2>") != std::string::npos);
+        QVERIFY(reportMarkdown(plain).find("## Competing explanations") != std::string::npos);
+        const IncidentReport redacted = buildReport(*a, fixedOptions(true));
+        QVERIFY2(redacted.alternatives.front().text.find("node-a") == std::string::npos,
+                 redacted.alternatives.front().text.c_str());
+    }
+
     void emptyBundleHasNothingToDraw()
     {
         auto a = analyzeTexts({{"quiet.log", "all good\nnothing to see\n"}});

@@ -1,6 +1,7 @@
-// Fuzz target: parseLine over every line of the input, and the path identity of each line taken as
-// a file name; then the input's lines as a torchelastic box record. Checks that every view the
-// parser returns lies inside the line it was given, and that a record lies inside its lines.
+// Fuzz target: parseLine over every line of the input (and its NCCL message's Channel and proxy
+// ranks), and the path identity of each line taken as a file name; then the input's lines as a
+// torchelastic box record. Checks that every view the parser returns lies inside the line it was
+// given, and that a record lies inside its lines.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -49,6 +50,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             inside(p.nccl->file, line);
             inside(p.nccl->function, line);
             inside(p.nccl->message, line);
+            // The message's own readings: a rank is a number the line printed, never negative
+            // but for "none".
+            if (rl::channelLineRank(p.nccl->message) < -1 || rl::proxyServiceRank(p.nccl->message) < -1)
+                std::abort();
         }
         if (p.trail)
             inside(p.trail->file, line);

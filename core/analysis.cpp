@@ -3777,28 +3777,29 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                 byRank[first].push_back({i, "nccl-proxy", std::move(deviceRanks)});
             }
         }
-        // A rank another process holds, or that another witness names too.
-        auto taken = [&](int rank, std::size_t process) {
-            if (processWithRank(rank).valid())
-                return true;
-            const auto it = byRank.find(rank);
-            return it != byRank.end() && std::any_of(it->second.begin(), it->second.end(),
-                                                     [&](const Witness& w) { return w.process != process; });
-        };
+        // Each rank a witness would give, and how many witnesses would give it: a rank is taken only
+        // where one process's witness names it and no process holds it already.
+        std::map<int, int> claims;
+        for (const auto& [rank, witnesses] : byRank)
+            for (const Witness& w : witnesses) {
+                if (w.deviceRanks.empty())
+                    ++claims[rank];
+                for (const auto& dr : w.deviceRanks)
+                    ++claims[dr.second];
+            }
+        auto unclaimed = [&](int rank) { return claims[rank] == 1 && !processWithRank(rank).valid(); };
         bool named = false;
-        for (auto& [rank, witnesses] : byRank) {
-            if (witnesses.size() != 1 || processWithRank(rank).valid())
-                continue;
-            Witness& w = witnesses.front();
-            if (std::any_of(w.deviceRanks.begin(), w.deviceRanks.end(),
-                            [&](const auto& dr) { return taken(dr.second, w.process); }))
-                continue;
-            Process& p = a.processes[w.process];
-            p.rank = rank;
-            p.identitySource = w.source;
-            p.deviceRanks = std::move(w.deviceRanks);
-            named = true;
-        }
+        for (auto& [rank, witnesses] : byRank)
+            for (Witness& w : witnesses) {
+                if (!unclaimed(rank) || !std::all_of(w.deviceRanks.begin(), w.deviceRanks.end(),
+                                                     [&](const auto& dr) { return unclaimed(dr.second); }))
+                    continue;
+                Process& p = a.processes[w.process];
+                p.rank = rank;
+                p.identitySource = w.source;
+                p.deviceRanks = std::move(w.deviceRanks);
+                named = true;
+            }
         if (named)
             indexRanks();
     }

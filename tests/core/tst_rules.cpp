@@ -2960,7 +2960,7 @@ private slots:
     // proxy WARNs naming two ranks name none (pid 201), nor does one whose rank a process's Init
     // line holds (pid 202 against pid 203's rank 2), nor one that disagrees with the process's
     // Channel lines (pid 204). In a process driving several GPUs the WARN's "[dev]" is the proxy's
-    // GPU: that GPU's rank (pid 205, GPUs 1 and 6).
+    // GPU: that GPU's rank (pid 205, GPUs 1 and 6), unless another process's WARN names it too.
     void proxyServiceNamesTheRank()
     {
         const json d = diagnoseOne(QStringLiteral("console.log"),
@@ -2986,11 +2986,17 @@ private slots:
                                    "node-c:205:257 [6] NCCL INFO Channel 00/0 : 3[6] -> 4[7] via P2P/IPC\n"
                                    "node-c:205:258 [1] proxy.cc:1519 NCCL WARN [Proxy Service 12] Failed to "
                                    "execute operation Connect "
-                                   "from rank 12, retcode 2\n");
+                                   "from rank 12, retcode 2\n"
+                                   "node-d:206:259 [0] proxy.cc:1519 NCCL WARN [Proxy Service 19] Failed to "
+                                   "execute operation Connect from rank 19, retcode 2\n"
+                                   "node-d:206:260 [4] proxy.cc:1519 NCCL WARN [Proxy Service 20] Failed to "
+                                   "execute operation Connect from rank 20, retcode 2\n"
+                                   "node-d:207:261 [1] proxy.cc:1519 NCCL WARN [Proxy Service 20] Failed to "
+                                   "execute operation Connect from rank 20, retcode 2\n");
         std::map<std::int64_t, json> byPid;
         for (const auto& r : d["ranks"])
             byPid[r["pid"].get<std::int64_t>()] = r;
-        QVERIFY2(byPid.size() == 6, d["ranks"].dump().c_str());
+        QVERIFY2(byPid.size() == 8, d["ranks"].dump().c_str());
         QCOMPARE(byPid[200]["rank"].get<int>(), 5);
         QCOMPARE(byPid[200]["identity_source"].get<std::string>(), std::string("nccl-proxy"));
         QVERIFY2(byPid[201]["rank"].is_null(), byPid[201].dump().c_str());
@@ -3001,6 +3007,10 @@ private slots:
         QCOMPARE(byPid[205]["identity_source"].get<std::string>(), std::string("nccl-proxy"));
         QCOMPARE(byPid[205]["devices"].get<std::vector<int>>(), (std::vector<int>{1, 6}));
         QCOMPARE(byPid[205]["device_ranks"].dump(), std::string(R"([{"device":1,"rank":12}])"));
+        // Two processes whose proxy WARNs name one rank (pid 206's GPU 4, its GPU 0 being rank 19, and
+        // pid 207): neither has it.
+        QVERIFY2(byPid[206]["rank"].is_null(), byPid[206].dump().c_str());
+        QVERIFY2(byPid[207]["rank"].is_null(), byPid[207].dump().c_str());
     }
 
     // torchrun's box names pid 3000 (rank 0, exit 1); rank 1's own log failed first.

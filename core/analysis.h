@@ -426,6 +426,9 @@ struct Hypothesis {
     std::string text;
     std::optional<LineRef> line;
     std::string decider; // the log, setting or check that would decide
+    // One of the finding's own checklist items that the evidence did not confirm (the report's
+    // checklist says those; its other explanations are the rest).
+    bool fromChecklist = false;
 };
 
 // Why processes are suspected, said of one and of several at once (reports say the suspects with

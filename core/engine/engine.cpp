@@ -1671,7 +1671,7 @@ void Builder::hypotheses()
                                             c.status == CheckStatus::Contradicted
                                                 ? "contradicted: " + c.text
                                                 : "not evidenced: " + c.text,
-                                            c.line, c.detail});
+                                            c.line, c.detail, true});
         return;
     }
     // No initiating failure in the logs: say where it probably is and what would show it.

@@ -108,7 +108,7 @@ std::optional<RayRepeat> rayRepeatIn(std::string_view line);
 int channelLineRank(std::string_view message);
 
 // The rank of the process whose proxy thread printed NCCL's "[Proxy Service 11] Failed to execute
-// operation Connect from rank 11, retcode 2" WARN (proxy.cc, 2.12.7 to 2.29 at least): the owning
+// operation Connect from rank 11, retcode 2" WARN (proxy.cc, 2.12.7 to 2.30.7): the owning
 // communicator's rank (comm->rank up to 2.17, the top parent's tpRank from 2.18.1), on the GPU that
 // communicator uses, which the line's "[dev]" names. A rank in that communicator, as a Channel
 // line's is. -1 where the message is no such line.

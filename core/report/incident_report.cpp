@@ -349,9 +349,9 @@ IncidentReport buildReport(const Analysis& a, const ReportOptions& o, Redactor& 
         for (const auto& c : f->checklist)
             r.checklist.push_back({c.id, checkStatusName(c.status), c.text, c.detail,
                                    c.line ? where(a, *c.line) : std::string()});
-        // The checklist already says its own unconfirmed items (Builder::hypotheses adds them last).
+        // The checklist already says its own unconfirmed items.
         for (const auto& h : f->hypotheses)
-            if (!h.text.starts_with("not evidenced: ") && !h.text.starts_with("contradicted: "))
+            if (!h.fromChecklist)
                 r.alternatives.push_back({h.text, h.decider, h.line ? where(a, *h.line) : std::string()});
         r.rootCause = e.rootCause;
         r.fixSteps = e.fixSteps;

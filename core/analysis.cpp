@@ -3730,7 +3730,7 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
     // communicator's GPU, so its WARN names that GPU's rank in a process of several.
     {
         const std::size_t n = a.processes.size();
-        std::vector<int> channelRank(n, -1), proxyRank(n, -1);
+        std::vector<int> channelRank(n, -1);
         for (std::size_t s = 0; s < a.sources.size(); ++s)
             for (std::size_t k = 0; k < scans[s].keyChannelRank.size(); ++k)
                 if (keyProcess[s][k].valid()) {
@@ -3742,7 +3742,6 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
         for (std::size_t s = 0; s < a.sources.size(); ++s)
             for (const ProxyRank& r : scans[s].proxyRanks)
                 if (const ProcessId pid = keyProcess[s][r.key]; pid.valid()) {
-                    proxyRank[pid.value] = mergeOne(proxyRank[pid.value], r.rank);
                     auto [it, added] = proxyOnDevice.try_emplace({pid.value, r.device}, r.rank);
                     if (!added)
                         it->second = mergeOne(it->second, r.rank);
@@ -3757,8 +3756,17 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
             const Process& p = a.processes[i];
             if (p.rank)
                 continue;
+            // The process's proxy WARNs: its rank on each GPU they name, and over all of them.
+            std::vector<std::pair<int, int>> deviceRanks;
+            int x = -1;
+            for (auto it = proxyOnDevice.lower_bound({i, INT_MIN});
+                 it != proxyOnDevice.end() && it->first.first == i; ++it) {
+                x = mergeOne(x, it->second);
+                if (it->second >= 0)
+                    deviceRanks.emplace_back(it->first.second, it->second);
+            }
             if (!p.severalDevices()) {
-                const int c = channelRank[i], x = proxyRank[i];
+                const int c = channelRank[i];
                 if (c == kSeveral || x == kSeveral || (c >= 0 && x >= 0 && c != x))
                     continue; // the witnesses disagree: none is taken
                 if (c >= 0)
@@ -3767,11 +3775,6 @@ std::shared_ptr<const Analysis> analyze(Bundle bundle, std::shared_ptr<const Enc
                     byRank[x].push_back({i, "nccl-proxy", {}});
                 continue;
             }
-            std::vector<std::pair<int, int>> deviceRanks;
-            for (auto it = proxyOnDevice.lower_bound({i, INT_MIN});
-                 it != proxyOnDevice.end() && it->first.first == i; ++it)
-                if (it->second >= 0)
-                    deviceRanks.emplace_back(it->first.second, it->second);
             if (!deviceRanks.empty()) {
                 const int first = deviceRanks.front().second;
                 byRank[first].push_back({i, "nccl-proxy", std::move(deviceRanks)});

@@ -210,6 +210,15 @@ private:
     void evaluate(Finding& f);
     void summarize(Finding& f);
     std::string gpuCandidatesAt(LineRef where) const;
+    // Where no line states the process's NCCL version, the range the form of its lines leaves
+    // (RankEnvironment::ncclRange), when both ends are known; else nullopt.
+    std::optional<VersionRange> lineFormRange(ProcessId p) const
+    {
+        if (!p.valid() || p.value >= m_a.environment.ranks.size())
+            return std::nullopt;
+        const auto& r = m_a.environment.ranks[p.value].ncclRange;
+        return r && r->bounded() ? r : std::nullopt;
+    }
     void versionVerdict();
     void versionMismatch(std::vector<Finding>& findings);
     void collectiveProgress();
@@ -542,21 +551,16 @@ void Builder::evaluate(Finding& f)
                 r.status = in ? CheckStatus::Confirmed : CheckStatus::NotEvidenced;
                 r.line = h.where;
                 r.detail = h.basis;
-            } else if (const RankEnvironment* re =
-                           proc.id.valid() && proc.id.value < m_a.environment.ranks.size()
-                               ? &m_a.environment.ranks[proc.id.value]
-                               : nullptr;
-                       re && re->ncclRange && re->ncclRange->from.major > 0 &&
-                       re->ncclRange->to.major < 999) {
-                // The form of the rank's own lines (Init line forms, the proxy WARN's source line):
-                // both ends known, as the NCCL verdict reads it.
-                const VersionRange& fr = *re->ncclRange;
+            } else if (const std::optional<VersionRange> form = lineFormRange(proc.id)) {
+                // The form of the rank's own lines (Init line forms, the proxy WARN's source line),
+                // as the NCCL verdict reads it.
+                const VersionRange& fr = *form;
                 const bool in = ev.range.contains(fr.from) && ev.range.contains(fr.to);
                 const bool outside = fr.to < ev.range.from || ev.range.to < fr.from;
                 r.status = in        ? CheckStatus::Confirmed
                            : outside ? CheckStatus::Contradicted
                                      : CheckStatus::NotEvidenced;
-                for (const VersionClue& c : re->clues)
+                for (const VersionClue& c : m_a.environment.ranks[proc.id.value].clues)
                     if (c.agrees && !r.line)
                         r.line = c.where;
                 r.detail = "the form of this rank's lines puts NCCL at " + fr.toString() +
@@ -1018,11 +1022,7 @@ void Builder::versionVerdict()
     // Without a version line, what the form of the failing rank's own lines leaves open (its
     // environment's range: Init line forms, the proxy WARN's source line, ...), where it says
     // something (both ends known).
-    std::optional<VersionRange> form;
-    if (init->process.valid() && init->process.value < m_a.environment.ranks.size())
-        if (const auto& r = m_a.environment.ranks[init->process.value].ncclRange;
-            r && r->from.major > 0 && r->to.major < 999)
-            form = *r;
+    const std::optional<VersionRange> form = lineFormRange(init->process);
     const std::string formSaid =
         form ? "No version line in the logs; the form of the failing rank's lines puts NCCL at " +
                    form->toString()

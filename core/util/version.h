@@ -30,18 +30,20 @@ struct VersionRange {
     auto operator<=>(const VersionRange&) const = default;
     // Open ends are stored as 0.0.0 and 999.0.0, and "every patch of 2.28" as patch 999: said
     // in words, never as those numbers.
+    bool openLow() const { return from == Version{0, 0, 0}; }
+    bool openHigh() const { return to == Version{999, 0, 0}; }
+    bool bounded() const { return !openLow() && !openHigh(); }
     std::string toString() const
     {
         auto show = [](const Version& v) {
             return v.patch == 999 ? std::to_string(v.major) + "." + std::to_string(v.minor) + ".x"
                                   : v.toString();
         };
-        const bool openLow = from == Version{0, 0, 0}, openHigh = to == Version{999, 0, 0};
-        if (openLow && openHigh)
+        if (openLow() && openHigh())
             return "every release";
-        if (openHigh)
+        if (openHigh())
             return show(from) + " and later";
-        if (openLow)
+        if (openLow())
             return "up to " + show(to);
         return from == to ? show(from) : show(from) + "–" + show(to);
     }
